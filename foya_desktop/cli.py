@@ -1,0 +1,123 @@
+"""The ``foya`` command: the window by default, or headless commands on the
+same engine and store (``connections``, ``run``, ``sessions``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import sys
+from collections.abc import Sequence
+
+from foya_desktop import __version__
+from foya_desktop.cli_run import run_command
+from foya_desktop.cli_views import show_session, sessions_table
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
+from foya_desktop.engine.bootstrap import open_kernel
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.logging_setup import setup_logging
+from foya_desktop.store.home import default_home
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """All subcommands and options."""
+    parser = argparse.ArgumentParser(prog="foya", description="Foya Desktop — a workbench for AI agents. "
+                                     "With no command, opens the window.")
+    parser.add_argument("--version", action="version", version=f"foya {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    _connections_parser(sub.add_parser("connections", help="model connections"))
+    _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
+    _sessions_parser(sub.add_parser("sessions", help="list and show sessions"))
+    return parser
+
+
+def _connections_parser(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", required=True)
+    add = sub.add_parser("add", help="add or replace a connection")
+    add.add_argument("name")
+    add.add_argument("--kind", choices=[k.value for k in ProviderKind], required=True)
+    add.add_argument("--base-url", required=True, help="e.g. https://api.openai.com/v1")
+    add.add_argument("--model", default="", help="default model for this connection")
+    add.add_argument("--api-key-env", default="", metavar="VAR",
+                     help="read the API key from this environment variable at run time")
+    add.add_argument("--ask-key", action="store_true",
+                     help="prompt for the API key and store it in the OS keyring")
+    add.add_argument("--context-window", type=int, default=128_000)
+    sub.add_parser("list", help="list connections")
+    rm = sub.add_parser("remove", help="remove a connection (and its keyring entry)")
+    rm.add_argument("name")
+
+
+def _run_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("prompt", help="the message to send (use @Name to address VPs)")
+    p.add_argument("--session", help="continue this session id")
+    p.add_argument("--project", metavar="DIR", help="bind a new session to this folder")
+    p.add_argument("--connection", metavar="NAME")
+    p.add_argument("--model", metavar="M")
+    p.add_argument("--vp", action="append", default=[], metavar="NAME",
+                   help="roster of a new session (repeatable; the first is the default VP)")
+    p.add_argument("--approval", choices=[m.value for m in ApprovalMode],
+                   help="approval mode; with no window every 'ask' is answered 'deny'")
+    p.add_argument("--json", action="store_true", help="one JSON object per engine event")
+
+
+def _sessions_parser(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", required=True)
+    ls = sub.add_parser("list", help="list sessions")
+    ls.add_argument("--json", action="store_true")
+    show = sub.add_parser("show", help="show a session's valid history")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``foya`` / ``foya-desktop`` / ``python -m foya_desktop``."""
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        from foya_desktop.app import main as app_main
+        return app_main(list(argv) if argv is not None else sys.argv[1:])
+    setup_logging(default_home())
+    try:
+        return asyncio.run(_dispatch(args))
+    except FoyaError as exc:
+        print(f"foya: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("foya: interrupted", file=sys.stderr)
+        return 130
+
+
+async def _dispatch(args: argparse.Namespace) -> int:
+    kernel = await open_kernel()
+    try:
+        if args.command == "connections":
+            return await _connections(kernel, args)
+        if args.command == "run":
+            return await run_command(kernel, args)
+        if args.action == "list":
+            print(sessions_table(await kernel.list_sessions(), as_json=args.json))
+            return 0
+        print(await show_session(kernel, args.id, as_json=args.json))
+        return 0
+    finally:
+        await kernel.close()
+
+
+async def _connections(kernel: Kernel, args: argparse.Namespace) -> int:
+    if args.action == "add":
+        key = getpass.getpass(f"API key for {args.name}: ") if args.ask_key else None
+        conn = Connection(args.name, ProviderKind(args.kind), args.base_url, args.model,
+                          args.api_key_env, args.context_window)
+        await kernel.add_connection(conn, key)
+        print(f"Saved connection {args.name}" + (" (key in the OS keyring)" if key else ""))
+    elif args.action == "list":
+        for c in await kernel.list_connections():
+            key = f"key from ${c.api_key_env}" if c.api_key_env else "key in keyring or none"
+            print(json.dumps({"name": c.name, "kind": str(c.kind), "base_url": c.base_url,
+                              "model": c.model, "key": key}))
+    else:
+        await kernel.remove_connection(args.name)
+        print(f"Removed connection {args.name}")
+    return 0

@@ -1,0 +1,107 @@
+"""``foya run``: one headless turn, streamed to the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import (
+    Event,
+    MessageAdded,
+    Notice,
+    PartDelta,
+    StreamStarted,
+    TurnFinished,
+    TurnStarted,
+    event_to_json,
+)
+from foya_desktop.core.messages import ToolCallPart
+from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.engine.kernel import Kernel
+
+
+async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
+    changes: dict[str, object] = {}
+    if args.connection:
+        await kernel.store.get_connection(args.connection)
+        changes["connection"] = args.connection
+    if args.model:
+        changes["model"] = args.model
+    if args.approval:
+        changes["approval_mode"] = ApprovalMode(args.approval)
+    if args.session:
+        if args.project or args.vp:
+            raise InvalidOperation("--project and --vp only apply to a new session.")
+        session = await kernel.get_session(args.session)
+        return await kernel.update_session(session.id, **changes) if changes else session
+    return await kernel.create_session(
+        title=args.prompt.strip().splitlines()[0][:60], workdir=args.project, roster=args.vp,
+        connection=args.connection or "", model=args.model or "",
+        approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK))
+
+
+class _Printer:
+    """Streams one turn's events to stdout and remembers how it ended."""
+
+    def __init__(self, as_json: bool, session_id: str, names: dict[str, str]) -> None:
+        self.as_json = as_json
+        self.session_id = session_id
+        self.names = names
+        self.turn_id = ""
+        self.user_message_id = ""
+        self.done: asyncio.Future[TurnFinished] = asyncio.get_running_loop().create_future()
+        self._speaker = ""
+
+    def __call__(self, event: Event) -> None:
+        if event.session_id != self.session_id:
+            return
+        if isinstance(event, TurnStarted) and event.user_message_id == self.user_message_id:
+            self.turn_id = event.turn_id
+        if self.as_json:
+            print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True)
+        else:
+            self._text(event)
+        if isinstance(event, TurnFinished) and event.turn_id == self.turn_id and not self.done.done():
+            self.done.set_result(event)
+
+    def _text(self, event: Event) -> None:
+        if isinstance(event, StreamStarted) and event.speaker != self._speaker and len(self.names) > 1:
+            self._speaker = event.speaker
+            print(f"\n── {self.names.get(event.speaker, event.speaker)} ──", flush=True)
+        elif isinstance(event, PartDelta) and event.kind == "text":
+            print(event.text, end="", flush=True)
+        elif isinstance(event, MessageAdded) and event.message.role == "assistant":
+            for call in (p for p in event.message.parts if isinstance(p, ToolCallPart)):
+                print(f"\n[{call.name} {json.dumps(call.arguments, ensure_ascii=False)[:120]}]",
+                      file=sys.stderr, flush=True)
+        elif isinstance(event, Notice):
+            print(f"\n[{event.level}] {event.text}", file=sys.stderr, flush=True)
+
+
+async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
+    """Run the turn; exit 0 only when it completed."""
+    session = await _session_for(kernel, args)
+    print(f"Session {session.id}", file=sys.stderr, flush=True)
+    names = {vp.id: vp.name for vp in await kernel.list_vps() if vp.id in session.roster}
+    printer = _Printer(args.json, session.id, names)
+    unsubscribe = kernel.bus.subscribe(printer)
+    try:
+        receipt = await kernel.send(session.id, args.prompt)
+        printer.user_message_id = receipt.message_id or ""
+        finished = await printer.done
+    finally:
+        unsubscribe()
+    if not args.json:
+        print()
+    if args.json:
+        print(json.dumps({"type": "Result", "session_id": session.id, "status": finished.status,
+                          "error": finished.error}), flush=True)
+    if finished.status != "completed":
+        reason = finished.error or f"the turn ended with status {finished.status}"
+        print(f"foya: error: {reason}", file=sys.stderr)
+        return 1
+    return 0
+

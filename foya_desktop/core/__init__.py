@@ -1,0 +1,1 @@
+"""Domain types shared by every layer. Standard library only: no Qt, no I/O."""

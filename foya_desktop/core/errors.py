@@ -1,0 +1,97 @@
+"""The error tree. Every error a person may see carries a plain-words message.
+
+Messages never contain API keys: provider errors are built from status codes
+and vendor error *types*, not from request headers.
+"""
+
+from __future__ import annotations
+
+
+class FoyaError(Exception):
+    """Base of every error Foya raises on purpose."""
+
+
+class NotFound(FoyaError):
+    """A session, message, project, connection or VP id that does not exist."""
+
+
+class InvalidOperation(FoyaError):
+    """A request that breaks a rule (e.g. rebinding a project, branching at a user message)."""
+
+
+class SessionDeleted(FoyaError):
+    """A write for a session that has been deleted (tombstoned)."""
+
+
+class SchemaTooNew(FoyaError):
+    """The database was written by a newer Foya; opening it read-write could corrupt it."""
+
+
+class KeyringUnavailable(FoyaError):
+    """No usable OS keyring backend: refuse to store secrets in plain text."""
+
+
+class ToolError(FoyaError):
+    """A tool failed in a way the model should be told about."""
+
+
+class PathOutsideProject(ToolError):
+    """A path that resolves outside the session's workdir (or is otherwise unsafe)."""
+
+
+class ProviderError(FoyaError):
+    """A model provider call failed.
+
+    ``retryable`` says whether the request may be sent again (only before a
+    stream has started); ``retry_after`` is the server's hint in seconds.
+    """
+
+    retryable: bool = False
+
+    def __init__(self, message: str, *, status: int | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+class AuthError(ProviderError):
+    """Bad or missing API key (401/403)."""
+
+
+class RateLimited(ProviderError):
+    """Too many requests (429)."""
+
+    retryable = True
+
+
+class Overloaded(ProviderError):
+    """Server overloaded or temporarily failing (5xx, 529, 408, 409)."""
+
+    retryable = True
+
+
+class ContextTooLong(ProviderError):
+    """The request exceeds the model's context window."""
+
+
+class CannotConnect(ProviderError):
+    """Connection refused, DNS failure, TLS failure."""
+
+    retryable = True
+
+
+class ProviderTimeout(ProviderError):
+    """Connect, first-byte, idle-gap or total timeout."""
+
+
+class IncompleteStream(ProviderError):
+    """The stream ended (or broke) before its terminal event."""
+
+
+class BadResponse(ProviderError):
+    """The provider sent something that is not its documented wire format."""
+
+
+class StreamErrorEvent(ProviderError):
+    """The provider reported an error inside the stream (e.g. Anthropic ``error`` event)."""

@@ -1,0 +1,199 @@
+"""Engine events: what the UI and CLI listen to.
+
+Events that change durable state are published only after the store has
+committed them. ``PartDelta`` is ephemeral: it exists only while a reply
+streams and is never stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from foya_desktop.core.messages import Message, part_to_json
+from foya_desktop.core.model import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base: every event belongs to one session."""
+
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionChanged(Event):
+    """Created or updated metadata (title, settings, phase…)."""
+
+    session: Session
+
+
+@dataclass(frozen=True, slots=True)
+class SessionDeletedEvent(Event):
+    """The session is gone; every view drops it."""
+
+
+@dataclass(frozen=True, slots=True)
+class MessageAdded(Event):
+    """A completed (or interrupted) message entered the valid history."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class MessageUpdated(Event):
+    """A stored message changed in place (e.g. a tool call state)."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class StreamStarted(Event):
+    """A VP began a model step; deltas with this ``stream_id`` follow."""
+
+    stream_id: str
+    speaker: str
+    turn_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartDelta(Event):
+    """A piece of streaming text. Not persisted."""
+
+    stream_id: str
+    speaker: str
+    kind: str
+    """``text``, ``reasoning`` or ``tool_args``."""
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEnded(Event):
+    """The step's stream is over; its parts arrive as ``MessageAdded``."""
+
+    stream_id: str
+    speaker: str
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged(Event):
+    """The kernel moved the session to another phase."""
+
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class QueueItem:
+    """A message waiting for the session to become idle."""
+
+    id: str
+    text: str
+    created_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class QueueChanged(Event):
+    """A full snapshot of the session's queue after any change."""
+
+    items: tuple[QueueItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    """A turn began for one user message, targeting these VPs."""
+
+    turn_id: str
+    user_message_id: str
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts reported by a provider; ``None`` means not reported (never zero)."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFinished(Event):
+    """A turn ended. ``status`` is ``completed``, ``stopped`` or ``error``."""
+
+    turn_id: str
+    status: str
+    error: str = ""
+    usage: Usage = Usage()
+
+
+@dataclass(frozen=True, slots=True)
+class VPStatus(Event):
+    """Per-VP progress within a turn (running, done, error) with counters."""
+
+    turn_id: str
+    speaker: str
+    state: str
+    requests: int = 0
+    tool_runs: int = 0
+    tool_failures: int = 0
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice(Event):
+    """A plain-words message for the person (e.g. a retry, a refused operation)."""
+
+    level: str
+    text: str
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """A JSON-ready dict with the event's type name; used by ``foya run --json``."""
+    data: dict[str, Any] = {"type": type(event).__name__}
+    for f in dataclasses.fields(event):
+        data[f.name] = _jsonable(getattr(event, f.name))
+    return data
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Message):
+        return {"id": value.id, "role": value.role, "speaker": value.speaker,
+                "status": str(value.status), "turn_id": value.turn_id,
+                "parts": [part_to_json(p) for p in value.parts]}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequested(Event):
+    """A tool call waits for the person's decision."""
+
+    request_id: str
+    speaker: str
+    tool: str
+    arguments: dict[str, Any]
+    summary: str
+    command: str = ""
+    diff: str = ""
+    paths: tuple[str, ...] = ()
+    reason: str = ""
+    can_always: bool = True
+    """Whether a narrow persistent rule can be made for this call."""
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalResolved(Event):
+    """A pending approval was answered (or dropped because the turn ended)."""
+
+    request_id: str
+    decision: str

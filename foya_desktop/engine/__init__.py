@@ -1,0 +1,1 @@
+"""The agent engine: kernel façade, scheduler, turn runner, context compiler. No Qt."""

@@ -1,0 +1,145 @@
+"""Approval policy and the awaitable approval broker.
+
+The policy maps (action, mode, grants) to allow / ask / deny. Outside-workdir
+paths, protected paths and network-fetching commands are never auto-approved
+in any mode. ``ask`` becomes an :class:`ApprovalRequested` event that the
+window answers; with nobody to ask (``foya run``), ask means deny.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from foya_desktop.core.events import ApprovalRequested, ApprovalResolved
+from foya_desktop.core.ids import new_id
+from foya_desktop.core.messages import ToolCallPart
+from foya_desktop.core.model import ApprovalMode
+from foya_desktop.engine.bus import EventBus
+from foya_desktop.tools.base import Action
+from foya_desktop.tools.paths import is_secret_looking
+from foya_desktop.tools.shell_policy import classify_command, normalise_command
+
+Decision = Literal["allow", "ask", "deny"]
+AnswerKind = Literal["once", "session", "always", "deny"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The policy's decision with a reason a person can read."""
+
+    decision: Decision
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The person's answer to one approval request."""
+
+    kind: AnswerKind
+    feedback: str = ""
+
+
+def grant_key(action: Action, workdir: Path) -> str | None:
+    """The exact, narrow key a grant or rule for this action is stored under.
+
+    Commands: the normalised single simple command (``git status`` never
+    matches ``git status > x``). Writes: the exact relative path. ``None``
+    when no narrow key exists (pipelines, compound commands).
+    """
+    if action.kind == "exec":
+        norm = normalise_command(action.command)
+        return f"cmd:{norm}" if norm else None
+    if action.kind == "write" and len(action.paths) == 1:
+        try:
+            return f"write:{action.paths[0].relative_to(workdir).as_posix()}"
+        except ValueError:
+            return None
+    return None
+
+
+def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) -> Verdict:
+    """Policy: what to do with a planned action before any person is asked."""
+    if action.kind in ("ask", "other"):
+        return Verdict("allow", "no side effects outside Foya")
+    if action.kind == "read":
+        if any(is_secret_looking(p) for p in action.paths):
+            return Verdict("ask", "the file looks like it holds secrets")
+        return Verdict("allow", "read inside the project")
+    if mode == ApprovalMode.READ_ONLY:
+        return Verdict("deny", "the session is in read-only mode")
+    verdict = _write_or_exec(action, mode, workdir)
+    if verdict.decision == "ask" and not action.network:
+        key = grant_key(action, workdir)
+        if key is not None and key in grants:
+            return Verdict("allow", "allowed earlier by the person")
+    return verdict
+
+
+def _write_or_exec(action: Action, mode: ApprovalMode, workdir: Path) -> Verdict:
+    if action.kind == "write":
+        if any(is_secret_looking(p) for p in action.paths):
+            return Verdict("ask", "the file looks like it holds secrets")
+        if mode in (ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
+            return Verdict("allow", f"file edits are allowed in {mode} mode")
+        return Verdict("ask", "file changes need approval in ask mode")
+    policy = classify_command(action.command, workdir)
+    if policy.decision == "deny":
+        return Verdict("deny", policy.reason)
+    if action.network or getattr(policy, "network", False):
+        return Verdict("ask", "the command uses the network")
+    if policy.decision == "allow":
+        return Verdict("allow", policy.reason)
+    if mode == ApprovalMode.AUTO:
+        return Verdict("allow", "commands inside the project are allowed in auto mode")
+    return Verdict("ask", policy.reason)
+
+
+@dataclass
+class _Pending:
+    session_id: str
+    future: asyncio.Future[Answer]
+
+
+@dataclass
+class ApprovalBroker:
+    """Pending approval requests as futures; the UI answers them by id."""
+
+    bus: EventBus
+    interactive: bool = False
+    """True while a window is attached that can answer."""
+    _pending: dict[str, _Pending] = field(default_factory=dict)
+
+    async def ask(self, session_id: str, speaker: str, call: ToolCallPart, action: Action,
+                  reason: str, can_always: bool) -> Answer:
+        """Publish a request and wait for the answer (deny at once when nobody can answer)."""
+        if not self.interactive:
+            return Answer("deny", f"This needs approval ({reason}), and there is no window to "
+                                  "ask. Re-run with a more permissive --approval mode.")
+        request_id = new_id("apr")
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = _Pending(session_id, future)
+        self.bus.publish(ApprovalRequested(
+            session_id, request_id, speaker, call.name, dict(call.arguments), action.summary,
+            action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always))
+        try:
+            return await future
+        finally:
+            self._pending.pop(request_id, None)
+            self.bus.publish(ApprovalResolved(session_id, request_id,
+                                              future.result().kind if future.done()
+                                              and not future.cancelled() else "cancelled"))
+
+    def answer(self, request_id: str, answer: Answer) -> bool:
+        """Resolve a pending request; ``False`` if it no longer exists."""
+        pending = self._pending.get(request_id)
+        if pending is None or pending.future.done():
+            return False
+        pending.future.set_result(answer)
+        return True
+
+    def pending_for(self, session_id: str) -> list[str]:
+        """Ids of requests still waiting in a session."""
+        return [rid for rid, p in self._pending.items() if p.session_id == session_id]

@@ -1,0 +1,40 @@
+"""Wiring: open the store in the data directory and build a kernel on it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from foya_desktop.engine.approvals import ApprovalBroker
+from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.provider_pool import ProviderPool
+from foya_desktop.engine.services import Services
+from foya_desktop.engine.toolbox import Toolbox
+from foya_desktop.providers.base import RetryPolicy, Timeouts
+from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.home import Home, default_home
+from foya_desktop.store.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Timeouts | None = None,
+                 retry: RetryPolicy | None = None) -> Kernel:
+    """A kernel over the store in ``home`` (blocking: opens the database)."""
+    store = Store(home)
+    reset = store.reset_phases()
+    if reset:
+        log.info("reset %d session(s) to idle after the previous run", reset)
+    bus = EventBus()
+    providers = ProviderPool(store, bus, keystore, timeouts, retry)
+    svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(),
+                   approvals=ApprovalBroker(bus))
+    return Kernel(svc)
+
+
+async def open_kernel(home: Path | None = None, **kwargs: object) -> Kernel:
+    """Open the kernel off the event loop thread (start-up never blocks the GUI)."""
+    target = Home(home) if home is not None else default_home()
+    return await asyncio.to_thread(build_kernel, target, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,109 @@
+"""Context compiler: valid history → the messages one VP's next model step sees.
+
+Each VP sees user messages, its own replies and tool traffic verbatim, and
+other VPs' replies as quoted notes (never their tool traffic). Tool calls
+without a result — a crash or a stop mid-tool — get a synthetic
+"interrupted" result so every vendor accepts the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from foya_desktop.core.llm import InlineImage, LlmMessage, LlmPart, LlmToolResult
+from foya_desktop.core.messages import (
+    ImagePart,
+    Message,
+    MessageStatus,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+)
+from foya_desktop.core.model import VP
+
+INTERRUPTED_RESULT = (
+    "The tool call was interrupted before it reported a result (the app stopped or the turn "
+    "was cancelled). It may or may not have completed; check before repeating it."
+)
+
+ArtifactLoader = Callable[[str], Awaitable[bytes]]
+
+
+@dataclass
+class _State:
+    out: list[LlmMessage]
+    notes: list[str]
+    open_calls: dict[str, str]
+
+
+async def compile_messages(history: list[Message], vp: VP, names: dict[str, str],
+                           load: ArtifactLoader, *, exclude_turn: str = "") -> list[LlmMessage]:
+    """Translate ``history`` for ``vp``; messages of others in ``exclude_turn`` are left out."""
+    st = _State(out=[], notes=[], open_calls={})
+    for msg in history:
+        mine = msg.speaker == vp.id
+        if msg.role == "user":
+            _close_calls(st)
+            _flush_notes(st)
+            st.out.append(LlmMessage("user", await _user_parts(msg, load)))
+        elif msg.role == "assistant" and mine:
+            _close_calls(st)
+            _flush_notes(st)
+            st.out.append(_assistant(msg))
+            st.open_calls = {c.call_id: c.name for c in msg.tool_calls}
+        elif msg.role == "tool" and mine:
+            result = msg.tool_result
+            if result is not None and result.call_id in st.open_calls:
+                st.open_calls.pop(result.call_id)
+                images = tuple([InlineImage(i.mime, await _load(load, i.artifact)) for i in result.images])
+                st.out.append(LlmMessage("tool", (LlmToolResult(
+                    result.call_id, result.name, result.content, result.is_error,
+                    tuple(i for i in images if i.data)),)))
+        elif msg.role == "assistant" and msg.text and msg.turn_id != exclude_turn:
+            who = names.get(msg.speaker or "", msg.speaker or "another VP")
+            st.notes.append(f"[{who} replied]\n{msg.text}")
+    _close_calls(st)
+    _flush_notes(st)
+    return st.out
+
+
+def _assistant(msg: Message) -> LlmMessage:
+    parts: list[LlmPart] = []
+    for p in msg.parts:
+        if isinstance(p, (TextPart, ReasoningPart, ToolCallPart)):
+            parts.append(p)
+    if msg.status != MessageStatus.COMPLETE and not msg.tool_calls:
+        parts.append(TextPart("\n\n[This reply was interrupted before it finished.]"))
+    return LlmMessage("assistant", tuple(parts) or (TextPart("[no output]"),))
+
+
+async def _user_parts(msg: Message, load: ArtifactLoader) -> tuple[LlmPart, ...]:
+    parts: list[LlmPart] = []
+    for p in msg.parts:
+        if isinstance(p, TextPart):
+            parts.append(p)
+        elif isinstance(p, ImagePart):
+            data = await _load(load, p.artifact)
+            parts.append(InlineImage(p.mime, data) if data else
+                         TextPart(f"[image {p.name or p.artifact[:12]} is no longer available]"))
+    return tuple(parts) or (TextPart(""),)
+
+
+async def _load(load: ArtifactLoader, sha: str) -> bytes:
+    try:
+        return await load(sha)
+    except (FileNotFoundError, ValueError):
+        return b""
+
+
+def _close_calls(st: _State) -> None:
+    for call_id, name in st.open_calls.items():
+        st.out.append(LlmMessage("tool", (LlmToolResult(call_id, name, INTERRUPTED_RESULT, True),)))
+    st.open_calls = {}
+
+
+def _flush_notes(st: _State) -> None:
+    if st.notes and not st.open_calls:
+        st.out.append(LlmMessage("user", (TextPart("\n\n".join(st.notes)),)))
+        st.notes = []

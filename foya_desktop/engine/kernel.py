@@ -1,0 +1,259 @@
+"""The kernel service: the one façade the window and the command line call.
+
+It owns phases and queues, validates every operation against the session
+rules (project binding, rosters) and publishes events after commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from foya_desktop.core.errors import InvalidOperation, KeyringUnavailable
+from foya_desktop.core.events import QueueItem, SessionChanged
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.messages import Message
+from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.approvals import Answer, AnswerKind
+from foya_desktop.engine.services import Services
+from foya_desktop.engine.turns import TurnManager
+from foya_desktop.engine.vps import all_vps, check_roster
+
+UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
+             "announcement", "pinned", "sort_order", "roster", "default_vp"}
+
+
+@dataclass(frozen=True, slots=True)
+class SendReceipt:
+    """Where a sent message went: straight into a turn, or into the queue."""
+
+    message_id: str | None
+    queue_item_id: str | None
+
+
+class Kernel:
+    """Sessions, turns, queues, connections and VPs behind one async API."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.bus = svc.bus
+        self.store = svc.store
+        self.turns = TurnManager(svc)
+
+    # ---- sessions -------------------------------------------------------------
+
+    async def create_session(self, *, title: str = "", workdir: str | None = None,
+                             roster: Sequence[str] = (), default_vp: str | None = None,
+                             connection: str = "", model: str = "",
+                             approval_mode: ApprovalMode = ApprovalMode.ASK) -> Session:
+        """Create a session, registering the workdir's project when a folder is given."""
+        ids, chosen = await check_roster(self.store, tuple(roster), default_vp)
+        project = await self._project_for(workdir) if workdir else None
+        if connection:
+            await self.store.get_connection(connection)
+        now = now_ms()
+        session = await self.store.create_session(Session(
+            id=new_id("ses"), title=title.strip() or "New session",
+            project_id=project.id if project else None, connection=connection, model=model,
+            approval_mode=ApprovalMode(approval_mode), workdir=project.path if project else "",
+            roster=ids, default_vp=chosen, created_at=now, updated_at=now))
+        self.bus.publish(SessionChanged(session.id, session))
+        return session
+
+    async def _project_for(self, workdir: str) -> Project:
+        path = Path(workdir).expanduser()
+        if not path.is_dir():
+            raise InvalidOperation(f"The folder {workdir} does not exist.")
+        resolved = path.resolve()
+        return await self.store.ensure_project(str(resolved), resolved.name or str(resolved))
+
+    async def list_sessions(self) -> list[Session]:
+        """All sessions, pinned first."""
+        return await self.store.list_sessions()
+
+    async def get_session(self, session_id: str) -> Session:
+        """One session."""
+        return await self.store.get_session(session_id)
+
+    async def update_session(self, session_id: str, **changes: Any) -> Session:
+        """Change settings; they apply from the next model step or tool call."""
+        bad = set(changes) - UPDATABLE
+        if bad:
+            raise InvalidOperation(f"Cannot change {', '.join(sorted(bad))} of a session.")
+        if "approval_mode" in changes:
+            changes["approval_mode"] = ApprovalMode(changes["approval_mode"])
+        if "roster" in changes or "default_vp" in changes:
+            current = await self.store.get_session(session_id)
+            ids, chosen = await check_roster(self.store, tuple(changes.get("roster", current.roster)),
+                                             changes.get("default_vp", current.default_vp))
+            changes["roster"], changes["default_vp"] = ids, chosen
+        session = await self.store.update_session(session_id, changes)
+        self.bus.publish(SessionChanged(session.id, session))
+        return session
+
+    async def bind_project(self, session_id: str, project_id: str) -> Session:
+        """Bind an unbound session once; bound sessions never move."""
+        session = await self.store.get_session(session_id)
+        if session.project_id is not None:
+            raise InvalidOperation("This session is already bound to a project; a bound session "
+                                   "cannot be moved. Fork it to continue elsewhere.")
+        if session.parent_id is not None:
+            raise InvalidOperation("A child session follows its parent's project.")
+        project = await self.store.get_project(project_id)
+        session = await self.store.bind_project(session_id, project.id, project.path)
+        self.bus.publish(SessionChanged(session.id, session))
+        return session
+
+    async def list_projects(self) -> list[Project]:
+        """Registered projects."""
+        return await self.store.list_projects()
+
+    async def add_project(self, path: str, name: str = "") -> Project:
+        """Register a folder as a project (idempotent)."""
+        project = await self._project_for(path)
+        return project if not name else project
+
+    # ---- VPs ------------------------------------------------------------------
+
+    async def list_vps(self) -> list[VP]:
+        """Omni plus user-defined VPs."""
+        return await all_vps(self.store)
+
+    async def add_vp(self, vp: VP) -> VP:
+        """Define (or redefine) a persona."""
+        if not vp.name.strip() or "@" in vp.name or " " in vp.name:
+            raise InvalidOperation("A VP name is one word without @ (it is used as @Name).")
+        if vp.id == "omni":
+            raise InvalidOperation("The built-in Omni assistant cannot be replaced.")
+        return await self.store.save_vp(vp)
+
+    # ---- history --------------------------------------------------------------
+
+    async def message_count(self, session_id: str) -> int:
+        """Valid messages in a session."""
+        return await self.store.message_count(session_id)
+
+    async def history_page(self, session_id: str, *, before_seq: int | None = None,
+                           limit: int = 200) -> list[Message]:
+        """A page of valid history, oldest first."""
+        return await self.store.history_page(session_id, before_seq, limit)
+
+    async def read_artifact(self, sha: str) -> bytes:
+        """An artifact's bytes."""
+        return await self.store.read_artifact(sha)
+
+    # ---- turns and queue ------------------------------------------------------
+
+    async def send(self, session_id: str, text: str, *,
+                   attachments: Sequence[tuple[str, bytes]] = ()) -> SendReceipt:
+        """Start a turn now, or queue the message if the session is busy."""
+        if not text.strip() and not attachments:
+            raise InvalidOperation("Nothing to send.")
+        await self.store.get_session(session_id)
+        rt = self.turns.runtime(session_id)
+        atts = tuple(attachments)
+        if rt.busy or rt.queue:
+            item = self.turns.queue_ops.push(rt, text, atts)
+            if not rt.busy and rt.paused:
+                rt.paused = False
+                await self.turns.dispatch_next(rt)
+            return SendReceipt(None, item.id)
+        rt.paused = False
+        message = await self.turns.start(rt, text, atts)
+        return SendReceipt(message.id, None)
+
+    def phase(self, session_id: str) -> Phase:
+        """The kernel-owned phase."""
+        rt = self.turns.runtimes.get(session_id)
+        return rt.phase if rt else Phase.IDLE
+
+    def queue(self, session_id: str) -> tuple[QueueItem, ...]:
+        """The queue as it is now."""
+        return tuple(self.turns.runtime(session_id).queue)
+
+    def queue_move(self, session_id: str, item_id: str, index: int) -> None:
+        """Reorder a queued message."""
+        self.turns.queue_ops.move(self.turns.runtime(session_id), item_id, index)
+
+    def queue_edit(self, session_id: str, item_id: str, text: str) -> None:
+        """Edit a queued message."""
+        self.turns.queue_ops.edit(self.turns.runtime(session_id), item_id, text)
+
+    def queue_remove(self, session_id: str, item_id: str) -> None:
+        """Remove a queued message."""
+        self.turns.queue_ops.remove(self.turns.runtime(session_id), item_id)
+
+    def queue_paused(self, session_id: str) -> bool:
+        """Whether the queue waits after a "stop, keep queue"."""
+        return self.turns.runtime(session_id).paused
+
+    def resume_queue(self, session_id: str) -> None:
+        """Let a paused queue run again."""
+        rt = self.turns.runtime(session_id)
+        rt.paused = False
+        asyncio.get_running_loop().create_task(self.turns.dispatch_next(rt))
+
+    async def stop(self, session_id: str, *, keep_queue: bool = True) -> None:
+        """Stop the running turn; keep the queue (paused) or clear it."""
+        rt = self.turns.runtime(session_id)
+        rt.paused = True
+        await self.turns.stop(rt)
+        if not keep_queue:
+            self.turns.queue_ops.clear(rt)
+            rt.paused = False
+
+    async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
+        """Stop the running turn, then send the chosen queued message next."""
+        rt = self.turns.runtime(session_id)
+        self.turns.queue_ops.move(rt, dispatch_item_id, 0)
+        await self.turns.stop(rt)
+        rt.paused = False
+        await self.turns.dispatch_next(rt)
+
+    async def wait_idle(self) -> None:
+        """Wait until every session is idle with an empty queue."""
+        await self.turns.wait_idle()
+
+    def answer_approval(self, request_id: str, kind: AnswerKind, feedback: str = "") -> bool:
+        """Answer a pending approval: once, session, always or deny."""
+        return self.svc.approvals.answer(request_id, Answer(kind, feedback))
+
+    # ---- connections ----------------------------------------------------------
+
+    async def list_connections(self) -> list[Connection]:
+        """Configured connections (no keys)."""
+        return await self.store.list_connections()
+
+    async def add_connection(self, conn: Connection, api_key: str | None = None) -> None:
+        """Save a connection; its key goes to the OS keyring only."""
+        if not conn.name.strip():
+            raise InvalidOperation("A connection needs a name.")
+        if not conn.base_url.startswith(("http://", "https://")):
+            raise InvalidOperation("The base URL must start with http:// or https://.")
+        if api_key:
+            await asyncio.to_thread(self.svc.providers.keystore.set_key, conn.name, api_key)
+        await self.store.save_connection(conn)
+        self.svc.providers.forget(conn.name)
+
+    async def remove_connection(self, name: str) -> None:
+        """Delete a connection and its keyring entry."""
+        await self.store.delete_connection(name)
+        self.svc.providers.forget(name)
+        try:
+            await asyncio.to_thread(self.svc.providers.keystore.delete_key, name)
+        except KeyringUnavailable:
+            pass
+
+    def keyring_problem(self) -> str | None:
+        """A plain sentence when no secure keyring exists, else ``None``."""
+        return self.svc.providers.keystore.problem()
+
+    async def close(self) -> None:
+        """Stop every turn, close HTTP clients and the database."""
+        for rt in list(self.turns.runtimes.values()):
+            await self.turns.stop(rt)
+        await self.svc.providers.aclose()
+        await self.store.close()

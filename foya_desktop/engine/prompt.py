@@ -1,0 +1,28 @@
+"""System prompts: the VP's soul plus the session's context."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from foya_desktop.core.model import VP, Project, Session
+
+
+def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project | None) -> str:
+    """The system prompt for one VP's model steps in this session."""
+    lines = [vp.soul.strip(), ""]
+    lines.append(f"Your name in this session is {vp.name} ({vp.display_name}).")
+    others = [v for v in roster if v.id != vp.id]
+    if others:
+        names = ", ".join(f"{v.name} ({v.display_name})" for v in others)
+        lines.append(
+            f"You share one timeline with other personas: {names}. Their replies appear as "
+            "quoted notes. Writing @Name in your reply does not hand work to them.")
+    if session.workdir:
+        lines.append(f"Working directory (all file tools and commands are confined to it): "
+                     f"{session.workdir}")
+    if project and project.instruction.strip():
+        lines += ["", "Project instruction:", project.instruction.strip()]
+    if session.announcement.strip():
+        lines += ["", "Session announcement:", session.announcement.strip()]
+    lines += ["", f"Today is {dt.date.today().isoformat()}."]
+    return "\n".join(lines)

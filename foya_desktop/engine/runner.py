@@ -1,0 +1,178 @@
+"""The turn runner: one VP's agent loop for one user message.
+
+model step → persist the reply → run its tool calls (through the gate) →
+persist results → next step, until the VP stops calling tools or reaches
+its step limit. Settings are re-read before every step, so a change of
+connection, model or approval mode applies from the next step, never to a
+request in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field, replace
+
+from foya_desktop.core.errors import FoyaError, ProviderError
+from foya_desktop.core.events import (
+    MessageAdded,
+    MessageUpdated,
+    PartDelta,
+    StreamEnded,
+    StreamStarted,
+    Usage,
+    VPStatus,
+)
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
+from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
+from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.context import compile_messages
+from foya_desktop.engine.prompt import system_prompt
+from foya_desktop.engine.services import Services
+from foya_desktop.engine.step import StepAccumulator, add_usage
+from foya_desktop.engine.tool_exec import ToolRun, run_tool_call
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class VPRun:
+    """One VP's share of a turn, with its counters."""
+
+    session_id: str
+    turn_id: str
+    vp: VP
+    roster: list[VP]
+    usage: Usage = field(default_factory=Usage)
+    requests: int = 0
+    tool_runs: int = 0
+    tool_failures: int = 0
+
+
+class StepLimitReached(FoyaError):
+    """The VP used all its model steps without finishing."""
+
+
+async def run_vp(svc: Services, run: VPRun) -> None:
+    """Loop model steps and tools until done; raises ``ProviderError``/``TurnStopped``."""
+    _status(svc, run, "running")
+    for _ in range(run.vp.max_steps):
+        session = await svc.store.get_session(run.session_id)
+        message = await _model_step(svc, run, session)
+        if not message.tool_calls:
+            _status(svc, run, "done")
+            return
+        await _run_tools(svc, run, session, message)
+    raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.")
+
+
+async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
+    provider, model = await svc.providers.resolve(session, run.vp)
+    request = await _build_request(svc, run, session, model)
+    step = StepAccumulator()
+    stream_id = new_id("str")
+    svc.bus.publish(StreamStarted(run.session_id, stream_id, run.vp.id, run.turn_id))
+    run.requests += 1
+    _status(svc, run, "running")
+    try:
+        async for event in provider.stream(request):
+            step.feed(event)
+            _publish_delta(svc, run, stream_id, event)
+    except (asyncio.CancelledError, ProviderError) as exc:
+        await _keep_partial(svc, run, step, exc)
+        raise
+    finally:
+        svc.bus.publish(StreamEnded(run.session_id, stream_id, run.vp.id))
+        run.usage = add_usage(run.usage, step.usage)
+        await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
+                                                    step.usage))
+    return await _persist(svc, _message(run, step.parts(), MessageStatus.COMPLETE, model=model))
+
+
+async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
+    history = await svc.store.valid_messages(run.session_id)
+    names = {v.id: v.name for v in run.roster}
+    messages = await compile_messages(history, run.vp, names, svc.store.read_artifact,
+                                      exclude_turn=run.turn_id)
+    project = await svc.store.get_project(session.project_id) if session.project_id else None
+    tools = svc.tools.specs_for(session, run.vp)
+    return LlmRequest(model=model, system=system_prompt(run.vp, session, run.roster, project),
+                      messages=tuple(messages), tools=tools,
+                      reasoning_effort=session.reasoning_effort)
+
+
+def _publish_delta(svc: Services, run: VPRun, stream_id: str, event: object) -> None:
+    kind = {TextDelta: "text", ReasoningDelta: "reasoning", ToolCallDelta: "tool_args"}.get(type(event))
+    if kind is not None:
+        text = event.fragment if isinstance(event, ToolCallDelta) else getattr(event, "text", "")
+        svc.bus.publish(PartDelta(run.session_id, stream_id, run.vp.id, kind, text))
+
+
+async def _keep_partial(svc: Services, run: VPRun, step: StepAccumulator, exc: BaseException) -> None:
+    """Keep what streamed before a stop or failure, marked interrupted (never complete)."""
+    parts = step.partial()
+    if not parts:
+        return
+    reason = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
+    message = _message(run, parts, MessageStatus.INTERRUPTED, interrupted_reason=reason)
+    await asyncio.shield(_persist(svc, message))
+
+
+async def _run_tools(svc: Services, run: VPRun, session: Session, message: Message) -> None:
+    for call in message.tool_calls:
+        message = await _set_call_state(svc, message, call, ToolState.RUNNING)
+        run.tool_runs += 1
+        result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
+        failed = result.message.tool_result is not None and result.message.tool_result.is_error
+        run.tool_failures += int(failed)
+        state = ToolState.ERROR if failed else ToolState.COMPLETED
+        message = await _finish_call(svc, message, call, state, result)
+        _status(svc, run, "running")
+
+
+async def _set_call_state(svc: Services, message: Message, call: ToolCallPart,
+                          state: ToolState) -> Message:
+    updated = _with_state(message, call, state)
+    stored = await asyncio.shield(svc.store.update_message(updated))
+    svc.bus.publish(MessageUpdated(stored.session_id, stored))
+    return stored
+
+
+async def _finish_call(svc: Services, message: Message, call: ToolCallPart, state: ToolState,
+                       result: ToolRun) -> Message:
+    """Persist the result and the call's final state in one transaction."""
+    updated = _with_state(message, call, state)
+    stored_call, stored_result = await asyncio.shield(
+        svc.store.complete_tool_call(updated, result.message, result.changes))
+    svc.bus.publish(MessageAdded(stored_result.session_id, stored_result))
+    svc.bus.publish(MessageUpdated(stored_call.session_id, stored_call))
+    return stored_call
+
+
+def _with_state(message: Message, call: ToolCallPart, state: ToolState) -> Message:
+    parts = tuple(replace(p, state=state) if isinstance(p, ToolCallPart) and p.call_id == call.call_id
+                  else p for p in message.parts)
+    return replace(message, parts=parts)
+
+
+def _message(run: VPRun, parts: tuple[Part, ...], status: MessageStatus, **meta: str) -> Message:
+    return Message(id=new_id("msg"), session_id=run.session_id, role="assistant",
+                   parts=parts, speaker=run.vp.id, status=status,
+                   turn_id=run.turn_id, created_at=now_ms(), meta=dict(meta))
+
+
+async def _persist(svc: Services, message: Message) -> Message:
+    stored = await asyncio.shield(svc.store.append_message(message))
+    svc.bus.publish(MessageAdded(stored.session_id, stored))
+    return stored
+
+
+def _status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
+    svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, run.requests,
+                             run.tool_runs, run.tool_failures, error))
+
+
+def publish_status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
+    """Public form of the status event for the scheduler's final word."""
+    _status(svc, run, state, error)

@@ -1,0 +1,24 @@
+"""The engine's shared services, passed explicitly (no global registry)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from foya_desktop.engine.approvals import ApprovalBroker
+from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.provider_pool import ProviderPool
+from foya_desktop.engine.toolbox import Toolbox
+from foya_desktop.store.store import Store
+
+
+@dataclass
+class Services:
+    """Everything a turn needs: store, bus, providers, tools, approvals."""
+
+    store: Store
+    bus: EventBus
+    providers: ProviderPool
+    tools: Toolbox
+    approvals: ApprovalBroker
+    grants: dict[str, set[str]] = field(default_factory=dict)
+    """Temporary "allow for this session" grants: in memory only, never copied."""

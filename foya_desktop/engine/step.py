@@ -1,0 +1,81 @@
+"""Accumulates one model step's stream into message parts.
+
+Only completed pieces become parts: a tool call counts once its arguments
+are complete (``ToolCallEnd``); text is whatever arrived. ``partial()``
+gives what may be kept when the stream did not finish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from foya_desktop.core.events import Usage
+from foya_desktop.core.llm import (
+    Finish,
+    ReasoningDelta,
+    ReasoningSignature,
+    StreamEvent,
+    TextDelta,
+    ToolCallEnd,
+    UsageReport,
+)
+from foya_desktop.core.messages import Part, ReasoningPart, TextPart, ToolCallPart
+
+
+@dataclass
+class StepAccumulator:
+    """Collects text, reasoning, finished tool calls, usage and the finish reason."""
+
+    text: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    signature: str = ""
+    calls: list[ToolCallPart] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    finish: str | None = None
+
+    def feed(self, event: StreamEvent) -> None:
+        """Fold one stream event in."""
+        if isinstance(event, TextDelta):
+            self.text.append(event.text)
+        elif isinstance(event, ReasoningDelta):
+            self.reasoning.append(event.text)
+        elif isinstance(event, ReasoningSignature):
+            self.signature = event.signature
+        elif isinstance(event, ToolCallEnd):
+            self.calls.append(ToolCallPart(event.call_id, event.name, event.arguments))
+        elif isinstance(event, UsageReport):
+            self.usage = merge_usage(self.usage, event.usage)
+        elif isinstance(event, Finish):
+            self.finish = event.reason
+
+    def parts(self) -> tuple[Part, ...]:
+        """Parts of a finished step: reasoning, text, tool calls."""
+        return self.partial() + tuple(self.calls)
+
+    def partial(self) -> tuple[Part, ...]:
+        """Parts worth keeping from an unfinished step (never tool calls)."""
+        out: list[Part] = []
+        if self.reasoning:
+            out.append(ReasoningPart("".join(self.reasoning), self.signature))
+        if self.text:
+            out.append(TextPart("".join(self.text)))
+        return tuple(out)
+
+
+def merge_usage(old: Usage, new: Usage) -> Usage:
+    """Later reports win per field; fields not reported stay as they were."""
+    return Usage(
+        new.input_tokens if new.input_tokens is not None else old.input_tokens,
+        new.output_tokens if new.output_tokens is not None else old.output_tokens,
+        new.cache_read_tokens if new.cache_read_tokens is not None else old.cache_read_tokens,
+        new.cache_write_tokens if new.cache_write_tokens is not None else old.cache_write_tokens,
+    )
+
+
+def add_usage(a: Usage, b: Usage) -> Usage:
+    """Sum two usages; a field stays ``None`` only if neither reported it."""
+    def plus(x: int | None, y: int | None) -> int | None:
+        return None if x is None and y is None else (x or 0) + (y or 0)
+    return Usage(plus(a.input_tokens, b.input_tokens), plus(a.output_tokens, b.output_tokens),
+                 plus(a.cache_read_tokens, b.cache_read_tokens),
+                 plus(a.cache_write_tokens, b.cache_write_tokens))

@@ -1,0 +1,126 @@
+"""Running one tool call: plan → policy/approval → run → result message.
+
+A tool failure becomes an error *result* the model can read; only a person
+rejecting without feedback stops the turn (``TurnStopped``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from foya_desktop.core.errors import FoyaError, ToolError
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
+from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.approvals import Answer, decide, grant_key
+from foya_desktop.engine.services import Services
+from foya_desktop.tools.base import Action, ToolContext, ToolOutput
+from foya_desktop.tools.shell import scrub_env
+
+log = logging.getLogger(__name__)
+
+
+class TurnStopped(FoyaError):
+    """The person rejected a tool call without feedback: the turn ends here."""
+
+
+@dataclass
+class ToolRun:
+    """A finished call: the result message and the file changes to record with it."""
+
+    message: Message
+    changes: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+
+
+async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
+                        call: ToolCallPart) -> ToolRun:
+    """Execute ``call`` under the session's approval rules."""
+    tool = svc.tools.get(call.name)
+    if tool is None or call.name not in svc.tools.names_for(session, vp):
+        return _result(session, vp, turn_id, call, ToolOutput(f"Unknown or unavailable tool: {call.name}",
+                                                               is_error=True))
+    ctx = tool_context(session, svc)
+    try:
+        action = tool.plan(dict(call.arguments), ctx)
+    except ToolError as exc:
+        return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True))
+    refusal = await _authorise(svc, session, vp, call, action)
+    if refusal is not None:
+        return _result(session, vp, turn_id, call, refusal)
+    output = await _run(tool.run, dict(call.arguments), ctx)
+    return await _stored(svc, session, vp, turn_id, call, output)
+
+
+def tool_context(session: Session, svc: Services) -> ToolContext:
+    """The confinement and environment for tools in ``session``."""
+    return ToolContext(session_id=session.id, workdir=Path(session.workdir),
+                       data_dir=svc.store.home.root, env=scrub_env(dict(os.environ)))
+
+
+async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart,
+                     action: Action) -> ToolOutput | None:
+    """``None`` when the call may run; an error output (or ``TurnStopped``) otherwise."""
+    workdir = Path(session.workdir)
+    grants = svc.grants.get(session.id, set())
+    if session.project_id:
+        grants = grants | await svc.store.project_rules(session.project_id)
+    verdict = decide(action, session.approval_mode, workdir, grants)
+    if verdict.decision == "allow":
+        return None
+    if verdict.decision == "deny":
+        return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True)
+    key = grant_key(action, workdir)
+    answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
+                                     can_always=key is not None and not action.network)
+    return await _apply_answer(svc, session, answer, key)
+
+
+async def _apply_answer(svc: Services, session: Session, answer: Answer, key: str | None) -> ToolOutput | None:
+    if answer.kind == "deny":
+        if not answer.feedback:
+            raise TurnStopped("The person rejected the tool call.")
+        return ToolOutput(f"The person rejected this call: {answer.feedback}", is_error=True)
+    if answer.kind == "session" and key:
+        svc.grants.setdefault(session.id, set()).add(key)
+    if answer.kind == "always" and key and session.project_id:
+        await svc.store.add_project_rule(session.project_id, key)
+    return None
+
+
+async def _run(fn: object, args: dict[str, object], ctx: ToolContext) -> ToolOutput:
+    try:
+        return await fn(args, ctx)  # type: ignore[operator, no-any-return]
+    except ToolError as exc:
+        return ToolOutput(str(exc), is_error=True)
+    except Exception as exc:
+        log.exception("tool crashed")
+        return ToolOutput(f"The tool failed: {type(exc).__name__}: {exc}", is_error=True)
+
+
+async def _stored(svc: Services, session: Session, vp: VP, turn_id: str, call: ToolCallPart,
+                  output: ToolOutput) -> ToolRun:
+    images = tuple([ImagePart(await svc.store.put_artifact(data, mime), mime)
+                    for mime, data in output.images])
+    changes = []
+    for change in output.changes:
+        before = await svc.store.put_artifact(change.before, "application/octet-stream") \
+            if change.before is not None else None
+        after = await svc.store.put_artifact(change.after, "application/octet-stream") \
+            if change.after is not None else None
+        changes.append((change.path, before, after))
+    run = _result(session, vp, turn_id, call, output, images)
+    run.changes = changes
+    return run
+
+
+def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,
+            images: tuple[ImagePart, ...] = ()) -> ToolRun:
+    part = ToolResultPart(call.call_id, call.name, output.content, output.is_error, images)
+    message = Message(id=new_id("msg"), session_id=session.id, role="tool", parts=(part,),
+                      speaker=vp.id, turn_id=turn_id, created_at=now_ms(),
+                      meta={"arguments": json.dumps(call.arguments)[:2000]})
+    return ToolRun(message)

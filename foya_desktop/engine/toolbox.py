@@ -1,0 +1,36 @@
+"""Which tools a VP may see in a session, and their specs for the model."""
+
+from __future__ import annotations
+
+from foya_desktop.core.llm import ToolSpec
+from foya_desktop.core.model import VP, ApprovalMode, Session
+from foya_desktop.tools.base import Tool
+from foya_desktop.tools.registry import default_tools, read_only_tools
+
+
+class Toolbox:
+    """The tool registry filtered by approval mode, workdir and the VP's tool list."""
+
+    def __init__(self, tools: dict[str, Tool] | None = None) -> None:
+        self._tools = tools if tools is not None else default_tools()
+        self._read_only = set(read_only_tools())
+
+    def get(self, name: str) -> Tool | None:
+        """A tool by name."""
+        return self._tools.get(name)
+
+    def names_for(self, session: Session, vp: VP) -> list[str]:
+        """Tool names offered to ``vp`` in ``session``."""
+        if not session.workdir:
+            return []
+        names = list(self._tools)
+        if session.approval_mode == ApprovalMode.READ_ONLY:
+            names = [n for n in names if n in self._read_only]
+        if vp.tools:
+            names = [n for n in names if n in vp.tools]
+        return names
+
+    def specs_for(self, session: Session, vp: VP) -> tuple[ToolSpec, ...]:
+        """JSON-schema specs for the model."""
+        return tuple(ToolSpec(t.name, t.description, t.parameters)
+                     for t in (self._tools[n] for n in self.names_for(session, vp)))

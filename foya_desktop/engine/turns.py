@@ -1,0 +1,139 @@
+"""Turn orchestration: persist the one user message, fan out to the target
+VPs in parallel, finish the turn, advance the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.events import MessageAdded, PhaseChanged, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
+from foya_desktop.core.model import VP, Phase
+from foya_desktop.engine.routing import targets
+from foya_desktop.engine.runner import VPRun, publish_status, run_vp
+from foya_desktop.engine.scheduler import Attachment, QueueOps, SessionRuntime
+from foya_desktop.engine.services import Services
+from foya_desktop.engine.step import add_usage
+from foya_desktop.engine.tool_exec import TurnStopped
+from foya_desktop.engine.vps import roster_of
+
+log = logging.getLogger(__name__)
+
+
+class TurnManager:
+    """Starts turns, runs them to the end and keeps each session's queue moving."""
+
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
+        self.queue_ops = QueueOps(svc.bus)
+        self.runtimes: dict[str, SessionRuntime] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def runtime(self, session_id: str) -> SessionRuntime:
+        """The in-memory state of a session (created on first use)."""
+        return self.runtimes.setdefault(session_id, SessionRuntime(session_id))
+
+    async def start(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...]) -> Message:
+        """Persist the user message and launch the turn task."""
+        session = await self.svc.store.get_session(rt.session_id)
+        roster = await roster_of(self.svc.store, session)
+        picked = targets(text, roster, session.default_vp)
+        turn_id = new_id("turn")
+        parts: list[Part] = [TextPart(text)] if text else []
+        for mime, data in attachments:
+            parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
+        message = await self.svc.store.append_message(Message(
+            id=new_id("msg"), session_id=rt.session_id, role="user", parts=tuple(parts),
+            turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
+        self.svc.bus.publish(MessageAdded(rt.session_id, message))
+        await self._set_phase(rt, Phase.TURN)
+        self._idle.clear()
+        rt.task = asyncio.create_task(self._turn(rt, turn_id, message, picked, roster),
+                                      name=f"turn-{turn_id}")
+        return message
+
+    async def _turn(self, rt: SessionRuntime, turn_id: str, message: Message, picked: list[VP],
+                    roster: list[VP]) -> None:
+        self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
+        runs = [VPRun(rt.session_id, turn_id, vp, roster) for vp in picked]
+        status, error = "completed", ""
+        try:
+            results = await asyncio.gather(*(self._guarded(rt, r) for r in runs))
+            errors = [e for e in results if e]
+            if errors:
+                status, error = "error", "; ".join(errors)
+        except asyncio.CancelledError:
+            status = "stopped"
+        finally:
+            usage = Usage()
+            for r in runs:
+                usage = add_usage(usage, r.usage)
+            await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
+
+    async def _guarded(self, rt: SessionRuntime, run: VPRun) -> str:
+        """Run one VP; return a plain error sentence instead of raising (siblings go on).
+
+        A rejection without feedback stops the whole turn, siblings included.
+        """
+        try:
+            await run_vp(self.svc, run)
+        except asyncio.CancelledError:
+            publish_status(self.svc, run, "stopped")
+            raise
+        except TurnStopped:
+            publish_status(self.svc, run, "stopped")
+            if rt.task is not None:
+                rt.task.cancel()
+            return ""
+        except FoyaError as exc:
+            publish_status(self.svc, run, "error", str(exc))
+            return f"{run.vp.name}: {exc}"
+        except Exception as exc:
+            log.exception("VP run crashed")
+            publish_status(self.svc, run, "error", str(exc))
+            return f"{run.vp.name}: internal error ({type(exc).__name__}: {exc})"
+        return ""
+
+    async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
+        rt.task = None
+        await asyncio.shield(self._set_phase(rt, Phase.IDLE))
+        self.svc.bus.publish(event)
+        if not rt.paused:
+            await self.dispatch_next(rt)
+        if not any(r.busy for r in self.runtimes.values()):
+            self._idle.set()
+
+    async def dispatch_next(self, rt: SessionRuntime) -> None:
+        """Start the first queued message if the session is idle."""
+        if rt.busy:
+            return
+        nxt = self.queue_ops.pop(rt)
+        if nxt is not None:
+            item, attachments = nxt
+            await self.start(rt, item.text, attachments)
+
+    async def stop(self, rt: SessionRuntime) -> None:
+        """Cancel the running turn and wait until it has wound down."""
+        task = rt.task
+        if task is None or task.done():
+            return
+        rt.paused = True
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    async def _set_phase(self, rt: SessionRuntime, phase: Phase) -> None:
+        rt.phase = phase
+        await self.svc.store.set_phase(rt.session_id, phase)
+        self.svc.bus.publish(PhaseChanged(rt.session_id, str(phase)))
+
+    async def wait_idle(self) -> None:
+        """Return once no session has a running turn or queued message."""
+        while True:
+            await self._idle.wait()
+            await asyncio.sleep(0)
+            if not any(r.busy for r in self.runtimes.values()):
+                return

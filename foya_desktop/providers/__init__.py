@@ -1,0 +1,1 @@
+"""Model providers over httpx: OpenAI-compatible Chat Completions and Anthropic Messages."""

@@ -1,0 +1,1 @@
+"""Local persistence: one SQLite database (Peewee) plus content-addressed artifacts."""

@@ -1,0 +1,56 @@
+"""Appending to the per-session event log (sync; runs on the writer thread).
+
+Every durable change to a session is an event with the next per-session
+sequence number. Tombstoned sessions refuse writes forever.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from foya_desktop.core.errors import NotFound, SessionDeleted
+from foya_desktop.core.ids import now_ms
+from foya_desktop.store.schema import EventRow, SessionRow, TombstoneRow
+
+
+def check_alive(session_id: str) -> SessionRow:
+    """The session's row, or ``SessionDeleted``/``NotFound``."""
+    if TombstoneRow.get_or_none(TombstoneRow.session_id == session_id) is not None:
+        raise SessionDeleted(f"Session {session_id} has been deleted.")
+    row = SessionRow.get_or_none(SessionRow.id == session_id)
+    if row is None:
+        raise NotFound(f"No session {session_id}.")
+    return row
+
+
+def append_event(session_id: str, type_: str, payload: dict[str, Any]) -> int:
+    """Append one event inside the caller's transaction; return its sequence number."""
+    row = check_alive(session_id)
+    seq = row.head_seq + 1
+    now = now_ms()
+    EventRow.insert(session=session_id, seq=seq, type=type_, payload=json.dumps(payload),
+                    created_at=now).execute()
+    SessionRow.update(head_seq=seq, updated_at=now).where(SessionRow.id == session_id).execute()
+    return seq
+
+
+def append_events(session_id: str, items: list[tuple[str, dict[str, Any]]]) -> list[int]:
+    """Append many events in one go (batch insert) and return their sequence numbers."""
+    row = check_alive(session_id)
+    now = now_ms()
+    first = row.head_seq + 1
+    rows = [{"session": session_id, "seq": first + i, "type": t, "payload": json.dumps(p),
+             "created_at": now} for i, (t, p) in enumerate(items)]
+    for start in range(0, len(rows), 500):
+        EventRow.insert_many(rows[start:start + 500]).execute()
+    last = first + len(items) - 1
+    SessionRow.update(head_seq=last, updated_at=now).where(SessionRow.id == session_id).execute()
+    return list(range(first, last + 1))
+
+
+def events_of(session_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+    """The whole log of a session, in order (for tests, debugging, replay)."""
+    query = (EventRow.select(EventRow.seq, EventRow.type, EventRow.payload)
+             .where(EventRow.session == session_id).order_by(EventRow.seq))
+    return [(r.seq, r.type, json.loads(r.payload)) for r in query]

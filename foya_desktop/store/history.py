@@ -1,0 +1,139 @@
+"""Messages: event + projection writes and paged reads (sync; worker threads).
+
+The projection (``MessageRow``) is derived from the event log; ``replay``
+rebuilds it from events alone, which tests use to prove the two agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from foya_desktop.core.errors import NotFound
+from foya_desktop.core.messages import Message, artifacts_of
+from foya_desktop.store.codec import (
+    message_columns,
+    message_from_payload,
+    message_from_row,
+    message_payload,
+)
+from foya_desktop.store.events_log import append_event, append_events, events_of
+from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow
+
+
+def append_message(message: Message) -> Message:
+    """Persist one completed (or interrupted) message; returns it with its seq."""
+    seq = append_event(message.session_id, "message_added", message_payload(message))
+    MessageRow.insert(**message_columns(message, seq)).execute()
+    _reference_artifacts(message.session_id, artifacts_of(message))
+    return replace(message, seq=seq)
+
+
+def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
+    """Persist many messages in one batch (imports, branches, benchmarks)."""
+    if not messages:
+        return []
+    seqs = append_events(session_id, [("message_added", message_payload(m)) for m in messages])
+    stored = [replace(m, session_id=session_id, seq=s) for m, s in zip(messages, seqs, strict=True)]
+    rows = [message_columns(m, m.seq) for m in stored]
+    for start in range(0, len(rows), 500):
+        MessageRow.insert_many(rows[start:start + 500]).execute()
+    shas: set[str] = set()
+    for m in stored:
+        shas |= artifacts_of(m)
+    _reference_artifacts(session_id, shas)
+    return stored
+
+
+def update_message(message: Message) -> Message:
+    """Replace a stored message's parts/status (e.g. a tool call finished)."""
+    row = MessageRow.get_or_none(MessageRow.id == message.id)
+    if row is None:
+        raise NotFound(f"No message {message.id}.")
+    append_event(message.session_id, "message_updated", message_payload(message))
+    cols = message_columns(message, row.seq)
+    (MessageRow.update(parts=cols["parts"], status=cols["status"], meta=cols["meta"])
+     .where(MessageRow.id == message.id).execute())
+    _reference_artifacts(message.session_id, artifacts_of(message))
+    return replace(message, seq=row.seq)
+
+
+def _reference_artifacts(session_id: str, shas: set[str]) -> None:
+    for sha in shas:
+        if ArtifactRow.get_or_none(ArtifactRow.sha == sha) is None:
+            raise NotFound(f"Message references unknown artifact {sha}.")
+        ArtifactRefRow.insert(session=session_id, artifact=sha).on_conflict_ignore().execute()
+
+
+def get_message(message_id: str) -> Message:
+    """One stored message (valid or not)."""
+    row = MessageRow.get_or_none(MessageRow.id == message_id)
+    if row is None:
+        raise NotFound(f"No message {message_id}.")
+    return message_from_row(row)
+
+
+def is_valid(message_id: str) -> bool:
+    """Whether the message is still in the valid history."""
+    row = MessageRow.get_or_none(MessageRow.id == message_id)
+    return bool(row and row.valid)
+
+
+def message_count(session_id: str) -> int:
+    """Number of valid messages."""
+    return int(MessageRow.select().where((MessageRow.session == session_id) & MessageRow.valid).count())
+
+
+def history_page(session_id: str, before_seq: int | None, limit: int) -> list[Message]:
+    """The ``limit`` valid messages just before ``before_seq`` (or the newest), oldest first."""
+    cond = (MessageRow.session == session_id) & MessageRow.valid
+    if before_seq is not None:
+        cond &= MessageRow.seq < before_seq
+    rows = list(MessageRow.select().where(cond).order_by(MessageRow.seq.desc()).limit(limit))
+    return [message_from_row(r) for r in reversed(rows)]
+
+
+def valid_messages(session_id: str, after_seq: int = 0) -> list[Message]:
+    """All valid messages after ``after_seq``, oldest first (context compilation)."""
+    rows = (MessageRow.select()
+            .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.seq > after_seq))
+            .order_by(MessageRow.seq))
+    return [message_from_row(r) for r in rows]
+
+
+def invalidate_from(session_id: str, seq: int) -> int:
+    """Mark every valid message with ``seq >= seq`` invalid; returns how many."""
+    return int(MessageRow.update(valid=False)
+               .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.seq >= seq))
+               .execute())
+
+
+def replay(session_id: str) -> list[Message]:
+    """Derive the valid history from the event log alone."""
+    current: dict[str, Message] = {}
+    for seq, type_, payload in events_of(session_id):
+        if type_ == "message_added":
+            current[payload["id"]] = message_from_payload(session_id, seq, payload)
+        elif type_ == "message_updated" and payload["id"] in current:
+            old = current[payload["id"]]
+            current[payload["id"]] = message_from_payload(session_id, old.seq, payload)
+        elif type_ == "history_rewound":
+            current = {k: m for k, m in current.items() if m.seq < payload["from_seq"]}
+    return sorted(current.values(), key=lambda m: m.seq)
+
+
+
+
+
+def complete_tool_call(call_message: Message, result: Message,
+                       changes: list[tuple[str, str | None, str | None]]) -> tuple[Message, Message]:
+    """Store a tool result, its call's final state and its file changes together.
+
+    One transaction: after a crash either all three exist or none does, so a
+    finished tool is never mistaken for one that was still running.
+    """
+    stored_call = update_message(call_message)
+    stored_result = append_message(result)
+    for path, before, after in changes:
+        FileChangeRow.insert(session=result.session_id, seq=stored_result.seq, path=path,
+                             before_sha=before, after_sha=after, kind="tool").execute()
+    return stored_call, stored_result

@@ -1,0 +1,56 @@
+"""Where Foya keeps its data. ``FOYA_HOME`` moves all of it.
+
+Nothing outside this directory is written by Foya itself (API keys go to the
+OS keyring, which the OS owns).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "foya-desktop"
+
+
+@dataclass(frozen=True, slots=True)
+class Home:
+    """The data directory and the well-known paths inside it."""
+
+    root: Path
+
+    @property
+    def database(self) -> Path:
+        """The one SQLite database."""
+        return self.root / "foya.sqlite3"
+
+    @property
+    def artifacts(self) -> Path:
+        """Content-addressed blobs (images, file snapshots)."""
+        return self.root / "artifacts"
+
+    @property
+    def logs(self) -> Path:
+        """Log files (never contain API keys)."""
+        return self.root / "logs"
+
+    @property
+    def backups(self) -> Path:
+        """Database copies taken before a schema migration."""
+        return self.root / "backups"
+
+    def ensure(self) -> Home:
+        """Create the directories (owner-only permissions) and return self."""
+        for path in (self.root, self.artifacts, self.logs):
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return self
+
+
+def default_home() -> Home:
+    """``$FOYA_HOME`` if set, else the per-user data directory from platformdirs."""
+    override = os.environ.get("FOYA_HOME", "").strip()
+    if override:
+        return Home(Path(override).expanduser().resolve())
+    return Home(Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)))

@@ -1,0 +1,200 @@
+"""Peewee tables. The schema version is recorded in ``meta``.
+
+Bump ``SCHEMA_VERSION`` and add a function to ``MIGRATIONS`` for every change;
+the database is copied to ``backups/`` before any migration runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import peewee as pw
+
+SCHEMA_VERSION = 1
+
+database_proxy = pw.DatabaseProxy()
+
+
+class BaseModel(pw.Model):
+    """Binds every table to the store's database."""
+
+    class Meta:
+        database = database_proxy
+        legacy_table_names = False
+
+
+class MetaRow(BaseModel):
+    """Key/value facts about the database itself (``schema_version``)."""
+
+    key = pw.CharField(primary_key=True)
+    value = pw.TextField()
+
+
+class ProjectRow(BaseModel):
+    """A registered folder (only its path; the folder is never touched)."""
+
+    id = pw.CharField(primary_key=True)
+    name = pw.TextField()
+    path = pw.TextField(unique=True)
+    instruction = pw.TextField(default="")
+    sort_order = pw.IntegerField(default=0)
+    created_at = pw.BigIntegerField()
+
+
+class SessionRow(BaseModel):
+    """Session metadata (Foya fields plus Yeaft's workdir, announcement, roster…)."""
+
+    id = pw.CharField(primary_key=True)
+    title = pw.TextField(default="")
+    project = pw.ForeignKeyField(ProjectRow, null=True, on_delete="RESTRICT", backref="sessions")
+    project_id: str | None  # accessor Peewee adds for the foreign key
+    parent_id = pw.CharField(null=True, index=True)
+    origin = pw.TextField(default="user")
+    connection = pw.TextField(default="")
+    model = pw.TextField(default="")
+    reasoning_effort = pw.TextField(default="")
+    approval_mode = pw.TextField(default="ask")
+    agent_mode = pw.TextField(default="execute")
+    workdir = pw.TextField(default="")
+    announcement = pw.TextField(default="")
+    roster = pw.TextField(default='["omni"]')
+    default_vp = pw.TextField(default="omni")
+    pinned = pw.BooleanField(default=False)
+    sort_order = pw.IntegerField(default=0)
+    phase = pw.TextField(default="idle")
+    child_snapshot = pw.TextField(default="{}")
+    head_seq = pw.IntegerField(default=0)
+    created_at = pw.BigIntegerField()
+    updated_at = pw.BigIntegerField()
+
+
+class EventRow(BaseModel):
+    """The append-only per-session event log."""
+
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="events")
+    seq = pw.IntegerField()
+    type = pw.TextField()
+    payload = pw.TextField()
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        indexes = ((("session", "seq"), True),)
+
+
+class MessageRow(BaseModel):
+    """The valid-message projection derived from the event log."""
+
+    id = pw.CharField(primary_key=True)
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="messages")
+    session_id: str
+    seq = pw.IntegerField()
+    role = pw.TextField()
+    speaker = pw.TextField(null=True)
+    parts = pw.TextField()
+    status = pw.TextField(default="complete")
+    turn_id = pw.TextField(default="")
+    meta = pw.TextField(default="{}")
+    valid = pw.BooleanField(default=True)
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        indexes = ((("session", "valid", "seq"), False),)
+
+
+class VPRow(BaseModel):
+    """User-defined personas (the built-in ``omni`` is not stored)."""
+
+    id = pw.CharField(primary_key=True)
+    name = pw.TextField(unique=True)
+    display_name = pw.TextField()
+    soul = pw.TextField()
+    model_hint = pw.TextField(default="")
+    tools = pw.TextField(default="[]")
+    max_steps = pw.IntegerField(default=25)
+
+
+class ConnectionRow(BaseModel):
+    """Model services. Never holds an API key."""
+
+    name = pw.CharField(primary_key=True)
+    kind = pw.TextField()
+    base_url = pw.TextField()
+    model = pw.TextField(default="")
+    api_key_env = pw.TextField(default="")
+    context_window = pw.IntegerField(default=128_000)
+
+
+class ArtifactRow(BaseModel):
+    """A content-addressed blob known to the store."""
+
+    sha = pw.CharField(primary_key=True)
+    mime = pw.TextField(default="application/octet-stream")
+    size = pw.IntegerField()
+    created_at = pw.BigIntegerField()
+
+
+class ArtifactRefRow(BaseModel):
+    """Which session references which blob (deletion keeps shared blobs)."""
+
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="artifact_refs")
+    artifact = pw.ForeignKeyField(ArtifactRow, on_delete="RESTRICT")
+    artifact_id: str
+
+    class Meta:
+        primary_key = pw.CompositeKey("session", "artifact")
+
+
+class FileChangeRow(BaseModel):
+    """Before/after content of a file changed by a tool, for rewind."""
+
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="file_changes")
+    seq = pw.IntegerField()
+    path = pw.TextField()
+    before_sha = pw.CharField(null=True)
+    after_sha = pw.CharField(null=True)
+    kind = pw.TextField(default="tool")
+    """``tool`` (contents known) or ``command`` (only known to have changed)."""
+
+    class Meta:
+        indexes = ((("session", "seq"), False),)
+
+
+class ProjectRuleRow(BaseModel):
+    """A persisted "always allow in this project" rule: an exact, narrow key."""
+
+    project = pw.ForeignKeyField(ProjectRow, on_delete="CASCADE", backref="rules")
+    key = pw.TextField()
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        indexes = ((("project", "key"), True),)
+
+
+class UsageRow(BaseModel):
+    """Token usage ledger, keyed by session id but kept after deletion."""
+
+    session_id = pw.CharField(index=True)
+    turn_id = pw.TextField(default="")
+    speaker = pw.TextField(default="")
+    model = pw.TextField(default="")
+    input_tokens = pw.IntegerField(null=True)
+    output_tokens = pw.IntegerField(null=True)
+    cache_read_tokens = pw.IntegerField(null=True)
+    cache_write_tokens = pw.IntegerField(null=True)
+    created_at = pw.BigIntegerField()
+
+
+class TombstoneRow(BaseModel):
+    """Ids of deleted sessions: late writes for them are refused forever."""
+
+    session_id = pw.CharField(primary_key=True)
+    deleted_at = pw.BigIntegerField()
+
+
+TABLES: list[type[BaseModel]] = [
+    MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
+    ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TombstoneRow,
+]
+
+MIGRATIONS: dict[int, Any] = {}
+"""``{from_version: callable(db)}`` upgrading one step; none yet."""
