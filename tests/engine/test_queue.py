@@ -1,0 +1,97 @@
+"""The per-session FIFO queue, stop and interrupt."""
+
+from __future__ import annotations
+
+from foya_desktop.core.events import QueueChanged
+from foya_desktop.core.messages import MessageStatus
+from foya_desktop.engine.kernel import Kernel
+from tests.fakeprovider import FakeProviderServer, Reply, last_user_text
+from tests.helpers.engine import Recorder, wait_for, wait_turns
+
+SLOW = Reply(text="word " * 200, chunk_size=5, delay_per_chunk=0.02)
+
+
+def echo(body: dict[str, object]) -> Reply:
+    return Reply(text=f"answer to {last_user_text(body)}")
+
+
+async def test_messages_sent_while_busy_are_queued_and_reorderable(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(Reply(text="first reply " * 20, chunk_size=4, delay_per_chunk=0.02))
+    fake.responder = echo
+    s = await kernel.create_session()
+    await kernel.send(s.id, "first")
+    a = await kernel.send(s.id, "second")
+    b = await kernel.send(s.id, "third")
+    assert a.queue_item_id and b.queue_item_id and a.message_id is None
+    assert [i.text for i in kernel.queue(s.id)] == ["second", "third"]
+    kernel.queue_move(s.id, b.queue_item_id, 0)
+    kernel.queue_edit(s.id, a.queue_item_id, "second, edited")
+    snapshots = [e for e in rec.of(QueueChanged) if e.session_id == s.id]
+    assert [i.text for i in snapshots[-1].items] == ["third", "second, edited"]  # type: ignore[attr-defined]
+    await wait_turns(rec, s.id, 3)
+    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    assert users == ["first", "third", "second, edited"]
+    assert kernel.queue(s.id) == ()
+
+
+async def test_stop_keeps_partial_as_interrupted_and_keeps_queue(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(SLOW)
+    fake.responder = echo
+    s = await kernel.create_session()
+    await kernel.send(s.id, "long one")
+    queued = await kernel.send(s.id, "next one")
+    await wait_for(lambda: any(e for e in rec.events if type(e).__name__ == "PartDelta"))
+    await kernel.stop(s.id, keep_queue=True)
+    (done,) = await wait_turns(rec, s.id, 1)
+    assert done.status == "stopped"
+    history = await kernel.store.valid_messages(s.id)
+    partial = history[-1]
+    assert partial.role == "assistant" and partial.status == MessageStatus.INTERRUPTED
+    assert partial.text and len(partial.text) < len(SLOW.text)
+    assert [i.id for i in kernel.queue(s.id)] == [queued.queue_item_id]
+    assert kernel.queue_paused(s.id)
+    kernel.resume_queue(s.id)
+    await wait_turns(rec, s.id, 2)
+    assert [m.text for m in await kernel.store.valid_messages(s.id)][-1] == "answer to next one"
+
+
+async def test_stop_and_clear_queue(kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(SLOW)
+    s = await kernel.create_session()
+    await kernel.send(s.id, "long one")
+    await kernel.send(s.id, "never sent")
+    await kernel.stop(s.id, keep_queue=False)
+    await wait_turns(rec, s.id, 1)
+    assert kernel.queue(s.id) == ()
+    assert [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"] == ["long one"]
+
+
+async def test_interrupt_dispatches_chosen_message_next(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(SLOW)
+    fake.responder = echo
+    s = await kernel.create_session()
+    await kernel.send(s.id, "long one")
+    await kernel.send(s.id, "later")
+    urgent = await kernel.send(s.id, "urgent")
+    assert urgent.queue_item_id
+    await kernel.interrupt(s.id, urgent.queue_item_id)
+    await wait_turns(rec, s.id, 3)
+    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    assert users == ["long one", "urgent", "later"]
+
+
+async def test_send_while_paused_resumes_in_fifo_order(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(SLOW)
+    fake.responder = echo
+    s = await kernel.create_session()
+    await kernel.send(s.id, "long one")
+    await kernel.send(s.id, "queued before stop")
+    await kernel.stop(s.id)
+    await kernel.send(s.id, "typed after stop")
+    await wait_turns(rec, s.id, 3)
+    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    assert users == ["long one", "queued before stop", "typed after stop"]
