@@ -18,6 +18,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.approvals import Answer, AnswerKind
+from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.turns import TurnManager
 from foya_desktop.engine.vps import all_vps, check_roster
@@ -34,7 +35,7 @@ class SendReceipt:
     queue_item_id: str | None
 
 
-class Kernel:
+class Kernel(LifecycleOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
