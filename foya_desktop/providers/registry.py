@@ -1,0 +1,25 @@
+"""Choosing the adapter for a connection: the one place that knows every wire format."""
+
+from __future__ import annotations
+
+from foya_desktop.core.model import Connection, ProviderKind
+from foya_desktop.providers.anthropic import AnthropicProvider
+from foya_desktop.providers.base import (
+    DEFAULT_RETRY,
+    DEFAULT_TIMEOUTS,
+    Provider,
+    RetryCallback,
+    RetryPolicy,
+    Timeouts,
+)
+from foya_desktop.providers.openai import OpenAIProvider
+
+
+def make_provider(connection: Connection, api_key: str | None, *,
+                  timeouts: Timeouts = DEFAULT_TIMEOUTS, retry: RetryPolicy = DEFAULT_RETRY,
+                  on_retry: RetryCallback | None = None) -> Provider:
+    """A provider for ``connection``; the caller owns it and must ``await provider.aclose()``."""
+    kind = ProviderKind(connection.kind)
+    if kind is ProviderKind.ANTHROPIC:
+        return AnthropicProvider(connection.base_url, api_key, timeouts, retry, on_retry=on_retry)
+    return OpenAIProvider(connection.base_url, api_key, timeouts, retry, on_retry=on_retry)
