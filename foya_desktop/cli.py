@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from foya_desktop import __version__
 from foya_desktop.cli_run import run_command
-from foya_desktop.cli_views import show_session, sessions_table
+from foya_desktop.cli_views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import open_kernel

@@ -197,3 +197,55 @@ class ApprovalResolved(Event):
 
     request_id: str
     decision: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAsked(Event):
+    """A VP asks the person something (AskUser card)."""
+
+    question_id: str
+    speaker: str
+    call_id: str
+    question: str
+    choices: tuple[str, ...] = ()
+    allow_free_text: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAnswered(Event):
+    """The engine accepted and persisted the answer (the card may show success now)."""
+
+    question_id: str
+    answer: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionClosed(Event):
+    """The question can no longer be answered: ``expired``, ``cancelled`` or ``lost``."""
+
+    question_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRecord:
+    """A session-scoped background job (shell command or sub-agent)."""
+
+    id: str
+    session_id: str
+    kind: str
+    title: str
+    state: str
+    """``running``, ``completed``, ``failed``, ``cancelled`` or ``lost`` (app restarted)."""
+    exit_code: int | None = None
+    output_tail: str = ""
+    consumed: bool = False
+    created_at: int = 0
+    finished_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TaskChanged(Event):
+    """A task record was created or changed."""
+
+    task: TaskRecord

@@ -99,7 +99,7 @@ def _write_or_exec(action: Action, mode: ApprovalMode, workdir: Path) -> Verdict
 
 @dataclass
 class _Pending:
-    session_id: str
+    event: ApprovalRequested
     future: asyncio.Future[Answer]
 
 
@@ -120,10 +120,11 @@ class ApprovalBroker:
                                   "ask. Re-run with a more permissive --approval mode.")
         request_id = new_id("apr")
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = _Pending(session_id, future)
-        self.bus.publish(ApprovalRequested(
+        event = ApprovalRequested(
             session_id, request_id, speaker, call.name, dict(call.arguments), action.summary,
-            action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always))
+            action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always)
+        self._pending[request_id] = _Pending(event, future)
+        self.bus.publish(event)
         try:
             return await future
         finally:
@@ -140,6 +141,6 @@ class ApprovalBroker:
         pending.future.set_result(answer)
         return True
 
-    def pending_for(self, session_id: str) -> list[str]:
-        """Ids of requests still waiting in a session."""
-        return [rid for rid, p in self._pending.items() if p.session_id == session_id]
+    def pending_requests(self, session_id: str) -> list[ApprovalRequested]:
+        """Requests still waiting in a session, oldest first."""
+        return [p.event for p in self._pending.values() if p.event.session_id == session_id]

@@ -10,12 +10,18 @@ from foya_desktop.engine.approvals import ApprovalBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.provider_pool import ProviderPool
+from foya_desktop.engine.questions import QuestionBroker
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.task_tools import task_tools
+from foya_desktop.engine.tasks import TaskManager
 from foya_desktop.engine.toolbox import Toolbox
 from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.store import Store
+from foya_desktop.tools.ask_user import AskUserTool
+from foya_desktop.tools.base import Tool
+from foya_desktop.tools.registry import default_tools
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +35,11 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
         log.info("reset %d session(s) to idle after the previous run", reset)
     bus = EventBus()
     providers = ProviderPool(store, bus, keystore, timeouts, retry)
-    svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(),
-                   approvals=ApprovalBroker(bus))
+    tasks = TaskManager(store, bus)
+    tasks.recover()
+    tools: dict[str, Tool] = {**default_tools(), "ask_user": AskUserTool(), **task_tools(tasks)}
+    svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(tools),
+                   approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
     return Kernel(svc)
 
 

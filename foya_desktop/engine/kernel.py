@@ -7,21 +7,30 @@ rules (project binding, rosters) and publishes events after commit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from foya_desktop.core.errors import InvalidOperation, KeyringUnavailable
-from foya_desktop.core.events import QueueItem, SessionChanged
+from foya_desktop.core.events import (
+    ApprovalRequested,
+    QuestionAsked,
+    QueueItem,
+    SessionChanged,
+    TaskRecord,
+)
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.approvals import Answer, AnswerKind
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.questions import AnswerStatus
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.turns import TurnManager
 from foya_desktop.engine.vps import all_vps, check_roster
+from foya_desktop.store.catalog import update_project
 
 UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
              "announcement", "pinned", "sort_order", "roster", "default_vp"}
@@ -33,6 +42,13 @@ class SendReceipt:
 
     message_id: str | None
     queue_item_id: str | None
+
+
+def _existing_folder(workdir: str) -> Path:
+    path = Path(workdir).expanduser()
+    if not path.is_dir():
+        raise InvalidOperation(f"The folder {workdir} does not exist.")
+    return path.resolve()
 
 
 class Kernel(LifecycleOps):
@@ -65,10 +81,7 @@ class Kernel(LifecycleOps):
         return session
 
     async def _project_for(self, workdir: str) -> Project:
-        path = Path(workdir).expanduser()
-        if not path.is_dir():
-            raise InvalidOperation(f"The folder {workdir} does not exist.")
-        resolved = path.resolve()
+        resolved = await asyncio.to_thread(_existing_folder, workdir)
         return await self.store.ensure_project(str(resolved), resolved.name or str(resolved))
 
     async def list_sessions(self) -> list[Session]:
@@ -113,9 +126,11 @@ class Kernel(LifecycleOps):
         return await self.store.list_projects()
 
     async def add_project(self, path: str, name: str = "") -> Project:
-        """Register a folder as a project (idempotent)."""
+        """Register a folder as a project (idempotent); ``name`` renames it."""
         project = await self._project_for(path)
-        return project if not name else project
+        if name.strip() and name.strip() != project.name:
+            project = await self.store.write(update_project, project.id, name.strip(), None)
+        return project
 
     # ---- VPs ------------------------------------------------------------------
 
@@ -218,9 +233,46 @@ class Kernel(LifecycleOps):
         """Wait until every session is idle with an empty queue."""
         await self.turns.wait_idle()
 
+    # ---- the person in the loop ---------------------------------------------
+
+    def set_interactive(self, interactive: bool) -> None:
+        """Whether a window is attached that can answer approvals and questions.
+
+        Without one (``foya run``), "ask" is answered "deny" and questions are
+        reported as unanswerable — never answered on the person's behalf.
+        """
+        self.svc.approvals.interactive = interactive
+        self.svc.questions.interactive = interactive
+
     def answer_approval(self, request_id: str, kind: AnswerKind, feedback: str = "") -> bool:
         """Answer a pending approval: once, session, always or deny."""
         return self.svc.approvals.answer(request_id, Answer(kind, feedback))
+
+    def pending_approvals(self, session_id: str) -> list[ApprovalRequested]:
+        """Approval requests of a session still waiting (oldest first)."""
+        return self.svc.approvals.pending_requests(session_id)
+
+    async def answer_question(self, question_id: str, answer: str) -> AnswerStatus:
+        """Submit (or resend) an AskUser answer; ``accepted`` only once it is persisted."""
+        return await self.svc.questions.answer(question_id, answer)
+
+    def pending_questions(self, session_id: str) -> list[QuestionAsked]:
+        """Open AskUser questions of a session (to show their cards again)."""
+        return self.svc.questions.pending(session_id)
+
+    # ---- background tasks ------------------------------------------------------
+
+    async def list_tasks(self, session_id: str) -> list[TaskRecord]:
+        """The session's background task records."""
+        return await self.svc.tasks.list(session_id)
+
+    async def inspect_task(self, session_id: str, task_id: str) -> TaskRecord:
+        """One task with the live tail of its output."""
+        return await self.svc.tasks.inspect(session_id, task_id)
+
+    async def cancel_task(self, session_id: str, task_id: str) -> TaskRecord:
+        """Stop a running background task."""
+        return await self.svc.tasks.cancel(session_id, task_id)
 
     # ---- connections ----------------------------------------------------------
 
@@ -243,10 +295,8 @@ class Kernel(LifecycleOps):
         """Delete a connection and its keyring entry."""
         await self.store.delete_connection(name)
         self.svc.providers.forget(name)
-        try:
+        with contextlib.suppress(KeyringUnavailable):
             await asyncio.to_thread(self.svc.providers.keystore.delete_key, name)
-        except KeyringUnavailable:
-            pass
 
     def keyring_problem(self) -> str | None:
         """A plain sentence when no secure keyring exists, else ``None``."""
@@ -256,5 +306,6 @@ class Kernel(LifecycleOps):
         """Stop every turn, close HTTP clients and the database."""
         for rt in list(self.turns.runtimes.values()):
             await self.turns.stop(rt)
+        await self.svc.tasks.close()
         await self.svc.providers.aclose()
         await self.store.close()

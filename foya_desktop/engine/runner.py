@@ -10,6 +10,7 @@ request in flight.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field, replace
 
@@ -76,9 +77,10 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     run.requests += 1
     _status(svc, run, "running")
     try:
-        async for event in provider.stream(request):
-            step.feed(event)
-            _publish_delta(svc, run, stream_id, event)
+        async with contextlib.aclosing(provider.stream(request)) as stream:
+            async for event in stream:
+                step.feed(event)
+                _publish_delta(svc, run, stream_id, event)
     except (asyncio.CancelledError, ProviderError) as exc:
         await _keep_partial(svc, run, step, exc)
         raise

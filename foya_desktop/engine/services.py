@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from foya_desktop.engine.approvals import ApprovalBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.provider_pool import ProviderPool
+from foya_desktop.engine.questions import QuestionBroker
+from foya_desktop.engine.tasks import TaskManager
 from foya_desktop.engine.toolbox import Toolbox
 from foya_desktop.store.store import Store
 
@@ -20,5 +22,7 @@ class Services:
     providers: ProviderPool
     tools: Toolbox
     approvals: ApprovalBroker
+    questions: QuestionBroker
+    tasks: TaskManager
     grants: dict[str, set[str]] = field(default_factory=dict)
     """Temporary "allow for this session" grants: in memory only, never copied."""

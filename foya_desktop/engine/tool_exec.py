@@ -6,9 +6,11 @@ rejecting without feedback stops the turn (``TurnStopped``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +19,9 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.approvals import Answer, decide, grant_key
+from foya_desktop.engine.questions import QuestionUnanswered, new_question
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.tree_scan import changed_paths, scan_tree
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
 from foya_desktop.tools.shell import scrub_env
 
@@ -33,7 +37,8 @@ class ToolRun:
     """A finished call: the result message and the file changes to record with it."""
 
     message: Message
-    changes: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    changes: list[tuple[str, str | None, str | None, str]] = field(default_factory=list)
+    """(relative path, before sha, after sha, ``tool`` | ``command``)."""
 
 
 async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
@@ -43,7 +48,7 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     if tool is None or call.name not in svc.tools.names_for(session, vp):
         return _result(session, vp, turn_id, call, ToolOutput(f"Unknown or unavailable tool: {call.name}",
                                                                is_error=True))
-    ctx = tool_context(session, svc)
+    ctx = tool_context(session, svc, _asker(svc, session, vp, call))
     try:
         action = tool.plan(dict(call.arguments), ctx)
     except ToolError as exc:
@@ -51,14 +56,32 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     refusal = await _authorise(svc, session, vp, call, action)
     if refusal is not None:
         return _result(session, vp, turn_id, call, refusal)
+    before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
     output = await _run(tool.run, dict(call.arguments), ctx)
-    return await _stored(svc, session, vp, turn_id, call, output)
+    run = await _stored(svc, session, vp, turn_id, call, output)
+    if before is not None:
+        after = await asyncio.to_thread(scan_tree, ctx.workdir)
+        run.changes += [(path, None, None, "command") for path in changed_paths(before, after)]
+    return run
 
 
-def tool_context(session: Session, svc: Services) -> ToolContext:
+def tool_context(session: Session, svc: Services, asker: Asker | None = None) -> ToolContext:
     """The confinement and environment for tools in ``session``."""
     return ToolContext(session_id=session.id, workdir=Path(session.workdir),
-                       data_dir=svc.store.home.root, env=scrub_env(dict(os.environ)))
+                       data_dir=svc.store.home.root, env=scrub_env(dict(os.environ)), ask_user=asker)
+
+
+Asker = Callable[[str, tuple[str, ...]], Awaitable[str]]
+
+
+def _asker(svc: Services, session: Session, vp: VP, call: ToolCallPart) -> Asker:
+    """The AskUser hook for one call: the question broker, errors as ``ToolError``."""
+    async def ask(question: str, choices: tuple[str, ...]) -> str:
+        try:
+            return await svc.questions.ask(new_question(session.id, vp.id, call.call_id, question, choices))
+        except QuestionUnanswered as exc:
+            raise ToolError(exc.reason) from None
+    return ask
 
 
 async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart,
@@ -79,7 +102,8 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
     return await _apply_answer(svc, session, answer, key)
 
 
-async def _apply_answer(svc: Services, session: Session, answer: Answer, key: str | None) -> ToolOutput | None:
+async def _apply_answer(svc: Services, session: Session, answer: Answer,
+                        key: str | None) -> ToolOutput | None:
     if answer.kind == "deny":
         if not answer.feedback:
             raise TurnStopped("The person rejected the tool call.")
@@ -111,7 +135,7 @@ async def _stored(svc: Services, session: Session, vp: VP, turn_id: str, call: T
             if change.before is not None else None
         after = await svc.store.put_artifact(change.after, "application/octet-stream") \
             if change.after is not None else None
-        changes.append((change.path, before, after))
+        changes.append((change.path, before, after, "tool"))
     run = _result(session, vp, turn_id, call, output, images)
     run.changes = changes
     return run

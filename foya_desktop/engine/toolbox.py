@@ -7,13 +7,16 @@ from foya_desktop.core.model import VP, ApprovalMode, Session
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools, read_only_tools
 
+ALWAYS_SAFE = {"ask_user", "task_list", "task_output"}
+"""Offered in read-only mode too: they change nothing in the project."""
+
 
 class Toolbox:
     """The tool registry filtered by approval mode, workdir and the VP's tool list."""
 
     def __init__(self, tools: dict[str, Tool] | None = None) -> None:
         self._tools = tools if tools is not None else default_tools()
-        self._read_only = set(read_only_tools())
+        self._read_only = set(read_only_tools()) | ALWAYS_SAFE
 
     def get(self, name: str) -> Tool | None:
         """A tool by name."""
@@ -21,9 +24,9 @@ class Toolbox:
 
     def names_for(self, session: Session, vp: VP) -> list[str]:
         """Tool names offered to ``vp`` in ``session``."""
-        if not session.workdir:
-            return []
         names = list(self._tools)
+        if not session.workdir:
+            return [n for n in names if n == "ask_user"]
         if session.approval_mode == ApprovalMode.READ_ONLY:
             names = [n for n in names if n in self._read_only]
         if vp.tools:

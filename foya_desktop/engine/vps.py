@@ -19,7 +19,8 @@ async def roster_of(store: Store, session: Session) -> list[VP]:
     return roster or [OMNI]
 
 
-async def check_roster(store: Store, roster: tuple[str, ...], default_vp: str | None) -> tuple[tuple[str, ...], str]:
+async def check_roster(store: Store, roster: tuple[str, ...],
+                       default_vp: str | None) -> tuple[tuple[str, ...], str]:
     """Validate an explicit roster (never replaced when non-empty) and pick the default VP."""
     if not roster:
         roster = (OMNI_ID,)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -49,7 +49,7 @@ class Provider(Protocol):
     or raises a :class:`ProviderError` (``IncompleteStream`` when the terminal
     event never came)."""
 
-    def stream(self, request: LlmRequest) -> AsyncIterator[StreamEvent]:
+    def stream(self, request: LlmRequest) -> AsyncGenerator[StreamEvent]:
         """Send one request and stream the reply."""
         ...
 

@@ -102,4 +102,5 @@ def add_project_rule(project_id: str, key: str) -> None:
 
 def project_rules(project_id: str) -> set[str]:
     """All rule keys of a project."""
-    return {r.key for r in ProjectRuleRow.select(ProjectRuleRow.key).where(ProjectRuleRow.project == project_id)}
+    query = ProjectRuleRow.select(ProjectRuleRow.key).where(ProjectRuleRow.project == project_id)
+    return {r.key for r in query}

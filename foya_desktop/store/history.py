@@ -125,7 +125,7 @@ def replay(session_id: str) -> list[Message]:
 
 
 def complete_tool_call(call_message: Message, result: Message,
-                       changes: list[tuple[str, str | None, str | None]]) -> tuple[Message, Message]:
+                       changes: list[tuple[str, str | None, str | None, str]]) -> tuple[Message, Message]:
     """Store a tool result, its call's final state and its file changes together.
 
     One transaction: after a crash either all three exist or none does, so a
@@ -133,7 +133,7 @@ def complete_tool_call(call_message: Message, result: Message,
     """
     stored_call = update_message(call_message)
     stored_result = append_message(result)
-    for path, before, after in changes:
+    for path, before, after, kind in changes:
         FileChangeRow.insert(session=result.session_id, seq=stored_result.seq, path=path,
-                             before_sha=before, after_sha=after, kind="tool").execute()
+                             before_sha=before, after_sha=after, kind=kind).execute()
     return stored_call, stored_result

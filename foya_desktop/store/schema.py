@@ -184,6 +184,22 @@ class UsageRow(BaseModel):
     created_at = pw.BigIntegerField()
 
 
+class TaskRow(BaseModel):
+    """A session-scoped background job record (shell command or sub-agent)."""
+
+    id = pw.CharField(primary_key=True)
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="tasks")
+    session_id: str
+    kind = pw.TextField()
+    title = pw.TextField()
+    state = pw.TextField(default="running")
+    exit_code = pw.IntegerField(null=True)
+    output_tail = pw.TextField(default="")
+    consumed = pw.BooleanField(default=False)
+    created_at = pw.BigIntegerField()
+    finished_at = pw.BigIntegerField(null=True)
+
+
 class TombstoneRow(BaseModel):
     """Ids of deleted sessions: late writes for them are refused forever."""
 
@@ -193,7 +209,7 @@ class TombstoneRow(BaseModel):
 
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
-    ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TombstoneRow,
+    ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
 ]
 
 MIGRATIONS: dict[int, Any] = {}

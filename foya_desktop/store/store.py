@@ -131,7 +131,7 @@ class Store:
         return await self.write(history.update_message, message)
 
     async def complete_tool_call(self, call_message: Message, result: Message,
-                                 changes: list[tuple[str, str | None, str | None]] | None = None,
+                                 changes: list[tuple[str, str | None, str | None, str]] | None = None,
                                  ) -> tuple[Message, Message]:
         """Persist a tool result with its call's final state and file changes (one transaction)."""
         return await self.write(history.complete_tool_call, call_message, result, changes or [])

@@ -1,0 +1,116 @@
+"""Background jobs as persistent, session-scoped task records.
+
+The process lives in memory; its record lives in SQLite, so after a restart
+the person and the VP still see what ran (marked ``lost`` if it was cut off).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import TaskChanged, TaskRecord
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.engine.bus import EventBus
+from foya_desktop.store import tasks as task_rows
+from foya_desktop.store.store import Store
+from foya_desktop.tools.process import ProcessHandle, start_process
+
+TAIL_BYTES = 64 * 1024
+
+
+class TaskManager:
+    """Starts, watches, cancels and hands over background shell jobs."""
+
+    def __init__(self, store: Store, bus: EventBus) -> None:
+        self._store = store
+        self._bus = bus
+        self._procs: dict[str, ProcessHandle] = {}
+        self._watchers: dict[str, asyncio.Task[None]] = {}
+
+    def recover(self) -> int:
+        """Start-up: records of jobs that were running are now ``lost``."""
+        return self._store.write_sync(task_rows.mark_lost)
+
+    async def start_shell(self, session_id: str, command: str, workdir: Path,
+                          env: dict[str, str]) -> TaskRecord:
+        """Start ``command`` in the background and record it."""
+        handle = await start_process(command, workdir, env, head=0, tail=TAIL_BYTES)
+        record = TaskRecord(new_id("task"), session_id, "shell", command, "running", created_at=now_ms())
+        try:
+            record = await self._store.write(task_rows.insert_task, record)
+        except BaseException:
+            await handle.cancel()
+            raise
+        self._procs[record.id] = handle
+        self._watchers[record.id] = asyncio.create_task(self._watch(record.id, handle))
+        self._bus.publish(TaskChanged(session_id, record))
+        return record
+
+    async def _watch(self, task_id: str, handle: ProcessHandle) -> None:
+        code = await handle.wait()
+        self._procs.pop(task_id, None)
+        current = await self._store.read(task_rows.get_task, task_id)
+        state = current.state if current.state == "cancelled" else ("completed" if code == 0 else "failed")
+        await self._finish(task_id, state, code, handle.tail())
+
+    async def _finish(self, task_id: str, state: str, code: int | None, tail: str) -> None:
+        cols = {"state": state, "exit_code": code, "output_tail": tail[-TAIL_BYTES:],
+                "finished_at": now_ms()}
+        record = await self._store.write(task_rows.update_task, task_id, cols)
+        self._bus.publish(TaskChanged(record.session_id, record))
+
+    async def list(self, session_id: str) -> list[TaskRecord]:
+        """A session's jobs, newest first, with live output for running ones."""
+        return [self._live(t) for t in await self._store.read(task_rows.list_tasks, session_id)]
+
+    async def inspect(self, session_id: str, task_id: str) -> TaskRecord:
+        """One job of this session (live output tail while it runs)."""
+        record = await self._store.read(task_rows.get_task, task_id)
+        if record.session_id != session_id:
+            raise InvalidOperation(f"Task {task_id} belongs to another session.")
+        return self._live(record)
+
+    def _live(self, record: TaskRecord) -> TaskRecord:
+        handle = self._procs.get(record.id)
+        return replace(record, output_tail=handle.tail()) if handle else record
+
+    async def cancel(self, session_id: str, task_id: str) -> TaskRecord:
+        """Stop a running job (its whole process group)."""
+        record = await self.inspect(session_id, task_id)
+        handle = self._procs.get(task_id)
+        if handle is None:
+            return record
+        await self._store.write(task_rows.update_task, task_id, {"state": "cancelled"})
+        await handle.cancel()
+        watcher = self._watchers.pop(task_id, None)
+        if watcher is not None:
+            await asyncio.gather(watcher, return_exceptions=True)
+        return await self.inspect(session_id, task_id)
+
+    async def consume(self, session_id: str, task_id: str) -> TaskRecord:
+        """Take a finished job's result (marks it consumed)."""
+        record = await self.inspect(session_id, task_id)
+        if record.state == "running":
+            raise InvalidOperation(f"Task {task_id} is still running; inspect it or wait.")
+        record = await self._store.write(task_rows.update_task, task_id, {"consumed": True})
+        self._bus.publish(TaskChanged(session_id, record))
+        return record
+
+    async def cancel_session(self, session_id: str) -> None:
+        """Stop every running job of a session (before deleting it)."""
+        for record in await self.list(session_id):
+            if record.state == "running":
+                await self.cancel(session_id, record.id)
+
+    async def close(self) -> None:
+        """Stop every job (the app is quitting)."""
+        for handle in list(self._procs.values()):
+            with contextlib.suppress(ProcessLookupError):
+                await handle.cancel(grace=0.5)
+        for watcher in list(self._watchers.values()):
+            watcher.cancel()
+        await asyncio.gather(*self._watchers.values(), return_exceptions=True)
