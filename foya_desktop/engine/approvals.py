@@ -18,6 +18,8 @@ from foya_desktop.core.ids import new_id
 from foya_desktop.core.messages import ToolCallPart
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.secrets import command_names_secret
+from foya_desktop.tools import sandbox
 from foya_desktop.tools.base import Action
 from foya_desktop.tools.paths import is_secret_looking
 from foya_desktop.tools.shell_policy import classify_command, normalise_command
@@ -32,6 +34,8 @@ class Verdict:
 
     decision: Decision
     reason: str
+    confine: bool = False
+    """Run a command allowed without the person inside the Landlock sandbox."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +92,14 @@ def _write_or_exec(action: Action, mode: ApprovalMode, workdir: Path) -> Verdict
     policy = classify_command(action.command, workdir)
     if policy.decision == "deny":
         return Verdict("deny", policy.reason)
-    if action.network or getattr(policy, "network", False):
+    if command_names_secret(action.command):
+        return Verdict("ask", "the command names a file that looks like it holds secrets")
+    if action.network or policy.network:
         return Verdict("ask", "the command uses the network")
     if policy.decision == "allow":
-        return Verdict("allow", policy.reason)
-    if mode == ApprovalMode.AUTO:
-        return Verdict("allow", "commands inside the project are allowed in auto mode")
+        return Verdict("allow", policy.reason, confine=sandbox.available())
+    if mode == ApprovalMode.AUTO and sandbox.available():
+        return Verdict("allow", "auto mode: the command runs confined to the project", confine=True)
     return Verdict("ask", policy.reason)
 
 

@@ -48,7 +48,7 @@ class RunBackgroundTool:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Start it and return the task id at once."""
         record = await self._tasks.start_shell(ctx.session_id, str(args["command"]), ctx.workdir,
-                                               shell_env(ctx.env or os.environ))
+                                               shell_env(ctx.env or os.environ), ctx.sandbox)
         return ToolOutput(f"Started background task {record.id}: {record.title}")
 
 

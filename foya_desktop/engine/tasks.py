@@ -18,6 +18,7 @@ from foya_desktop.engine.bus import EventBus
 from foya_desktop.store import tasks as task_rows
 from foya_desktop.store.store import Store
 from foya_desktop.tools.process import ProcessHandle, start_process
+from foya_desktop.tools.sandbox import SandboxPolicy
 
 TAIL_BYTES = 64 * 1024
 
@@ -36,9 +37,9 @@ class TaskManager:
         return self._store.write_sync(task_rows.mark_lost)
 
     async def start_shell(self, session_id: str, command: str, workdir: Path,
-                          env: dict[str, str]) -> TaskRecord:
-        """Start ``command`` in the background and record it."""
-        handle = await start_process(command, workdir, env, head=0, tail=TAIL_BYTES)
+                          env: dict[str, str], sandbox: SandboxPolicy | None = None) -> TaskRecord:
+        """Start ``command`` in the background (confined when ``sandbox`` is given) and record it."""
+        handle = await start_process(command, workdir, env, head=0, tail=TAIL_BYTES, sandbox=sandbox)
         record = TaskRecord(new_id("task"), session_id, "shell", command, "running", created_at=now_ms())
         try:
             record = await self._store.write(task_rows.insert_task, record)

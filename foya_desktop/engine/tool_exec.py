@@ -11,7 +11,7 @@ import json
 import logging
 import os
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from foya_desktop.core.errors import FoyaError, ToolError
@@ -20,9 +20,11 @@ from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolRes
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.approvals import Answer, decide, grant_key
 from foya_desktop.engine.questions import QuestionUnanswered, new_question
+from foya_desktop.engine.secrets import known_secrets, scrub
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.tree_scan import changed_paths, scan_tree
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
+from foya_desktop.tools.sandbox import SandboxPolicy
 from foya_desktop.tools.shell import scrub_env
 
 log = logging.getLogger(__name__)
@@ -53,11 +55,15 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
         action = tool.plan(dict(call.arguments), ctx)
     except ToolError as exc:
         return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True))
-    refusal = await _authorise(svc, session, vp, call, action)
+    refusal, approved, confine = await _authorise(svc, session, vp, call, action)
     if refusal is not None:
         return _result(session, vp, turn_id, call, refusal)
+    if confine and action.kind == "exec":
+        ctx = await asyncio.to_thread(_confined, ctx, svc, session)
     before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
     output = await _run(tool.run, dict(call.arguments), ctx)
+    if not (approved and action.kind == "read"):
+        output = await asyncio.to_thread(_scrubbed, output, ctx.workdir)
     run = await _stored(svc, session, vp, turn_id, call, output)
     if before is not None:
         after = await asyncio.to_thread(scan_tree, ctx.workdir)
@@ -84,22 +90,38 @@ def _asker(svc: Services, session: Session, vp: VP, call: ToolCallPart) -> Asker
     return ask
 
 
+def _scrubbed(output: ToolOutput, workdir: Path) -> ToolOutput:
+    """The output with known secret values replaced (see ``engine.secrets``)."""
+    secrets = known_secrets(workdir)
+    content = scrub(output.content, secrets)
+    return output if content == output.content else replace(output, content=content)
+
+
+def _confined(ctx: ToolContext, svc: Services, session: Session) -> ToolContext:
+    """The context with a sandbox: write only the project and a private temp folder."""
+    tmp = svc.store.home.root / "tmp" / session.id
+    tmp.mkdir(parents=True, exist_ok=True, mode=0o700)
+    env = {**ctx.env, "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp)}
+    return replace(ctx, env=env, sandbox=SandboxPolicy(writable=(ctx.workdir, tmp)))
+
+
 async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart,
-                     action: Action) -> ToolOutput | None:
-    """``None`` when the call may run; an error output (or ``TurnStopped``) otherwise."""
+                     action: Action) -> tuple[ToolOutput | None, bool, bool]:
+    """(refusal or ``None``, approved by the person, run confined); may raise ``TurnStopped``."""
     workdir = Path(session.workdir)
     grants = svc.grants.get(session.id, set())
     if session.project_id:
         grants = grants | await svc.store.project_rules(session.project_id)
     verdict = decide(action, session.approval_mode, workdir, grants)
     if verdict.decision == "allow":
-        return None
+        return None, False, verdict.confine
     if verdict.decision == "deny":
-        return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True)
+        return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True), False, False
     key = grant_key(action, workdir)
     answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
                                      can_always=key is not None and not action.network)
-    return await _apply_answer(svc, session, answer, key)
+    refusal = await _apply_answer(svc, session, answer, key)
+    return refusal, refusal is None, False
 
 
 async def _apply_answer(svc: Services, session: Session, answer: Answer,

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from foya_desktop.tools.sandbox import SandboxPolicy
+
 ActionKind = Literal["read", "write", "exec", "ask", "other"]
 
 
@@ -28,6 +30,8 @@ class ToolContext:
     """Environment for subprocesses, already stripped of secrets."""
     ask_user: Callable[[str, tuple[str, ...]], Awaitable[str]] | None = None
     """Awaitable question to the person (AskUser); ``None`` when nobody can answer."""
+    sandbox: SandboxPolicy | None = None
+    """Confinement for commands nobody approved by hand (``None``: run unconfined)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,101 @@
+"""Branch: a new top-level session from the valid messages up to a boundary.
+
+The boundary must sit right after a complete assistant message without tool
+calls, or after a tool result, and no tool call before it may have its result
+after it — otherwise the branch would start with a question the model never
+got an answer to. The branch copies messages (new ids, ``imported_from`` in
+their meta), connection, model, reasoning effort, project, workdir, approval
+mode, roster and announcement; it references the same image artifacts. It
+copies no queue, approvals, questions, running tools, session grants,
+sub-agent state, compaction checkpoints or event sequence numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import SessionBranched, SessionChanged
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.messages import Message, MessageStatus, ToolCallPart, ToolResultPart, ToolState
+from foya_desktop.core.model import AgentMode, Phase, Session
+from foya_desktop.engine.context import INTERRUPTED_RESULT
+from foya_desktop.engine.services import Services
+from foya_desktop.engine.turns import TurnManager
+from foya_desktop.store.ops_branch import BranchSource, branch_source, create_branch
+
+
+async def branch(svc: Services, turns: TurnManager, session_id: str, after_message_id: str) -> Session:
+    """Create the branch and publish ``SessionChanged`` + ``SessionBranched``.
+
+    Allowed while the source runs: only committed messages are read, and the
+    source is not touched.
+    """
+    src = await svc.store.read(branch_source, session_id, after_message_id)
+    rt = turns.runtimes.get(session_id)
+    running = rt is not None and rt.busy and rt.phase == Phase.TURN
+    check_boundary(src, running)
+    session = _new_session(src.session)
+    copies = _copies(session.id, src)
+    created, stored = await svc.store.write(create_branch, session, copies)
+    svc.bus.publish(SessionChanged(created.id, created))
+    svc.bus.publish(SessionBranched(created.id, session_id, after_message_id, len(stored)))
+    return created
+
+
+def check_boundary(src: BranchSource, running: bool) -> None:
+    """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one."""
+    last = src.prefix[-1]
+    if last.role == "user":
+        raise InvalidOperation("Cannot branch at a user message: branch after a complete reply or "
+                               "tool result instead.")
+    if last.role == "assistant" and last.status != MessageStatus.COMPLETE:
+        raise InvalidOperation("Cannot branch after a reply that did not complete: branch after an "
+                               "earlier complete reply or tool result.")
+    if last.role == "assistant" and last.tool_calls:
+        raise InvalidOperation("Cannot branch after a tool call without its result: branch after "
+                               "the tool result instead.")
+    if src.answered_later:
+        raise InvalidOperation("Cannot branch here: a tool call before this point gets its result "
+                               "only after it. Branch after the tool result.")
+    if running and _unanswered_in_turn(src.prefix, src.active_turn):
+        raise InvalidOperation("Cannot branch here: a tool call before this point is still running.")
+
+
+def _unanswered_in_turn(prefix: list[Message], turn_id: str) -> list[str]:
+    """Call ids of the running turn that have no result yet: those tools are still at work."""
+    answered = {r.call_id for m in prefix if (r := m.tool_result) is not None}
+    return [c.call_id for m in prefix for c in m.tool_calls
+            if c.call_id not in answered and m.turn_id == turn_id]
+
+
+def _new_session(src: Session) -> Session:
+    now = now_ms()
+    mode = AgentMode.PLAN if src.agent_mode == AgentMode.AWAITING_CONFIRMATION else src.agent_mode
+    return Session(
+        id=new_id("ses"), title=f"{src.title} (branch)", project_id=src.project_id,
+        origin=f"branch:{src.id}", connection=src.connection, model=src.model,
+        reasoning_effort=src.reasoning_effort, approval_mode=src.approval_mode, agent_mode=mode,
+        workdir=src.workdir, announcement=src.announcement, roster=src.roster,
+        default_vp=src.default_vp, created_at=now, updated_at=now)
+
+
+def _copies(new_session_id: str, src: BranchSource) -> list[Message]:
+    """Fresh copies; a call that died without a result (stop, crash) gets an interrupted one."""
+    answered = {r.call_id for m in src.prefix if (r := m.tool_result) is not None}
+    out: list[Message] = []
+    for m in src.prefix:
+        meta = {**m.meta, "imported_from": {"session_id": m.session_id, "message_id": m.id}}
+        dead = [c for c in m.tool_calls if c.call_id not in answered]
+        parts = tuple(replace(p, state=ToolState.ERROR) if isinstance(p, ToolCallPart) and p in dead
+                      else p for p in m.parts)
+        out.append(replace(m, id=new_id("msg"), session_id=new_session_id, parts=parts, seq=0, meta=meta))
+        out.extend(_interrupted(new_session_id, m, c) for c in dead)
+    return out
+
+
+def _interrupted(session_id: str, call_message: Message, call: ToolCallPart) -> Message:
+    part = ToolResultPart(call.call_id, call.name, INTERRUPTED_RESULT, is_error=True)
+    return Message(id=new_id("msg"), session_id=session_id, role="tool", parts=(part,),
+                   speaker=call_message.speaker, turn_id=call_message.turn_id,
+                   created_at=call_message.created_at, meta={"interrupted": True})

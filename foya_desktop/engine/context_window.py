@@ -1,0 +1,108 @@
+"""Building one model request within the context window.
+
+A request is: system prompt (+ the latest compaction summary) + the valid
+messages after that checkpoint, compiled for the VP. Old tool outputs beyond
+a budget are elided from the request (never from the store). When the
+request would still exceed the configured share of the connection's context
+window, the history before the current turn is compacted first.
+
+Token counts are estimates (characters / 4): good enough to decide when to
+compact, and free.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+
+from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
+from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
+from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.context import compile_messages
+from foya_desktop.engine.prompt import system_prompt
+from foya_desktop.engine.services import Services
+from foya_desktop.store.ops_checkpoints import get_policy, latest_checkpoint, set_policy
+from foya_desktop.store.store import Store
+
+IMAGE_TOKENS = 1_000
+SUMMARY_HEADING = "Summary of the earlier conversation (compacted; the full history is kept in the session):"
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionPolicy:
+    """When to compact and how much tool output a request may carry."""
+
+    threshold: float = 0.8
+    """Compact when the next request would exceed this share of the model's context window."""
+    tool_output_budget: int = 30_000
+    """Estimated tokens of tool output kept verbatim, newest first; older outputs are elided."""
+
+
+async def load_policy(store: Store) -> CompactionPolicy:
+    """The stored policy, defaults for what was never set."""
+    stored = await store.read(get_policy)
+    known = {k: v for k, v in stored.items() if k in CompactionPolicy.__dataclass_fields__}
+    return CompactionPolicy(threshold=float(known.get("threshold", CompactionPolicy.threshold)),
+                            tool_output_budget=int(known.get("tool_output_budget",
+                                                             CompactionPolicy.tool_output_budget)))
+
+
+async def save_policy(store: Store, policy: CompactionPolicy) -> None:
+    """Persist the policy for every session."""
+    await store.write(set_policy, asdict(policy))
+
+
+async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], turn_id: str,
+                  model: str, policy: CompactionPolicy) -> LlmRequest:
+    """The request as it would be sent now (no compaction triggered here)."""
+    checkpoint = await svc.store.read(latest_checkpoint, session.id)
+    history = await svc.store.valid_messages(session.id, checkpoint.covers_seq if checkpoint else 0)
+    names = {v.id: v.name for v in roster}
+    messages = await compile_messages(history, vp, names, svc.store.read_artifact, exclude_turn=turn_id)
+    project = await svc.store.get_project(session.project_id) if session.project_id else None
+    system = system_prompt(vp, session, roster, project)
+    if checkpoint is not None:
+        system = f"{system}\n\n{SUMMARY_HEADING}\n{checkpoint.summary}"
+    return LlmRequest(model=model, system=system,
+                      messages=tuple(elide_tool_outputs(messages, policy.tool_output_budget * 4)),
+                      tools=svc.tools.specs_for(session, vp), reasoning_effort=session.reasoning_effort)
+
+
+def elide_tool_outputs(messages: list[LlmMessage], budget_chars: int) -> list[LlmMessage]:
+    """Keep the newest tool outputs up to ``budget_chars``; replace older ones with a short note."""
+    out = list(messages)
+    used = 0
+    for i in range(len(out) - 1, -1, -1):
+        parts = out[i].parts
+        if out[i].role != "tool" or not parts or not isinstance(parts[0], LlmToolResult):
+            continue
+        result = parts[0]
+        used += len(result.content)
+        if used > budget_chars and len(result.content) > 200:
+            note = (f"[Output of {result.name} elided from this request to save context "
+                    f"({len(result.content)} characters). It is kept in the session; run the tool "
+                    "again if you need it.]")
+            out[i] = replace(out[i], parts=(replace(result, content=note, images=()),))
+    return out
+
+
+def estimate_tokens(request: LlmRequest) -> int:
+    """Characters / 4 over everything sent, plus a flat cost per image."""
+    chars = len(request.system) + sum(_spec_chars(t) for t in request.tools)
+    images = 0
+    for message in request.messages:
+        for part in message.parts:
+            if isinstance(part, (TextPart, ReasoningPart)):
+                chars += len(part.text)
+            elif isinstance(part, ToolCallPart):
+                chars += len(part.name) + len(json.dumps(part.arguments))
+            elif isinstance(part, LlmToolResult):
+                chars += len(part.content)
+                images += len(part.images)
+            elif isinstance(part, InlineImage):
+                images += 1
+    return chars // 4 + images * IMAGE_TOKENS
+
+
+def _spec_chars(spec: ToolSpec) -> int:
+    return len(spec.name) + len(spec.description) + len(json.dumps(spec.parameters))

@@ -1,0 +1,62 @@
+"""Deleting a session: irreversible, descendants first, nothing left running.
+
+Order (Foya seed): stop the active turn and wait for it to wind down; clear
+the queue, approvals, questions and background commands; delete child
+sessions before their parent; delete metadata, events, projection and the
+blobs no other session references; publish ``SessionDeletedEvent`` for each.
+Every session of the tree is held busy from its stop until the delete
+commits, so a message sent meanwhile is queued and dropped, never run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+
+from foya_desktop.core.events import SessionDeletedEvent
+from foya_desktop.engine.services import Services
+from foya_desktop.engine.session_gate import held
+from foya_desktop.engine.turns import TurnManager
+from foya_desktop.store.artifacts import ArtifactFiles
+from foya_desktop.store.ops_delete import delete_sessions
+
+
+async def delete_tree(svc: Services, turns: TurnManager, session_id: str) -> list[str]:
+    """Delete ``session_id`` and its descendants; returns the deleted ids (children first)."""
+    await svc.store.get_session(session_id)
+    ids = [*await svc.store.descendants(session_id), session_id]
+    async with AsyncExitStack() as stack:
+        for sid in ids:
+            await _quiesce(svc, turns, sid)
+            await stack.enter_async_context(held(turns, sid, "delete it", dispatch_after=False))
+        orphans = await asyncio.shield(svc.store.write(delete_sessions, ids))
+    await asyncio.to_thread(_remove_blobs, svc.store.files, orphans)
+    for sid in ids:
+        _forget(svc, turns, sid)
+        svc.bus.publish(SessionDeletedEvent(sid))
+    return ids
+
+
+async def _quiesce(svc: Services, turns: TurnManager, session_id: str) -> None:
+    """Stop the turn (waiting for it), then drop every piece of runtime state of the session."""
+    rt = turns.runtime(session_id)
+    rt.paused = True
+    await svc.tasks.cancel_session(session_id)
+    svc.questions.cancel_session(session_id)
+    while rt.busy:
+        await turns.stop(rt)
+    if rt.queue:
+        turns.queue_ops.clear(rt)
+
+
+def _forget(svc: Services, turns: TurnManager, session_id: str) -> None:
+    rt = turns.runtimes.pop(session_id, None)
+    if rt is not None:
+        rt.queue.clear()
+        rt.attachments.clear()
+    svc.grants.pop(session_id, None)
+
+
+def _remove_blobs(files: ArtifactFiles, shas: list[str]) -> None:
+    for sha in shas:
+        files.delete(sha)
