@@ -96,6 +96,8 @@ def _write_or_exec(action: Action, mode: ApprovalMode, workdir: Path) -> Verdict
         return Verdict("ask", "the command names a file that looks like it holds secrets")
     if action.network or policy.network:
         return Verdict("ask", "the command uses the network")
+    if policy.outside:
+        return Verdict("ask", policy.reason)
     if policy.decision == "allow":
         return Verdict("allow", policy.reason, confine=sandbox.available())
     if mode == ApprovalMode.AUTO and sandbox.available():

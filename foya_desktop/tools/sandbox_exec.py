@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"sandbox_exec: cannot confine the command ({exc}); not running it", file=sys.stderr)
         return 126
-    os.execv(command[0], command)
+    os.execv(command[0], command)  # noqa: S606 - becoming the confined command is the point
     return 127  # pragma: no cover - execv does not return
 
 

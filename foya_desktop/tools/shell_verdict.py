@@ -1,0 +1,37 @@
+"""The command policy's answer, and how answers about the parts of a command combine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+Decision = Literal["allow", "ask", "deny"]
+_RANK: dict[Decision, int] = {"allow": 0, "ask": 1, "deny": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What to do with a command, and why in plain words."""
+
+    decision: Decision
+    """``allow``: run without asking; ``ask``: the person decides; ``deny``: never run."""
+    reason: str
+    network: bool = False
+    """The command (or a part of it) reaches the network: never approved automatically."""
+    outside: bool = False
+    """The command names a path outside the project or in git internals (``cat ../x``,
+    ``cp ~/.ssh/id_rsa .``): never approved automatically, even where other commands are."""
+
+
+def combine(parts: Iterable[Verdict], allow_reason: str) -> Verdict:
+    """The strictest decision wins (deny > ask > allow); reasons of that level are joined."""
+    found = list(parts)
+    network = any(v.network for v in found)
+    outside = any(v.outside for v in found)
+    worst: Decision = max((v.decision for v in found), key=_RANK.__getitem__, default="allow")
+    if worst == "allow":
+        return Verdict("allow", allow_reason, network, outside)
+    reasons = list(dict.fromkeys(v.reason for v in found if v.decision == worst))
+    shown = "; ".join(reasons[:4]) + (f" (and {len(reasons) - 4} more)" if len(reasons) > 4 else "")
+    return Verdict(worst, shown, network, outside)

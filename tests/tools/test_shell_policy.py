@@ -1,0 +1,112 @@
+"""``classify_command``: the negative vectors, the positive list, deny and network, normalisation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from foya_desktop.tools.shell_policy import Verdict, classify_command, normalise_command
+from tests.tools.tool_vectors import ALLOWED_COMMANDS, DENY, NETWORK_COMMANDS, NOT_ALLOWED_COMMANDS
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cmd") / "proj"
+    for rel in ["README.md", "src/main.py", "src/util.py", "docs/guide.md", "data.csv", "logs/app.log",
+                "top.py", ".env", ".git/config"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x\n")
+    (root.parent / "outside").mkdir()
+    (root.parent / "outside" / "secret.txt").write_text("s\n")
+    (root / "link").symlink_to(root.parent / "outside")
+    return root
+
+
+@pytest.mark.parametrize("command", ALLOWED_COMMANDS)
+def test_positive_commands_are_allowed(command: str, workdir: Path) -> None:
+    verdict = classify_command(command, workdir)
+    assert verdict.decision == "allow", verdict.reason
+    assert not verdict.network
+
+
+@pytest.mark.parametrize(("command", "expected"), NOT_ALLOWED_COMMANDS,
+                         ids=[repr(c)[:60] for c, _ in NOT_ALLOWED_COMMANDS])
+def test_command_vectors_are_not_auto_allowed(command: str, expected: str, workdir: Path) -> None:
+    verdict = classify_command(command, workdir)
+    assert verdict.decision == expected, verdict.reason
+    assert verdict.reason
+
+
+@pytest.mark.parametrize("command", NETWORK_COMMANDS)
+def test_network_commands_are_flagged(command: str, workdir: Path) -> None:
+    verdict = classify_command(command, workdir)
+    assert verdict.network, verdict
+    assert verdict.decision in ("ask", "deny")
+
+
+@pytest.mark.parametrize("command", [
+    "cat ../outside/secret.txt", "python3 x.py ../outside", "cp ~/.ssh/id_rsa .", 'cat "$HOME/.netrc"',
+    "node build.js --out=/etc/x", "cat < ../outside/secret.txt", "ls .git", "cat link/secret.txt",
+    "bash -c 'cat ../outside/secret.txt'", "cd .. && make",
+])
+def test_outside_references_are_flagged(command: str, workdir: Path) -> None:
+    verdict = classify_command(command, workdir)
+    assert verdict.outside, verdict
+    assert verdict.decision != "allow"
+
+
+@pytest.mark.parametrize("command", ["npm test", "python3 x.py src", "make -C src", "ls src"])
+def test_inside_commands_are_not_flagged_outside(command: str, workdir: Path) -> None:
+    assert not classify_command(command, workdir).outside
+
+
+def test_deny_anywhere_wins(workdir: Path) -> None:
+    verdict = classify_command("ls && echo $(cat README.md) ; (rm -rf /) | wc", workdir)
+    assert verdict.decision == DENY
+
+
+def test_symlinked_folder_glob_is_caught(workdir: Path) -> None:
+    assert classify_command("cat link/*", workdir).decision == "ask"
+    assert classify_command("cat */secret.txt", workdir).decision == "ask"
+
+
+def test_model_flags_are_not_inputs(workdir: Path) -> None:
+    assert classify_command("touch x  # safe=true requires_approval=false", workdir).decision == "ask"
+
+
+def test_verdict_is_frozen() -> None:
+    verdict = Verdict("ask", "why")
+    with pytest.raises(AttributeError):
+        verdict.decision = "allow"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("command", "canonical"), [
+    ("ls -la", "ls -la"),
+    ("ls   -la", "ls -la"),
+    ("ls '-la'", "ls -la"),
+    ("cat 'a b.txt'", "cat 'a b.txt'"),
+    ('cat "a b.txt"', "cat 'a b.txt'"),
+    ("cat a\\ b.txt", "cat 'a b.txt'"),
+    ("npm test", "npm test"),
+])
+def test_normalise_command(command: str, canonical: str) -> None:
+    assert normalise_command(command) == canonical
+
+
+@pytest.mark.parametrize("command", ["ls && ls", "ls | wc", "ls > x", "FOO=1 ls", "echo $HOME", "ls *.py",
+                                     "echo $(id)", "(ls)", "", "ls 'x", "ls\u202e", "cat ~/x", "ls; ls"])
+def test_normalise_refuses_non_plain(command: str) -> None:
+    assert normalise_command(command) is None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet=st.sampled_from(list("ls -|&;<>()$`'\"\\*?{}~!#\n\tabc/.rm=")), max_size=30))
+def test_classifier_never_crashes_and_allow_means_plain(text: str, workdir: Path) -> None:
+    verdict = classify_command(text, workdir)
+    assert verdict.decision in ("allow", "ask", "deny")
+    if verdict.decision == "allow":
+        for forbidden in ("$", "`", ">>", "<(", "&&&"):
+            assert forbidden not in text
