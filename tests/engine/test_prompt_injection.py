@@ -91,7 +91,6 @@ async def test_injections_cannot_escape_or_leak(kernel: Kernel, fake: FakeProvid
     assert tree_digest(outside) == before_outside
     assert tree_digest(proj / ".git") == before_git
     assert not Path("/tmp/stolen-env").exists()
-    sent = json.dumps([r.body for r in fake.requests])
     for secret in (ENV_SECRET, OUTSIDE_SECRET, API_SECRET, PEM_SECRET):
         leaks = [m for r in fake.requests for m in r.body["messages"] if secret in json.dumps(m)]
         assert not leaks, f"{secret} leaked to the provider in {mode} mode: {leaks[:1]}"
