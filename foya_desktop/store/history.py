@@ -19,6 +19,9 @@ from foya_desktop.store.codec import (
 from foya_desktop.store.events_log import append_event, append_events, events_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow
 
+_VALID = MessageRow.valid == True  # noqa: E712
+"""An explicit comparison: a bare boolean column keeps SQLite off the (session, valid, seq) index."""
+
 
 def append_message(message: Message) -> Message:
     """Persist one completed (or interrupted) message; returns it with its seq."""
@@ -80,12 +83,12 @@ def is_valid(message_id: str) -> bool:
 
 def message_count(session_id: str) -> int:
     """Number of valid messages."""
-    return int(MessageRow.select().where((MessageRow.session == session_id) & MessageRow.valid).count())
+    return int(MessageRow.select().where((MessageRow.session == session_id) & _VALID).count())
 
 
 def history_page(session_id: str, before_seq: int | None, limit: int) -> list[Message]:
     """The ``limit`` valid messages just before ``before_seq`` (or the newest), oldest first."""
-    cond = (MessageRow.session == session_id) & MessageRow.valid
+    cond = (MessageRow.session == session_id) & _VALID
     if before_seq is not None:
         cond &= MessageRow.seq < before_seq
     rows = list(MessageRow.select().where(cond).order_by(MessageRow.seq.desc()).limit(limit))
@@ -95,7 +98,7 @@ def history_page(session_id: str, before_seq: int | None, limit: int) -> list[Me
 def valid_messages(session_id: str, after_seq: int = 0) -> list[Message]:
     """All valid messages after ``after_seq``, oldest first (context compilation)."""
     rows = (MessageRow.select()
-            .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.seq > after_seq))
+            .where((MessageRow.session == session_id) & _VALID & (MessageRow.seq > after_seq))
             .order_by(MessageRow.seq))
     return [message_from_row(r) for r in rows]
 
@@ -103,7 +106,7 @@ def valid_messages(session_id: str, after_seq: int = 0) -> list[Message]:
 def invalidate_from(session_id: str, seq: int) -> int:
     """Mark every valid message with ``seq >= seq`` invalid; returns how many."""
     return int(MessageRow.update(valid=False)
-               .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.seq >= seq))
+               .where((MessageRow.session == session_id) & _VALID & (MessageRow.seq >= seq))
                .execute())
 
 

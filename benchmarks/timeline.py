@@ -1,0 +1,230 @@
+"""Timeline benchmark: open + first paint at 500 vs 50,000 messages, and streaming CPU.
+
+A command, not a test::
+
+    QT_QPA_PLATFORM=offscreen python -m benchmarks.timeline [--stream-seconds 5] [--tokens-per-second 200]
+
+It builds both sessions in a temporary FOYA_HOME through the store's batch
+import, then prints:
+
+* time to open each session and paint its last page (cold caches, median of
+  a few runs) and the ratio 50k / 500 (goal ≤ 1.5: the window makes size
+  irrelevant);
+* CPU (``time.process_time``) while a reply streams at N tokens/s for a few
+  seconds into the 50k session with the main window showing it, vs the same
+  stream consumed with no window (goal ≤ 2.5×). The stream comes from the real
+  engine talking HTTP to the fake provider, so both sides include the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from foya_desktop.core.events import Event, PartDelta, StreamEnded, StreamStarted, TurnFinished
+from foya_desktop.core.ids import new_id
+from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, ToolState
+from foya_desktop.core.model import Connection, ProviderKind
+from foya_desktop.engine.bootstrap import build_kernel
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.home import Home
+from foya_desktop.ui import theme
+from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.timeline.model import TimelineModel
+from foya_desktop.ui.timeline.render import RowRenderer
+from foya_desktop.ui.timeline.view import TimelineView
+from tests.fakeprovider import FakeProviderServer, Reply
+
+ANSWER = ("Here is what I found in **{i}**:\n\n- the parser reads `config.toml`\n- it retries twice\n\n"
+          "```python\ndef step_{i}(x: int) -> int:\n    return x * {i}\n```\n")
+
+
+def synthetic_history(session_id: str, count: int) -> list[Message]:
+    """User questions, markdown answers, and a tool call + result every tenth exchange."""
+    out: list[Message] = []
+    i = 0
+    while len(out) < count:
+        question = TextPart(f"Question {i}: what about step {i}?")
+        out.append(Message(new_id("msg"), session_id, "user", (question,)))
+        if i % 10 == 5:
+            call = ToolCallPart(f"call_{i}", "read_file", {"path": f"src/step_{i}.py"}, ToolState.COMPLETED)
+            out.append(Message(new_id("msg"), session_id, "assistant", (TextPart("Reading."), call),
+                               speaker="omni"))
+            out.append(Message(new_id("msg"), session_id, "tool", (ToolResultPart(
+                call.call_id, "read_file", "line\n" * 40),), speaker="omni"))
+        out.append(Message(new_id("msg"), session_id, "assistant", (TextPart(ANSWER.format(i=i)),),
+                           speaker="omni"))
+        i += 1
+    return out[:count]
+
+
+async def build_session(kernel: Kernel, title: str, count: int) -> str:
+    """A session with ``count`` messages, imported in batches (one transaction each)."""
+    session = await kernel.create_session(title=title, connection="fake", model="fake-model")
+    messages = synthetic_history(session.id, count)
+    for start in range(0, len(messages), 5000):
+        await kernel.store.import_messages(session.id, messages[start:start + 5000])
+    return session.id
+
+
+async def time_open(kernel: Kernel, session_id: str, runs: int = 5) -> float:
+    """Median seconds to load the newest page into a fresh view and paint it."""
+    samples = []
+    for _ in range(runs):
+        view = TimelineView(RowRenderer())
+        model = TimelineModel(theme.body_font())
+        view.setModel(model)
+        view.resize(900, 800)
+        view.show()
+        start = time.perf_counter()
+
+        async def loader(before: int | None, limit: int, sid: str = session_id) -> list[Message]:
+            return await kernel.history_page(sid, before_seq=before, limit=limit)
+
+        await model.load(session_id, loader)
+        view.grab()  # lays out and paints the last page
+        samples.append(time.perf_counter() - start)
+        view.close()
+        view.deleteLater()
+        await asyncio.sleep(0.05)
+    return statistics.median(samples)
+
+
+async def time_query(kernel: Kernel, session_id: str, runs: int = 5) -> float:
+    """Median seconds for the newest page straight from the kernel (no Qt)."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        await kernel.history_page(session_id, limit=TimelineModel.INITIAL_PAGE)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+async def stream_cpu(kernel: Kernel, fake: FakeProviderServer, session_id: str, seconds: float,
+                     rate: int) -> tuple[float, float]:
+    """CPU seconds and wall seconds for one streamed reply of ``seconds`` at ``rate`` tokens/s."""
+    tokens = int(seconds * rate)
+    fake.script(Reply(text="word " * tokens, chunk_size=5, delay_per_chunk=1 / rate))
+    done = asyncio.Event()
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, TurnFinished):
+            done.set()
+
+    unsubscribe = kernel.bus.subscribe(on_event)
+    cpu, wall = time.process_time(), time.perf_counter()
+    await kernel.send(session_id, "Tell me a long story.")
+    await done.wait()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    unsubscribe()
+    await asyncio.sleep(0.2)
+    return cpu, wall
+
+
+async def main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="foya-bench-") as tmp, FakeProviderServer() as fake:
+        os.environ["FOYA_HOME"] = tmp
+        os.environ["FOYA_BENCH_KEY"] = "sk-bench"  # the fake provider accepts any key
+        kernel = build_kernel(Home(Path(tmp)))
+        await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
+                                               api_key_env="FOYA_BENCH_KEY"))
+        t0 = time.perf_counter()
+        small = await build_session(kernel, "small", 500)
+        large = await build_session(kernel, "large", 50_000)
+        print(f"built sessions (500 + 50,000 messages) in {time.perf_counter() - t0:.1f} s")
+        await time_open(kernel, small, runs=2)  # warm up Qt, fonts, SQLite
+        t_small = await time_open(kernel, small)
+        t_large = await time_open(kernel, large)
+        print(f"open + paint last page:   500 msgs {t_small * 1000:7.1f} ms")
+        print(f"open + paint last page: 50000 msgs {t_large * 1000:7.1f} ms")
+        print(f"ratio 50k/500: {t_large / t_small:.2f}  (goal ≤ 1.5)")
+        q_small, q_large = await time_query(kernel, small), await time_query(kernel, large)
+        print(f"  of which the store's history_page query: {q_small * 1000:.1f} ms vs "
+              f"{q_large * 1000:.1f} ms")
+        ui_small, ui_large = t_small - q_small, t_large - q_large
+        print(f"  UI alone (load + layout + paint): {ui_small * 1000:.1f} ms vs {ui_large * 1000:.1f} ms, "
+              f"ratio {ui_large / ui_small:.2f}")
+        await report_streaming(kernel, fake, large, args)
+        await kernel.close()
+
+
+async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id: str,
+                           args: argparse.Namespace) -> None:
+    """Stream once headless, once into the window showing the 50k session."""
+    seconds, rate = args.stream_seconds, args.tokens_per_second
+    await stream_cpu(kernel, fake, session_id, 0.5, rate)  # warm up the engine and HTTP client
+    headless = await stream_cpu(kernel, fake, session_id, seconds, rate)
+    synthetic_headless = await publish_cpu(kernel, session_id, seconds, rate)
+    bridge = EngineBridge(kernel.bus)
+    window = MainWindow(kernel, bridge, use_tray=False)
+    window.resize(1200, 800)
+    window.show()
+    await window.start()
+    window.tree_view.select_session(session_id)
+    await window.runner.drain()
+    delegate = window.pane.timeline_view.timeline_delegate
+    measured = delegate.measured
+    windowed = await stream_cpu(kernel, fake, session_id, seconds, rate)
+    synthetic_window = await publish_cpu(kernel, session_id, seconds, rate)
+    print(f"streaming {rate} tok/s into the 50k session (engine + fake provider over HTTP):")
+    _cpu_line("no window", *headless)
+    _cpu_line("window", *windowed)
+    print(f"  ratio window/no window: {windowed[0] / headless[0]:.2f}  (goal ≤ 2.5); "
+          f"{delegate.measured - measured} row measurements while streaming")
+    print(f"the same rate as bare bus events (UI cost alone, {seconds:.0f} s):")
+    _cpu_line("no window", *synthetic_headless)
+    _cpu_line("window", *synthetic_window)
+    bridge.close()
+    window.quit_controller.quitting = True
+    window.close()
+
+
+def _cpu_line(label: str, cpu: float, wall: float) -> None:
+    print(f"  {label:10}: {cpu:.3f} s CPU over {wall:.1f} s = {100 * cpu / wall:.1f} % of a core")
+
+
+async def publish_cpu(kernel: Kernel, session_id: str, seconds: float, rate: int) -> tuple[float, float]:
+    """CPU while deltas are published straight on the bus at ``rate`` per second (no engine work)."""
+    stream_id, turn = new_id("stm"), new_id("trn")
+    cpu, wall = time.process_time(), time.perf_counter()
+    kernel.bus.publish(StreamStarted(session_id, stream_id, "omni", turn))
+    for i in range(int(seconds * rate)):
+        kernel.bus.publish(PartDelta(session_id, stream_id, "omni", "text",
+                                     "word " if i % 40 else "word.\n\n"))
+        await asyncio.sleep(max(0.0, wall + (i + 1) / rate - time.perf_counter()))
+    kernel.bus.publish(StreamEnded(session_id, stream_id, "omni"))
+    kernel.bus.publish(TurnFinished(session_id, turn, "stopped"))
+    await asyncio.sleep(0.05)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--stream-seconds", type=float, default=5.0)
+    parser.add_argument("--tokens-per-second", type=int, default=200)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    arguments = parse_args()
+    app = QApplication(sys.argv[:1])
+    app.setStyle("Fusion")
+    app.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        loop.run_until_complete(main(arguments))

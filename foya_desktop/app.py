@@ -1,0 +1,106 @@
+"""The desktop app's composition root: Qt application, qasync loop, kernel, window.
+
+asyncio runs inside Qt's event loop (qasync), so engine coroutines and
+widgets share one thread and never need locks. The app quits only when the
+window's ``QuitController`` says every running turn has finished and been
+stored; then the kernel is closed and the loop ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import qasync
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QStyleFactory
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.engine.bootstrap import open_kernel
+from foya_desktop.logging_setup import setup_logging
+from foya_desktop.store.home import Home, default_home
+from foya_desktop.ui.aio import run_dialog
+from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.icons import app_icon
+from foya_desktop.ui.main_window import MainWindow
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Open the window; returns the process exit code."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    app = make_application(args)
+    home = default_home()
+    setup_logging(home)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        return int(loop.run_until_complete(run_app(home.root)))
+
+
+def make_application(args: list[str]) -> QApplication:
+    """The QApplication with Foya's name, icon and a consistent style on Linux."""
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *args])
+    app.setApplicationName("Foya")
+    app.setApplicationDisplayName("Foya")
+    app.setOrganizationName("Foya")
+    app.setDesktopFileName("foya")
+    app.setWindowIcon(app_icon())
+    app.setQuitOnLastWindowClosed(False)  # the QuitController decides when to quit
+    styles = QStyleFactory.keys()
+    if sys.platform.startswith("linux") and "Fusion" in styles:
+        app.setStyle("Fusion")
+    return app
+
+
+async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> int:
+    """Open the kernel, show the window, and wait until quitting is safe."""
+    try:
+        kernel = await open_kernel(home)
+    except FoyaError as error:
+        await _show_fatal(f"Foya cannot open its data folder ({Home(home).root if home else ''}).\n\n{error}")
+        return 1
+    bridge = EngineBridge(kernel.bus)
+    window = MainWindow(kernel, bridge, use_tray=use_tray)
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def finish() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    window.quit_controller.finished.connect(finish)
+    _quit_on_signals(window)
+    window.show()
+    try:
+        await window.start()
+        await done
+    finally:
+        bridge.close()
+        await kernel.close()
+        window.hide()
+        window.deleteLater()
+    return 0
+
+
+def _quit_on_signals(window: MainWindow) -> None:
+    """Ctrl+C / SIGTERM quit like the menu does: running turns finish first.
+
+    NOTE: Python runs signal handlers only between bytecodes, and Qt's C++ loop
+    may sleep for long; a cheap periodic timer gives the interpreter a chance.
+    """
+    def request(_signum: int, _frame: object) -> None:
+        QTimer.singleShot(0, window.quit_controller.request_quit)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, request)
+    wake = QTimer(window)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
+
+
+async def _show_fatal(text: str) -> None:
+    box = QMessageBox(QMessageBox.Icon.Critical, "Foya", text)
+    await run_dialog(box)

@@ -1,0 +1,92 @@
+"""Running coroutines from Qt slots, and awaiting dialogs without nested loops.
+
+qasync runs asyncio inside Qt's event loop. Two pitfalls shape this module:
+
+* A task nobody holds a reference to may be garbage-collected mid-flight,
+  and an exception in a fire-and-forget task is silently lost. ``TaskRunner``
+  keeps every task it starts and reports failures as a signal in plain words.
+* ``QDialog.exec()`` inside a coroutine starts a nested event loop, which
+  re-enters qasync and breaks it. ``run_dialog`` uses ``open()`` and awaits
+  a future resolved from ``finished``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDialog
+
+from foya_desktop.core.errors import FoyaError
+
+log = logging.getLogger(__name__)
+
+
+class TaskRunner(QObject):
+    """Starts coroutines as tasks, keeps them alive, reports their failures.
+
+    Signals:
+        failed(str): a task raised; the text is fit to show the person.
+    """
+
+    failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], what: str = "") -> asyncio.Task[Any]:
+        """Run ``coro`` in the background; ``what`` names it in error reports."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(lambda t: self._finished(t, what))
+        return task
+
+    @property
+    def pending(self) -> int:
+        """How many tasks are still running (tests wait for zero)."""
+        return len(self._tasks)
+
+    async def drain(self) -> None:
+        """Wait until every task started so far (and any they start) has finished."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def _finished(self, task: asyncio.Task[Any], what: str) -> None:
+        self._tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is None:
+            return
+        if not isinstance(error, FoyaError):
+            log.error("%s failed", what or "background task", exc_info=error)
+        self.failed.emit(describe_error(error, what))
+
+
+def describe_error(error: BaseException, what: str = "") -> str:
+    """A sentence for the status bar: our errors carry plain words already."""
+    text = str(error) or type(error).__name__
+    if not isinstance(error, FoyaError):
+        text = f"{type(error).__name__}: {text}"
+    return f"{what} failed: {text}" if what else text
+
+
+async def run_dialog(dialog: QDialog) -> int:
+    """Show ``dialog`` window-modally and wait for its result code without a nested loop."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[int] = loop.create_future()
+
+    def on_finished(code: int) -> None:
+        if not done.done():
+            done.set_result(code)
+
+    dialog.finished.connect(on_finished)
+    dialog.open()
+    try:
+        return await done
+    finally:
+        dialog.finished.disconnect(on_finished)

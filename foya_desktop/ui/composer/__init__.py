@@ -1,0 +1,1 @@
+"""The composer, its queue and the status line."""

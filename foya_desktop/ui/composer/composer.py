@@ -1,0 +1,200 @@
+"""The composer: input, attachments, Send, and Stop with its queue-aware choices.
+
+Sending while a turn runs is normal: the kernel queues the message, so the
+Send button reads "Queue" then. Stop offers the three things a person may
+mean: stop and keep the queue (paused), stop and clear it, or interrupt and
+send one particular queued message next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from foya_desktop.core.events import QueueItem
+from foya_desktop.ui.composer.input import ComposerInput
+from foya_desktop.ui.timeline.summaries import first_line
+
+Attachment = tuple[str, bytes]
+MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
+
+
+async def read_attachments(paths: list[str]) -> list[Attachment]:
+    """Read picked files off the GUI thread; refuse files too large to send."""
+    found: list[Attachment] = []
+    for path in map(Path, paths):
+        size = (await asyncio.to_thread(path.stat)).st_size
+        if size > MAX_ATTACHMENT_BYTES:
+            raise ValueError(f"{path.name} is larger than {MAX_ATTACHMENT_BYTES // 2**20} MB")
+        found.append((path.name, await asyncio.to_thread(path.read_bytes)))
+    return found
+
+
+class Composer(QWidget):
+    """Where the person writes.
+
+    Signals:
+        send_requested(): Send or Enter; the owner calls ``take()`` to get text and attachments.
+        stop_requested(bool): stop the turn; True keeps the queue (paused), False clears it.
+        interrupt_requested(str): stop and dispatch this queue item next.
+        files_chosen(list): file paths picked to attach (the owner reads them off the GUI thread).
+    """
+
+    send_requested = Signal()
+    stop_requested = Signal(bool)
+    interrupt_requested = Signal(str)
+    files_chosen = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._attachments: list[Attachment] = []
+        self._queue: tuple[QueueItem, ...] = ()
+        self.input = ComposerInput()
+        self.input.submitted.connect(self.send_requested)
+        self.input.image_pasted.connect(self.add_attachment)
+        self.attach_button = _tool_button("＋", "Attach images or files")
+        self.attach_button.clicked.connect(self._choose_files)
+        self.send_button = QPushButton("Send")
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.send_requested)
+        self.stop_button = self._make_stop_button()
+        self.chips = QHBoxLayout()
+        self.chips.setSpacing(4)
+        self._layout()
+        self.set_busy(False)
+
+    def _make_stop_button(self) -> QToolButton:
+        button = _tool_button("Stop", "Stop the current reply (the queue is kept, paused)")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        menu = QMenu(button)
+        menu.aboutToShow.connect(lambda: self._fill_stop_menu(menu))
+        button.setMenu(menu)
+        button.clicked.connect(lambda: self.stop_requested.emit(True))
+        return button
+
+    def _layout(self) -> None:
+        frame = QFrame()
+        frame.setObjectName("composerFrame")
+        frame.setStyleSheet("#composerFrame { border: 1px solid palette(mid); border-radius: 10px;"
+                            " background: palette(base); }")
+        inner = QVBoxLayout(frame)
+        inner.setContentsMargins(10, 6, 8, 6)
+        inner.addLayout(self.chips)
+        inner.addWidget(self.input)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.attach_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.stop_button)
+        buttons.addWidget(self.send_button)
+        inner.addLayout(buttons)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(12, 4, 12, 10)
+        outer.addWidget(frame)
+
+    def _fill_stop_menu(self, menu: QMenu) -> None:
+        menu.clear()
+        menu.addAction("Stop, keep queue", lambda: self.stop_requested.emit(True))
+        menu.addAction("Stop and clear queue", lambda: self.stop_requested.emit(False))
+        if self._queue:
+            menu.addSeparator()
+            sub = menu.addMenu("Interrupt and send next")
+            for item in self._queue:
+                sub.addAction(first_line(item.text, 60), self._interrupter(item.id))
+
+    def _interrupter(self, item_id: str) -> Callable[[], None]:
+        return lambda: self.interrupt_requested.emit(item_id)
+
+    def stop_menu_actions(self) -> list[str]:
+        """Texts of the Stop menu as it would open now (tests)."""
+        menu = QMenu()
+        self._fill_stop_menu(menu)
+        return [a.text() for a in menu.actions() if a.text()]
+
+    # ---- state from the owner -------------------------------------------------------------
+
+    def set_busy(self, busy: bool) -> None:
+        """A turn is running: Stop is enabled and Send queues."""
+        self.stop_button.setEnabled(busy)
+        self.send_button.setText("Queue" if busy else "Send")
+        self.send_button.setToolTip("Add to the queue; it is sent when the current turn ends"
+                                    if busy else "Send (Enter). Shift+Enter for a new line")
+
+    def set_queue(self, items: tuple[QueueItem, ...]) -> None:
+        """The session's queue, for the "Interrupt and send next" choices."""
+        self._queue = items
+
+    def set_mentions(self, handles: list[str], default_name: str) -> None:
+        """Roster handles for @completion; the placeholder names who answers by default."""
+        self.input.set_mentions(handles)
+        hint = "@ to address a VP · " if len(handles) > 1 else ""
+        self.input.setPlaceholderText(
+            f"Message {default_name} — {hint}Enter to send, Shift+Enter for a new line")
+
+    # ---- text and attachments -------------------------------------------------------------
+
+    def add_attachment(self, name: str, data: bytes) -> None:
+        """Attach a file or pasted image to the next message."""
+        self._attachments.append((name, data))
+        self._render_chips()
+
+    def take(self) -> tuple[str, list[Attachment]]:
+        """Text and attachments to send, clearing the composer (``restore`` puts them back)."""
+        text, attachments = self.input.toPlainText().strip(), list(self._attachments)
+        if not text and not attachments:
+            return "", []
+        self.input.clear()
+        self._attachments.clear()
+        self._render_chips()
+        return text, attachments
+
+    def restore(self, text: str, attachments: list[Attachment]) -> None:
+        """Sending failed: give the person their words back."""
+        if text and not self.input.toPlainText().strip():
+            self.input.setPlainText(text)
+        self._attachments[:0] = attachments
+        self._render_chips()
+
+    def _render_chips(self) -> None:
+        while self.chips.count():
+            item = self.chips.takeAt(0)
+            if item is not None and (widget := item.widget()) is not None:
+                widget.deleteLater()
+        for index, (name, data) in enumerate(self._attachments):
+            chip = _tool_button(f"▣ {name} ({len(data) // 1024 or 1} KB)  ✕", "Remove")
+            chip.clicked.connect(lambda _=False, i=index: self._remove_attachment(i))
+            self.chips.addWidget(chip)
+        if self._attachments:
+            self.chips.addStretch(1)
+
+    def _remove_attachment(self, index: int) -> None:
+        if 0 <= index < len(self._attachments):
+            del self._attachments[index]
+            self._render_chips()
+
+    def _choose_files(self) -> None:
+        dialog = QFileDialog(self, "Attach files")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        dialog.setNameFilters(["Images (*.png *.jpg *.jpeg *.gif *.webp)", "All files (*)"])
+        dialog.filesSelected.connect(lambda paths: self.files_chosen.emit(list(paths)))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+
+def _tool_button(text: str, tip: str) -> QToolButton:
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(tip)
+    return button

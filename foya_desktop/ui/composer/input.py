@@ -1,0 +1,122 @@
+"""The message input: Enter sends, Shift+Enter breaks the line, ``@`` completes VP names.
+
+It grows with its content up to a limit, so a long message stays visible
+while it is written, and it accepts pasted images as attachments (the
+everyday "paste a screenshot" workflow).
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QBuffer, QIODevice, QMimeData, QStringListModel, Qt, Signal
+from PySide6.QtGui import QImage, QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QCompleter, QFrame, QPlainTextEdit, QWidget
+
+_MENTION = re.compile(r"(?:^|\s)@([\w.-]*)$")
+MIN_LINES, MAX_LINES = 2, 12
+_POPUP_KEYS = (Qt.Key.Key_Enter, Qt.Key.Key_Return, Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape)
+
+
+class ComposerInput(QPlainTextEdit):
+    """Multi-line input with @mention completion.
+
+    Signals:
+        submitted(): Enter was pressed (without Shift) outside the completion popup.
+        image_pasted(str, bytes): an image was pasted; name and PNG bytes.
+    """
+
+    submitted = Signal()
+    image_pasted = Signal(str, bytes)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setTabChangesFocus(True)
+        self._handles = QStringListModel(self)
+        self._completer = QCompleter(self._handles, self)
+        self._completer.setWidget(self)
+        self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self._completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self._completer.activated.connect(self.insert_mention)
+        self._pasted = 0
+        self.document().contentsChanged.connect(self._fit_height)
+        self._fit_height()
+
+    def set_mentions(self, handles: list[str]) -> None:
+        """VP handles offered after ``@`` (the session roster)."""
+        self._handles.setStringList(handles)
+
+    def completer(self) -> QCompleter:
+        """The mention completer (tests drive its popup)."""
+        return self._completer
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter sends; keys the completion popup needs go to it."""
+        popup = self._completer.popup()
+        key = event.key()
+        if popup is not None and popup.isVisible() and key in _POPUP_KEYS:
+            event.ignore()
+            return
+        if key in (Qt.Key.Key_Enter, Qt.Key.Key_Return) and not (
+                event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+        self._update_completion()
+
+    def mention_prefix(self) -> str | None:
+        """The partial handle after an ``@`` right before the cursor, if any."""
+        cursor = self.textCursor()
+        before = cursor.block().text()[: cursor.positionInBlock()]
+        match = _MENTION.search(before)
+        return match.group(1) if match else None
+
+    def _update_completion(self) -> None:
+        prefix = self.mention_prefix()
+        popup = self._completer.popup()
+        if popup is None:
+            return
+        if prefix is None or not self._handles.stringList():
+            popup.hide()
+            return
+        self._completer.setCompletionPrefix(prefix)
+        if self._completer.completionCount() == 0:
+            popup.hide()
+            return
+        rect = self.cursorRect()
+        rect.setWidth(max(180, popup.sizeHintForColumn(0) + 24))
+        self._completer.complete(rect)
+
+    def insert_mention(self, handle: str) -> None:
+        """Replace the partial ``@prefix`` with the chosen handle and a space."""
+        prefix = self.mention_prefix() or ""
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, len(prefix))
+        cursor.insertText(handle + " ")
+        self.setTextCursor(cursor)
+        if (popup := self._completer.popup()) is not None:
+            popup.hide()
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        """Images may be pasted too."""
+        return source.hasImage() or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """A pasted image becomes an attachment; text is pasted as plain text."""
+        if source.hasImage():
+            image = QImage(source.imageData())
+            if not image.isNull():
+                buffer = QBuffer()
+                buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+                image.save(buffer, b"PNG")
+                self._pasted += 1
+                self.image_pasted.emit(f"pasted-{self._pasted}.png", bytes(buffer.data().data()))
+                return
+        super().insertFromMimeData(source)
+
+    def _fit_height(self) -> None:
+        lines = max(MIN_LINES, min(MAX_LINES, round(self.document().size().height())))
+        margins = self.contentsMargins()
+        height = lines * self.fontMetrics().lineSpacing() + 2 * round(self.document().documentMargin())
+        self.setFixedHeight(height + margins.top() + margins.bottom() + 2)

@@ -1,0 +1,1 @@
+"""Dialogs, shown with open() and awaited, never exec()."""

@@ -1,0 +1,263 @@
+"""The main window: session tree | session pane, menus, toolbar, and all the wiring.
+
+Every signal connection of the window lives in ``_connect_signals()`` (one
+place to read how events flow), which ends by releasing the bridge: events
+published while the window was being built are delivered then, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
+
+from foya_desktop.core.events import (
+    ApprovalRequested,
+    ApprovalResolved,
+    Event,
+    Notice,
+    QuestionAnswered,
+    QuestionAsked,
+    QuestionClosed,
+    SessionChanged,
+)
+from foya_desktop.core.model import Session
+from foya_desktop.ui.aio import TaskRunner, run_dialog
+from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.dialogs.connections import ConnectionsDialog
+from foya_desktop.ui.dialogs.new_session import NewSessionDialog
+from foya_desktop.ui.icons import app_icon
+from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.session_pane import SessionPane
+from foya_desktop.ui.sessions.tree_model import SessionTreeModel
+from foya_desktop.ui.sessions.tree_view import SessionTreeView
+from foya_desktop.ui.speakers import SpeakerDirectory
+from foya_desktop.ui.timeline.live import LiveStreams
+from foya_desktop.ui.welcome import WelcomePage
+
+
+class MainWindow(QMainWindow):
+    """Foya's window.
+
+    Signals:
+        session_shown(str): the pane finished loading a session (id); tests wait on it.
+    """
+
+    session_shown = Signal(str)
+
+    def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kernel, self.bridge = kernel, bridge
+        self.runner = TaskRunner(self)
+        self.live = LiveStreams()
+        self.speakers = SpeakerDirectory()
+        self.tree_model = SessionTreeModel(self)
+        self.tree_view = SessionTreeView()
+        self.tree_view.setModel(self.tree_model)
+        self.pane = SessionPane(kernel, self.runner, self.live, self.speakers)
+        self.welcome = WelcomePage()
+        self.stack = QStackedWidget()
+        self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
+                                              use_tray=use_tray)
+        self._actions = self._make_actions()
+        self._build()
+        self._connect_signals()
+
+    def _make_actions(self) -> dict[str, QAction]:
+        specs: dict[str, tuple[str, QKeySequence]] = {
+            "new": ("New session", QKeySequence(QKeySequence.StandardKey.New)),
+            "connections": ("Connections…", QKeySequence("Ctrl+,")),
+            "close": ("Close window", QKeySequence(QKeySequence.StandardKey.Close)),
+            "quit": ("Quit", QKeySequence(QKeySequence.StandardKey.Quit))}
+        actions = {}
+        for name, (text, shortcut) in specs.items():
+            action = QAction(text, self)
+            action.setShortcut(shortcut)
+            actions[name] = action
+        return actions
+
+    def _build(self) -> None:
+        self.setWindowIcon(app_icon())
+        self.setWindowTitle("Foya")
+        self.resize(1200, 800)
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.pane)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.tree_view)
+        splitter.addWidget(self.stack)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 940])
+        splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(splitter)
+        menu = self.menuBar().addMenu("&File")
+        for name in ("new", "connections"):
+            menu.addAction(self._actions[name])
+        menu.addSeparator()
+        menu.addAction(self._actions["close"])
+        menu.addAction(self._actions["quit"])
+        toolbar = QToolBar("Main")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.addAction(self._actions["new"])
+        toolbar.addAction(self._actions["connections"])
+        self.addToolBar(toolbar)
+        self.statusBar().setSizeGripEnabled(False)
+
+    def _connect_signals(self) -> None:
+        b = self.bridge
+        b.session_changed.connect(self._on_session_changed)
+        b.session_deleted.connect(self._on_session_deleted)
+        b.message_added.connect(lambda e: self.live.message_added(e.message))
+        b.message_added.connect(self.pane.on_message_added)
+        b.message_updated.connect(self.pane.on_message_updated)
+        b.stream_started.connect(self.live.start)
+        b.stream_started.connect(self.pane.on_stream_started)
+        b.stream_delta.connect(lambda sid, st, _sp, kind, text: self.live.delta(sid, st, kind, text))
+        b.stream_delta.connect(self.pane.on_stream_delta)
+        b.stream_ended.connect(lambda e: self.live.end(e.session_id, e.stream_id))
+        b.stream_ended.connect(self.pane.on_stream_ended)
+        b.turn_started.connect(self.pane.on_turn_started)
+        b.turn_finished.connect(lambda e: self.live.turn_finished(e.session_id, e.turn_id))
+        b.turn_finished.connect(self.pane.on_turn_finished)
+        b.vp_status.connect(self.pane.on_vp_status)
+        b.phase_changed.connect(self.tree_model.set_phase)
+        b.phase_changed.connect(self.pane.on_phase_changed)
+        b.queue_changed.connect(self.pane.on_queue_changed)
+        b.notice.connect(self._on_notice)
+        b.other_event.connect(self.pane.on_other_event)
+        b.other_event.connect(self._on_other_event)
+        self.tree_view.session_activated.connect(self.open_session)
+        self.tree_view.new_session_requested.connect(self._new_session_in_project)
+        self.tree_view.pin_requested.connect(lambda sid, pin: self._update(sid, pinned=pin))
+        self.tree_view.bind_requested.connect(self._bind)
+        self.tree_model.bind_requested.connect(self._bind)
+        self.tree_model.rename_requested.connect(lambda sid, title: self._update(sid, title=title))
+        self.tree_model.project_missing.connect(lambda _pid: self.runner.spawn(self._load_projects()))
+        self.welcome.new_session_requested.connect(self._actions["new"].trigger)
+        self.welcome.connections_requested.connect(self._actions["connections"].trigger)
+        self._actions["new"].triggered.connect(
+            lambda: self.runner.spawn(self.new_session_flow(), "New session"))
+        self._actions["connections"].triggered.connect(
+            lambda: self.runner.spawn(self.connections_flow(), "Connections"))
+        self._actions["close"].triggered.connect(self.close)
+        self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
+        self.quit_controller.progress.connect(self.statusBar().showMessage)
+        self.runner.failed.connect(lambda text: self.statusBar().showMessage("⚠ " + text, 15000))
+        b.release()
+
+    # ---- start-up and sessions ------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Fill the tree and open the most recent session; from now on "ask" asks this window."""
+        self.kernel.set_interactive(True)
+        projects, sessions, vps, _ = await asyncio.gather(
+            self.kernel.list_projects(), self.kernel.list_sessions(), self.kernel.list_vps(),
+            self.refresh_connections())
+        self.speakers.set_vps(vps)
+        for project in projects:
+            self.tree_model.upsert_project(project)
+        for session in sessions:
+            self.tree_model.upsert_session(session)
+        self.tree_view.expandAll()
+        latest = max(sessions, key=lambda s: (s.updated_at, s.created_at), default=None)
+        if latest is not None:
+            self.tree_view.select_session(latest.id)
+        else:
+            await self.show_session(None)
+
+    def open_session(self, session_id: str) -> None:
+        """Show a session picked in the tree."""
+        session = self.tree_model.session(session_id)
+        if session is not None and (self.pane.session is None or self.pane.session.id != session_id):
+            self.runner.spawn(self.show_session(session), "Opening the session")
+
+    async def show_session(self, session: Session | None) -> None:
+        """Switch the pane (or the welcome page) to ``session``."""
+        self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
+        if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
+            self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
+        self.setWindowTitle(f"{session.title or 'Untitled session'} — Foya" if session else "Foya")
+        await self.pane.show_session(session)
+        if session is not None:
+            self.session_shown.emit(session.id)
+
+    def _on_session_changed(self, event: SessionChanged) -> None:
+        self.tree_model.upsert_session(event.session)
+        self.pane.on_session_changed(event.session)
+        if self.pane.session is not None and self.pane.session.id == event.session.id:
+            self.setWindowTitle(f"{event.session.title or 'Untitled session'} — Foya")
+
+    def _on_session_deleted(self, session_id: str) -> None:
+        self.tree_model.remove_session(session_id)
+        self.live.drop_session(session_id)
+        if self.pane.session is not None and self.pane.session.id == session_id:
+            self.runner.spawn(self.show_session(None))
+
+    def _on_other_event(self, event: Event) -> None:
+        """Sessions waiting for the person get a mark in the tree, even when not on screen."""
+        if isinstance(event, (ApprovalRequested, QuestionAsked, ApprovalResolved, QuestionAnswered,
+                              QuestionClosed)):
+            sid = event.session_id
+            waiting = len(self.kernel.pending_approvals(sid)) + len(self.kernel.pending_questions(sid))
+            self.tree_model.set_waiting(sid, waiting > 0)
+
+    def _on_notice(self, notice: Notice) -> None:
+        mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")
+        self.statusBar().showMessage(mark + notice.text, 15000)
+
+    async def _load_projects(self) -> None:
+        for project in await self.kernel.list_projects():
+            self.tree_model.upsert_project(project)
+
+    async def refresh_connections(self) -> None:
+        """Reload model services into the status line."""
+        connections = await self.kernel.list_connections()
+        self.pane.set_connections(connections)
+        self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
+
+    def _update(self, session_id: str, **changes: object) -> None:
+        self.runner.spawn(self.kernel.update_session(session_id, **changes), "Saving the session")
+
+    def _bind(self, session_id: str, project_id: str) -> None:
+        self.runner.spawn(self.kernel.bind_project(session_id, project_id), "Moving the session")
+
+    # ---- dialogs --------------------------------------------------------------------------
+
+    def _new_session_in_project(self, project_id: str) -> None:
+        path = next((p.path for p in self.tree_model.projects() if p.id == project_id), "")
+        self.runner.spawn(self.new_session_flow(path), "New session")
+
+    async def new_session_flow(self, folder: str = "") -> Session | None:
+        """Ask for settings, create the session, and open it."""
+        vps, projects, connections = await asyncio.gather(
+            self.kernel.list_vps(), self.kernel.list_projects(), self.kernel.list_connections())
+        self.speakers.set_vps(vps)
+        dialog = NewSessionDialog(vps, projects, connections, folder, self)
+        if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted:
+            return None
+        v = dialog.values()
+        session = await self.kernel.create_session(
+            title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
+            connection=v.connection, model=v.model)
+        self.tree_model.upsert_session(session)
+        self.tree_view.select_session(session.id)
+        self.pane.composer.input.setFocus()
+        return session
+
+    async def connections_flow(self) -> None:
+        """Manage model services; the status line refreshes afterwards."""
+        dialog = ConnectionsDialog(self.kernel, self.runner, self)
+        await dialog.refresh()
+        await run_dialog(dialog)
+        await self.refresh_connections()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Hide to the tray, or quit once running turns have finished (see lifecycle.py)."""
+        if self.quit_controller.window_closing():
+            event.ignore()
+        else:
+            event.accept()

@@ -1,0 +1,298 @@
+"""The right-hand side of the window: one session's timeline, status, queue and composer.
+
+The pane shows one session at a time, but engine events arrive for all of
+them; each handler ignores sessions not on screen (the window keeps the
+cross-session state: live streams, phases). Every kernel call is a small
+named operation started on the ``TaskRunner`` so failures surface in words.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from foya_desktop.core.events import (
+    Event,
+    HistoryRewound,
+    MessageAdded,
+    MessageUpdated,
+    QueueChanged,
+    StreamEnded,
+    StreamStarted,
+    TurnFinished,
+    TurnStarted,
+    VPStatus,
+)
+from foya_desktop.core.messages import Message
+from foya_desktop.core.model import Connection, Phase, Session
+from foya_desktop.ui import theme
+from foya_desktop.ui.aio import TaskRunner
+from foya_desktop.ui.attention import APPROVAL_ANSWERS, AttentionPanel
+from foya_desktop.ui.composer.composer import Attachment, Composer, read_attachments
+from foya_desktop.ui.composer.queue_widget import QueueWidget
+from foya_desktop.ui.composer.status_line import StatusLine
+from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.speakers import SpeakerDirectory
+from foya_desktop.ui.timeline.live import LiveStreams
+from foya_desktop.ui.timeline.model import TimelineModel
+from foya_desktop.ui.timeline.render import RowRenderer
+from foya_desktop.ui.timeline.thumbnails import ThumbnailCache
+from foya_desktop.ui.timeline.view import TimelineView
+
+EMPTY_SESSION_TEXT = ("Start the conversation.\n\n@mention a VP to address it · Enter sends · "
+                      "Shift+Enter adds a line · messages sent while a reply runs wait in the queue")
+
+
+class SessionPane(QWidget):
+    """Timeline, status line, queue and composer of the session on screen.
+
+    Signals:
+        sent(str): a message for this session id was accepted by the kernel (sent or queued).
+    """
+
+    sent = Signal(str)
+
+    def __init__(self, kernel: KernelApi, runner: TaskRunner, live: LiveStreams,
+                 speakers: SpeakerDirectory, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._kernel, self._runner, self._live, self._speakers = kernel, runner, live, speakers
+        self.session: Session | None = None
+        self.thumbnails = ThumbnailCache(kernel.read_artifact, parent=self)
+        self.renderer = RowRenderer(speakers, self.thumbnails)
+        self.timeline_model = TimelineModel(theme.body_font(), self)
+        self.timeline_view = TimelineView(self.renderer)
+        self.timeline_view.setModel(self.timeline_model)
+        self.timeline_view.placeholder = EMPTY_SESSION_TEXT
+        self.title, self.subtitle = QLabel(), QLabel()
+        self.status = StatusLine(speakers)
+        self.attention = AttentionPanel(speakers)
+        self.queue = QueueWidget()
+        self.composer = Composer()
+        self._layout()
+        self._connect_signals()
+
+    def _layout(self) -> None:
+        font = theme.body_font()
+        font.setPointSizeF(font.pointSizeF() + 2)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.subtitle.setEnabled(False)
+        self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        header = QVBoxLayout()
+        header.setContentsMargins(20, 10, 20, 6)
+        header.setSpacing(0)
+        header.addWidget(self.title)
+        header.addWidget(self.subtitle)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(header)
+        layout.addWidget(self.timeline_view, 1)
+        layout.addWidget(self.status)
+        layout.addWidget(self.attention)
+        layout.addWidget(self.queue)
+        layout.addWidget(self.composer)
+
+    def _connect_signals(self) -> None:
+        self.thumbnails.loaded.connect(lambda _sha: self.timeline_view.viewport().update())
+        self.timeline_view.near_top.connect(self._fetch_older)
+        self.timeline_view.reload_requested.connect(self._reload)
+        self.composer.send_requested.connect(self.send)
+        self.composer.stop_requested.connect(self._stop)
+        self.composer.interrupt_requested.connect(self._interrupt)
+        self.composer.files_chosen.connect(self._attach_files)
+        self.queue.interrupt_requested.connect(self._interrupt)
+        self.queue.move_requested.connect(lambda i, n: self._queue_op(self._kernel.queue_move, i, n))
+        self.queue.edit_requested.connect(lambda i, t: self._queue_op(self._kernel.queue_edit, i, t))
+        self.queue.remove_requested.connect(lambda i: self._queue_op(self._kernel.queue_remove, i))
+        self.queue.resume_requested.connect(self._resume)
+        self.status.connection_chosen.connect(self._choose_connection)
+        self.attention.approval_answered.connect(self._answer_approval)
+        self.attention.question_answered.connect(
+            lambda qid, text: self._runner.spawn(self._answer_question(qid, text), "Answering"))
+        self.status.approval_chosen.connect(
+            lambda mode: self._update(approval_mode=mode) if self.session else None)
+
+    # ---- showing a session ----------------------------------------------------------------
+
+    async def show_session(self, session: Session | None) -> None:
+        """Switch to ``session`` (or to nothing): header, roster, phase, queue, then history."""
+        self.session = session
+        self._show_meta(session)
+        self.status.clear_vp_status()
+        if session is None:
+            await self.timeline_model.load(None, None)
+            return
+        self._refresh_run_state()
+
+        async def loader(before: int | None, limit: int) -> list[Message]:
+            return await self._kernel.history_page(session.id, before_seq=before, limit=limit)
+
+        await self.timeline_model.load(session.id, loader, lambda: self._live.of(session.id))
+
+    def _show_meta(self, session: Session | None) -> None:
+        self.title.setText(session.title or "Untitled session" if session else "")
+        folder = session.workdir if session and session.workdir else "No folder (Recents)"
+        extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
+        self.subtitle.setText(folder + extra if session else "")
+        if session is not None:
+            self._speakers.set_roster(session.roster, session.default_vp)
+            self.composer.set_mentions(self._speakers.handles(), self._speakers.name(session.default_vp))
+            self.status.show_session(session)
+
+    def _refresh_run_state(self) -> None:
+        if self.session is None:
+            return
+        sid = self.session.id
+        phase = self._kernel.phase(sid)
+        self.status.set_phase(str(phase))
+        self.composer.set_busy(phase != Phase.IDLE)
+        items = self._kernel.queue(sid)
+        self.queue.set_items(items, self._kernel.queue_paused(sid))
+        self.composer.set_queue(items)
+        self.attention.show_pending(self._kernel.pending_approvals(sid), self._kernel.pending_questions(sid))
+
+    def set_connections(self, connections: list[Connection]) -> None:
+        """The configured model services changed."""
+        self.status.set_connections(connections)
+        if self.session is not None:
+            self.status.show_session(self.session)
+
+    # ---- engine events (for every session; ignore the others) -----------------------------
+
+    def on_session_changed(self, session: Session) -> None:
+        """Metadata of some session changed."""
+        if self.session is not None and session.id == self.session.id:
+            self.session = session
+            self._show_meta(session)
+
+    def on_message_added(self, event: MessageAdded) -> None:
+        """A stored message (the model ignores other sessions)."""
+        self.timeline_model.add_message(event.message)
+
+    def on_message_updated(self, event: MessageUpdated) -> None:
+        """A stored message changed in place."""
+        self.timeline_model.update_message(event.message)
+
+    def on_stream_started(self, event: StreamStarted) -> None:
+        """A VP began streaming."""
+        self.timeline_model.start_stream(event)
+
+    def on_stream_delta(self, session_id: str, stream_id: str, _speaker: str, kind: str, text: str) -> None:
+        """Coalesced streamed text."""
+        self.timeline_model.append_delta(session_id, stream_id, kind, text)
+
+    def on_stream_ended(self, event: StreamEnded) -> None:
+        """A VP's step finished streaming."""
+        self.timeline_model.end_stream(event.session_id, event.stream_id)
+
+    def on_turn_started(self, event: TurnStarted) -> None:
+        """A new turn: per-VP progress starts over."""
+        if self._is_current(event.session_id):
+            self.status.clear_vp_status()
+
+    def on_turn_finished(self, event: TurnFinished) -> None:
+        """Drop streams that will never complete; refresh run state; say why a turn failed."""
+        self.timeline_model.finish_turn(event.session_id, event.turn_id)
+        if self._is_current(event.session_id):
+            self._refresh_run_state()
+            if event.status == "error":
+                self.status.set_error(event.error or "The turn failed.")
+
+    def on_vp_status(self, event: VPStatus) -> None:
+        """Per-VP progress."""
+        if self._is_current(event.session_id):
+            self.status.set_vp_status(event)
+
+    def on_phase_changed(self, session_id: str, phase: str) -> None:
+        """Idle ↔ turn ↔ compaction."""
+        if self._is_current(session_id):
+            self.status.set_phase(phase)
+            self.composer.set_busy(phase != Phase.IDLE)
+
+    def on_queue_changed(self, event: QueueChanged) -> None:
+        """A new queue snapshot."""
+        if self._is_current(event.session_id):
+            self.queue.set_items(event.items, self._kernel.queue_paused(event.session_id))
+            self.composer.set_queue(event.items)
+
+    def on_other_event(self, event: Event) -> None:
+        """Approval and question cards come and go; a rewind reloads the history."""
+        if not self._is_current(event.session_id):
+            return
+        self.attention.apply(event)
+        if isinstance(event, HistoryRewound):  # the valid history shrank: reload, words back to the composer
+            self.composer.restore(event.text, [])
+            self._reload()
+
+    def _is_current(self, session_id: str) -> bool:
+        return self.session is not None and self.session.id == session_id
+
+    # ---- actions --------------------------------------------------------------------------
+
+    def send(self) -> None:
+        """Send the composer's text (the kernel runs it now or queues it)."""
+        if self.session is None:
+            return
+        text, attachments = self.composer.take()
+        if text or attachments:
+            self._runner.spawn(self._send(self.session.id, text, attachments), "Sending the message")
+
+    async def _send(self, session_id: str, text: str, attachments: list[Attachment]) -> None:
+        try:
+            await self._kernel.send(session_id, text, attachments=attachments)
+        except BaseException:
+            self.composer.restore(text, attachments)
+            raise
+        self.timeline_view.jump_to_latest()
+        self.sent.emit(session_id)
+
+    def _answer_approval(self, request_id: str, kind: str, feedback: str) -> None:
+        answer = APPROVAL_ANSWERS.get(kind)
+        if answer is not None:
+            self._kernel.answer_approval(request_id, answer, feedback)
+
+    async def _answer_question(self, question_id: str, text: str) -> None:
+        status = await self._kernel.answer_question(question_id, text)
+        if status == "expired":
+            self.attention.set_question_status(
+                question_id, "This question is no longer open (the turn ended); ask the VP again.")
+
+    def _stop(self, keep_queue: bool) -> None:
+        if self.session is not None:
+            self._runner.spawn(self._kernel.stop(self.session.id, keep_queue=keep_queue), "Stopping")
+
+    def _interrupt(self, item_id: str) -> None:
+        if self.session is not None:
+            self._runner.spawn(self._kernel.interrupt(self.session.id, item_id), "Interrupting")
+
+    def _queue_op(self, op: object, *args: object) -> None:
+        if self.session is not None and callable(op):
+            op(self.session.id, *args)
+
+    def _resume(self) -> None:
+        if self.session is not None:
+            self._kernel.resume_queue(self.session.id)
+            self._refresh_run_state()
+
+    def _choose_connection(self, name: str, model: str) -> None:
+        if self.session is not None:
+            self._update(connection=name, model=model)
+
+    def _update(self, **changes: object) -> None:
+        assert self.session is not None
+        self._runner.spawn(self._kernel.update_session(self.session.id, **changes), "Saving the setting")
+
+    def _fetch_older(self) -> None:
+        if not self.timeline_model.loading:
+            self._runner.spawn(self.timeline_model.fetch_older(), "Loading older messages")
+
+    def _reload(self) -> None:
+        self._runner.spawn(self.show_session(self.session), "Loading the newest messages")
+
+    def _attach_files(self, paths: list[str]) -> None:
+        self._runner.spawn(self._read_files(paths), "Attaching files")
+
+    async def _read_files(self, paths: list[str]) -> None:
+        for name, data in await read_attachments(paths):
+            self.composer.add_attachment(name, data)

@@ -1,0 +1,233 @@
+"""The sidebar: the session tree with phase spinners and a context menu.
+
+The spinner timer runs only while some session is busy; an idle sidebar
+costs nothing. Every action is a request signal — the view never calls the
+kernel, and the tree changes only when the kernel reports the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QPainter, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeView,
+    QWidget,
+)
+
+from foya_desktop.core.model import Phase
+from foya_desktop.ui import theme
+from foya_desktop.ui.sessions.nodes import Node
+from foya_desktop.ui.sessions.tree_model import NODE_ROLE, SessionTreeModel
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class SessionDelegate(QStyledItemDelegate):
+    """Group rows as small captions; session rows with a phase mark, pin and title.
+
+    Signals:
+        (none of its own; painting only)
+    """
+
+    def __init__(self, view: SessionTreeView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        """Roomy rows: this list is clicked all day."""
+        node: Node = index.data(NODE_ROLE)
+        return QSize(200, 30 if node.kind == "session" else 28)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        """Selection background (from the style), then the mark and the title."""
+        node: Node = index.data(NODE_ROLE)
+        self.initStyleOption(option, index)
+        option.text = ""
+        style = self._view.style()
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, self._view)
+        rect: QRect = option.rect
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if node.kind == "session":
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            self._paint_session(painter, rect, node, selected)
+        else:
+            self._paint_group(painter, rect, node, bool(option.state & QStyle.StateFlag.State_Open))
+        painter.restore()
+
+    def _paint_group(self, painter: QPainter, rect: QRect, node: Node, expanded: bool) -> None:
+        font = QFont(theme.small_font())
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(theme.dim_color() if node.kind == "recents" else theme.text_color())
+        glyph = ("▾ " if expanded else "▸ ") if node.kind == "project" else ""
+        text = painter.fontMetrics().elidedText(glyph + node.title, Qt.TextElideMode.ElideRight,
+                                                rect.width() - 8)
+        painter.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_session(self, painter: QPainter, rect: QRect, node: Node, selected: bool) -> None:
+        mark = QRect(rect.left() + 4, rect.center().y() - 5, 10, 10)
+        self._paint_phase(painter, mark, node.phase)
+        painter.setFont(theme.small_font() if not selected else _bold(theme.small_font()))
+        painter.setPen(theme.text_color())
+        title = ("📌 " if node.session and node.session.pinned and theme.has_emoji_font() else
+                 "★ " if node.session and node.session.pinned else "") + node.title
+        area = rect.adjusted(22, 0, -24 if node.waiting else -6, 0)
+        if node.waiting:
+            self._paint_waiting(painter, QRect(rect.right() - 20, rect.center().y() - 7, 14, 14))
+        text = painter.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, area.width())
+        painter.drawText(area, Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_waiting(self, painter: QPainter, box: QRect) -> None:
+        """An orange "!" badge: a turn in this session waits for the person."""
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(theme.warning_color())
+        painter.drawEllipse(box)
+        painter.setPen(QColor("white"))
+        painter.setFont(_bold(theme.small_font()))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, "!")
+
+    def _paint_phase(self, painter: QPainter, box: QRect, phase: Phase) -> None:
+        if phase == Phase.TURN:
+            pen = QPen(theme.speaker_color("omni", 0), 2)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.drawArc(box, -self._view.spin_angle * 16, 270 * 16)
+        elif phase == Phase.COMPACTION:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(theme.warning_color())
+            painter.drawEllipse(box.adjusted(2, 2, -2, -2))
+        else:
+            painter.setPen(QPen(theme.dim_color(), 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(box.adjusted(3, 3, -3, -3))
+
+
+def _bold(font: QFont) -> QFont:
+    bold = QFont(font)
+    bold.setBold(True)
+    return bold
+
+
+class SessionTreeView(QTreeView):
+    """The session tree.
+
+    Signals:
+        session_activated(str): the person selected a session.
+        new_session_requested(str): "New session" on a project row (project id; "" for none).
+        pin_requested(str, bool): pin or unpin a session.
+        bind_requested(str, str): bind a Recents session to a project (session id, project id).
+    """
+
+    session_activated = Signal(str)
+    new_session_requested = Signal(str)
+    pin_requested = Signal(str, bool)
+    bind_requested = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spin_angle = 0
+        self._spinner = QTimer(self, interval=80)
+        self._spinner.timeout.connect(self._spin)
+        self.setHeaderHidden(True)
+        self.setItemDelegate(SessionDelegate(self))
+        self.setIndentation(14)
+        self.setRootIsDecorated(False)
+        self.setExpandsOnDoubleClick(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+
+    def setModel(self, model: SessionTreeModel) -> None:  # type: ignore[override]
+        """Attach the tree model; keep groups expanded and the spinner in step with phases."""
+        super().setModel(model)
+        model.rowsInserted.connect(self._expand_new)
+        model.dataChanged.connect(self._update_spinner)
+        self.selectionModel().currentChanged.connect(self._on_current)
+        self.clicked.connect(self._toggle_group)
+        self.expandAll()
+
+    def tree(self) -> SessionTreeModel:
+        """The model, typed."""
+        model = self.model()
+        assert isinstance(model, SessionTreeModel)
+        return model
+
+    def select_session(self, session_id: str) -> None:
+        """Make ``session_id`` current (and visible)."""
+        index = self.tree().index_of_session(session_id)
+        if index.isValid():
+            self.setCurrentIndex(index)
+            self.scrollTo(index)
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        node: Node | None = current.data(NODE_ROLE) if current.isValid() else None
+        if node is not None and node.kind == "session":
+            self.session_activated.emit(node.key)
+
+    def _toggle_group(self, index: QModelIndex) -> None:
+        """Project rows fold and unfold with a single click (there is no branch arrow)."""
+        node: Node = index.data(NODE_ROLE)
+        if node.kind != "session":
+            self.setExpanded(index, not self.isExpanded(index))
+
+    def _expand_new(self, parent: QModelIndex, first: int, last: int) -> None:
+        for row in range(first, last + 1):
+            self.expand(self.tree().index(row, 0, parent))
+        if parent.isValid():
+            self.expand(parent)
+
+    def _update_spinner(self, *_args: object) -> None:
+        busy = bool(self.tree().running_sessions())
+        if busy and not self._spinner.isActive():
+            self._spinner.start()
+        elif not busy:
+            self._spinner.stop()
+
+    def _spin(self) -> None:
+        self.spin_angle = (self.spin_angle + 30) % 360
+        self.viewport().update()
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """Rename, pin, bind to a project, or start a session in a project."""
+        node: Node | None = self.indexAt(event.pos()).data(NODE_ROLE)
+        if node is None:
+            return
+        menu = self._menu_for(node)
+        if not menu.isEmpty():
+            menu.popup(event.globalPos())
+
+    def _menu_for(self, node: Node) -> QMenu:
+        menu = QMenu(self)
+        if node.kind == "project":
+            menu.addAction("New session here", lambda: self.new_session_requested.emit(node.key))
+        if node.kind != "session" or node.session is None:
+            return menu
+        index = self.tree().index_of_session(node.key)
+        menu.addAction("Rename", lambda: self.edit(index))
+        pinned = node.session.pinned
+        menu.addAction("Unpin" if pinned else "Pin to top",
+                       lambda: self.pin_requested.emit(node.key, not pinned))
+        if node.session.project_id is None and node.session.parent_id is None:
+            target = menu.addMenu("Move to project")
+            for project in self.tree().projects():
+                target.addAction(project.name, self._binder(node.key, project.id))
+            target.setEnabled(bool(self.tree().projects()))
+        return menu
+
+    def _binder(self, session_id: str, project_id: str) -> Callable[[], None]:
+        return lambda: self.bind_requested.emit(session_id, project_id)
+
+    def menu_at(self, pos: QPoint) -> QMenu | None:
+        """The context menu a right-click at ``pos`` would show (tests)."""
+        node: Node | None = self.indexAt(pos).data(NODE_ROLE)
+        return self._menu_for(node) if node is not None else None

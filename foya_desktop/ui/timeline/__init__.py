@@ -1,0 +1,1 @@
+"""The message timeline: a windowed model, a painted delegate, incremental markdown."""

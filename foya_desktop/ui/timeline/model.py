@@ -1,0 +1,214 @@
+"""A windowed, flat item model of one session's timeline.
+
+The model never holds the whole session (DESIGN §4): it opens with the newest
+page, pages older history in at the top when the view asks (Qt's
+``fetchMore`` only fires at the bottom), and keeps at most ``MAX_ROWS`` rows.
+If paging up pushes the window past that, the newest rows are dropped and the
+model is *detached*: live messages are not appended (that would leave a hole)
+until the view reloads the tail.
+
+Rows are flat, but this is a ``QAbstractItemModel`` for a ``QTreeView``,
+because a tree view re-lays out only the changed row on ``dataChanged`` while
+a list view re-lays out all of them (DESIGN §4). Row mutation helpers live
+in ``RowEditsMixin`` (timeline/edits.py) to keep this file about paging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
+
+from foya_desktop.core.messages import Message
+from foya_desktop.ui.timeline.edits import RowEditsMixin
+from foya_desktop.ui.timeline.live import LiveStream
+from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
+
+PageLoader = Callable[[int | None, int], Awaitable[list[Message]]]
+"""``(before_seq, limit) -> messages`` ascending by seq; ``None`` means the newest."""
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+"""The ``Row`` object itself, for the delegate."""
+HEADER_ROLE = Qt.ItemDataRole.UserRole + 2
+"""Whether the row starts a speaker block (draws the speaker's name)."""
+
+
+class TimelineModel(RowEditsMixin):
+    """One session's messages and in-flight replies, a window of at most ``MAX_ROWS`` rows.
+
+    Signals:
+        loading_changed(bool): a page request started or finished.
+        detached_changed(bool): the window stopped (or resumed) ending at the newest message.
+        rows_shifting(bool): True just before rows above the viewport are inserted or removed,
+            False right after, so the view can keep what the person is reading in place.
+        stream_grew(int): (from RowEditsMixin) streamed text was appended to a row.
+    """
+
+    INITIAL_PAGE = 100
+    PAGE = 150
+    MAX_ROWS = 1000
+
+    loading_changed = Signal(bool)
+    detached_changed = Signal(bool)
+    rows_shifting = Signal(bool)
+
+    def __init__(self, font: QFont, parent: QObject | None = None) -> None:
+        super().__init__(font, parent)
+        self._loader: PageLoader | None = None
+        self._generation = 0
+        self._loading = False
+        self.has_older = False
+        self.detached = False
+
+    # ---- loading -------------------------------------------------------------------------
+
+    async def load(self, session_id: str | None, loader: PageLoader | None,
+                   live: Callable[[], Iterable[LiveStream]] = tuple) -> None:
+        """Show ``session_id``: its newest page plus any replies still streaming.
+
+        Events keep arriving while the page loads: messages and streams they add stay below
+        the page, and ``live`` is read only after the page arrived, so nothing shows twice.
+        """
+        self._generation += 1
+        generation = self._generation
+        self.beginResetModel()
+        self._reset_rows(session_id)
+        self._loader, self.has_older = loader, False
+        self._set_detached(False)
+        self.endResetModel()
+        if session_id is None or loader is None:
+            return
+        messages = await self._fetch(loader, None, self.INITIAL_PAGE)
+        if generation != self._generation:
+            return
+        page = self._rows_from([m for m in messages if m.id not in self._ids])
+        if page:
+            self._insert_rows(0, page)
+        shown = {r.stream_id for r in self._rows if isinstance(r, StreamRow)}
+        self._append_rows(self._stream_rows(s for s in live() if s.stream_id not in shown))
+        self.has_older = len(messages) >= self.INITIAL_PAGE
+
+    async def fetch_older(self) -> int:
+        """Page one batch of older messages in at the top; returns how many rows were added."""
+        if self._loading or not self.has_older or self._loader is None or not self._rows:
+            return 0
+        generation = self._generation
+        oldest = next((r.seq for r in self._rows if isinstance(r, MessageRow)), None)
+        messages = await self._fetch(self._loader, oldest, self.PAGE)
+        if generation != self._generation:
+            return 0
+        self.has_older = len(messages) >= self.PAGE
+        fresh = [m for m in messages if m.id not in self._ids]
+        self.rows_shifting.emit(True)
+        try:
+            added = self._prepend_rows(self._rows_from(fresh))
+            self._trim_bottom()
+        finally:
+            self.rows_shifting.emit(False)
+        return added
+
+    @property
+    def loading(self) -> bool:
+        """A page request is in flight."""
+        return self._loading
+
+    async def _fetch(self, loader: PageLoader, before: int | None, limit: int) -> list[Message]:
+        self._loading = True
+        self.loading_changed.emit(True)
+        try:
+            return await loader(before, limit)
+        finally:
+            self._loading = False
+            self.loading_changed.emit(False)
+
+    def _stream_rows(self, live: Iterable[LiveStream]) -> list[Row]:
+        rows: list[Row] = []
+        for stream in live:
+            row = self._new_stream_row(stream.stream_id, stream.speaker, stream.turn_id)
+            for kind, text in (("reasoning", stream.reasoning), ("text", stream.text),
+                               ("tool_args", stream.tool_args)):
+                if text:
+                    row.append(kind, text)
+            row.ended = stream.ended
+            rows.append(row)
+        return rows
+
+    def _trim_bottom(self) -> None:
+        excess = len(self._rows) - self.MAX_ROWS
+        if excess > 0:
+            self._remove_range(len(self._rows) - excess, len(self._rows) - 1)
+            self._set_detached(True)
+
+    def _trim_top(self) -> None:
+        """Appending at the tail: drop the oldest page when the window is full."""
+        if len(self._rows) > self.MAX_ROWS + self.PAGE // 2:
+            self.rows_shifting.emit(True)
+            self._remove_range(0, self.PAGE - 1)
+            self.has_older = True
+            self.rows_shifting.emit(False)
+
+    def _set_detached(self, detached: bool) -> None:
+        if detached != self.detached:
+            self.detached = detached
+            self.detached_changed.emit(detached)
+
+    # ---- Qt model interface ---------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """Flat: only top-level rows exist."""
+        if parent.isValid() or column != 0 or not 0 <= row < len(self._rows):
+            return QModelIndex()
+        return self.createIndex(row, 0)
+
+    def parent(self, index: AnyIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        """No row has a parent."""
+        return QModelIndex()
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        """Rows in the window (children: none)."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        """One column: the delegate paints the whole row."""
+        return 1
+
+    def hasChildren(self, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
+        """Only the root has children; no expand arrows."""
+        return not parent.isValid() and bool(self._rows)
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        """Rows are enabled but not selectable: the delegate draws no selection."""
+        return Qt.ItemFlag.ItemIsEnabled if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """The row object, header flag, or plain text for copying and accessibility."""
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == ROW_ROLE:
+            return row
+        if role == HEADER_ROLE:
+            return self.starts_block(index.row())
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return row.plain_text()
+        return None
+
+    def starts_block(self, i: int) -> bool:
+        """A row shows its speaker's name when the speaker differs from the row above."""
+        row = self._rows[i]
+        if isinstance(row, MessageRow) and row.message.role == "user":
+            return True
+        return i == 0 or self._rows[i - 1].speaker_key != row.speaker_key
+
+    def row_at(self, i: int) -> Row:
+        """The row object at position ``i`` (tests, benchmarks)."""
+        return self._rows[i]
+
+    def find_stream_row(self, stream_id: str) -> StreamRow | None:
+        """The row of an open stream, if it is in the window."""
+        return next((r for r in self._rows if isinstance(r, StreamRow) and r.stream_id == stream_id),
+                    None)

@@ -1,0 +1,287 @@
+"""How one timeline row looks: speaker header, bubbles, markdown, tool rows, markers.
+
+The person's messages are right-aligned tinted bubbles; a VP's replies are
+full-width text under a coloured name that appears once per block. Reasoning
+is one dim folded line; tool calls are compact one-line rows with their
+outcome (red on error); a reply that did not complete carries a visible
+orange or red marker and accent bar, so it never passes for a complete one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QFont, QTextDocument
+
+from foya_desktop.core.messages import (
+    ImagePart,
+    Message,
+    MessageStatus,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+)
+from foya_desktop.ui import theme
+from foya_desktop.ui.speakers import SpeakerDirectory
+from foya_desktop.ui.timeline import summaries
+from foya_desktop.ui.timeline.canvas import Canvas, Segment
+from foya_desktop.ui.timeline.docs import DocumentCache, markdown_document, plain_document
+from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
+from foya_desktop.ui.timeline.thumbnails import THUMB_SIZE, ThumbnailCache
+
+MARGIN = 20
+INDENT = 18
+PART_GAP = 6
+BUBBLE_PAD = 10
+MAX_DETAIL_CHARS = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """The horizontal band a reply's content occupies."""
+
+    x: int
+    width: int
+
+    @classmethod
+    def content(cls, row_width: int) -> Column:
+        """Indented under the speaker's name, with margins on both sides."""
+        return cls(MARGIN + INDENT, max(60, row_width - MARGIN - INDENT - MARGIN))
+
+    def indented(self, by: int) -> Column:
+        """A nested band (unfolded reasoning, tool details)."""
+        return Column(self.x + by, self.width - by)
+
+
+class RowRenderer:
+    """Measures and paints rows; owns the document LRU shared by all rows."""
+
+    def __init__(self, speakers: SpeakerDirectory | None = None,
+                 thumbnails: ThumbnailCache | None = None) -> None:
+        self.speakers = speakers or SpeakerDirectory()
+        self.thumbnails = thumbnails
+        self.docs = DocumentCache(300)
+        self._bubble_widths: dict[tuple[str, int], int] = {}
+        self.refresh_fonts()
+
+    def refresh_fonts(self) -> None:
+        """Re-read fonts (after a font or palette change) and drop cached documents."""
+        self.body, self.small, self.mono = theme.body_font(), theme.small_font(), theme.mono_font()
+        self.bold = QFont(self.small)
+        self.bold.setBold(True)
+        self.docs.clear()
+        self._bubble_widths.clear()
+
+    def walk(self, canvas: Canvas, row: Row, header: bool) -> None:
+        """Measure or paint ``row`` on ``canvas`` (the same path for both)."""
+        canvas.space(2)
+        if isinstance(row, StreamRow):
+            self._stream(canvas, row, header)
+        elif row.message.role == "user":
+            self._user(canvas, row, header)
+        else:
+            self._reply(canvas, row, header)
+        canvas.space(6)
+
+    # ---- the person's messages -------------------------------------------------------------
+
+    def _user(self, c: Canvas, row: MessageRow, header: bool) -> None:
+        message = row.message
+        if header:
+            c.space(12)
+            caption = " · ".join(s for s in ("You", summaries.clock(message.created_at)) if s)
+            c.line([Segment(caption, theme.dim_color(), self.small)], MARGIN, c.width - 2 * MARGIN,
+                   align_right=True)
+            c.space(2)
+        doc, inner = self._bubble_document(row, max(80, int(c.width * 0.78) - 2 * BUBBLE_PAD))
+        height = round(doc.size().height())
+        right = c.width - MARGIN
+        width = inner + 2 * BUBBLE_PAD
+        bubble = QRect(right - width, c.y, width, height + 2 * BUBBLE_PAD - 4)
+        c.rounded_rect(bubble, theme.user_bubble_color(), 10)
+        c.space(BUBBLE_PAD - 2)
+        c.document(doc, bubble.left() + BUBBLE_PAD, inner)
+        c.space(BUBBLE_PAD - 2)
+        for part in message.parts:
+            if isinstance(part, ImagePart):
+                c.space(PART_GAP)
+                self._image(c, part.artifact, right - THUMB_SIZE.width())
+        self._status(c, message)
+
+    # ---- a VP's replies --------------------------------------------------------------------
+
+    def _header(self, c: Canvas, speaker: str, when: int) -> None:
+        c.space(12)
+        color = self.speakers.color(speaker)
+        dot = QRect(MARGIN + 1, c.y + 5, 9, 9)
+        c.rounded_rect(dot, color, 4.5)
+        segments = [Segment(self.speakers.name(speaker), color, self.bold)]
+        if when:
+            segments.append(Segment("  " + summaries.clock(when), theme.dim_color(), self.small))
+        c.line(segments, MARGIN + INDENT, c.width - MARGIN - INDENT - MARGIN)
+        c.space(2)
+
+    def _reply(self, c: Canvas, row: MessageRow, header: bool) -> None:
+        message = row.message
+        if header:
+            self._header(c, message.speaker or "", message.created_at)
+        col = Column.content(c.width)
+        start = c.y
+        if message.role == "tool":
+            self._orphan_result(c, message, col)
+        for index, part in enumerate(message.parts):
+            if isinstance(part, ReasoningPart):
+                self._reasoning(c, row, index, col)
+            elif isinstance(part, TextPart) and part.text.strip():
+                c.document(self._markdown((row.key, index), part.text), col.x, col.width)
+                c.space(PART_GAP)
+            elif isinstance(part, ImagePart):
+                self._image(c, part.artifact, col.x)
+                c.space(PART_GAP)
+            elif isinstance(part, ToolCallPart):
+                self._tool_call(c, row, index, col)
+        self._status(c, message, start)
+
+    def _reasoning(self, c: Canvas, row: MessageRow, index: int, col: Column) -> None:
+        part = row.message.parts[index]
+        assert isinstance(part, ReasoningPart)
+        open_ = index in row.expanded
+        arrow = "▾ " if open_ else "▸ "
+        c.line([Segment(arrow + summaries.reasoning_caption(part), theme.dim_color(), self.small)],
+               col.x, col.width, hit=index)
+        if open_:
+            c.space(2)
+            inner = col.indented(12)
+            c.document(self._markdown((row.key, index), part.text), inner.x, inner.width, theme.dim_color())
+        c.space(PART_GAP)
+
+    def _tool_call(self, c: Canvas, row: MessageRow, index: int, col: Column) -> None:
+        call = row.message.parts[index]
+        assert isinstance(call, ToolCallPart)
+        result = row.result_for(call.call_id)
+        segments = [Segment(theme.tool_icon(call.name) + " ", theme.text_color(), self.small),
+                    Segment(call.name + "  ", theme.text_color(), self.bold),
+                    Segment(summaries.summarize_args(call.arguments), theme.dim_color(), self.mono, True)]
+        if result is None:
+            segments.append(Segment("  · running…", theme.dim_color(), self.small))
+        else:
+            color = theme.error_color() if result.is_error else theme.dim_color()
+            mark = "  ✗ " if result.is_error else "  → "
+            segments.append(Segment(mark + summaries.summarize_result(result), color, self.small, True))
+        c.line(segments, col.x, col.width, hit=index)
+        if index in row.expanded:
+            self._tool_details(c, row, call, col.indented(12))
+        c.space(3)
+
+    def _tool_details(self, c: Canvas, row: MessageRow, call: ToolCallPart, col: Column) -> None:
+        result_msg = row.results.get(call.call_id)
+        result = row.result_for(call.call_id)
+        body = json.dumps(call.arguments, indent=2, ensure_ascii=False)
+        if result is not None:
+            body += "\n\n" + _clip(result.content)
+        key = (row.key, call.call_id, result_msg.id if result_msg else "")
+        doc = self._cached(key, lambda: plain_document(body, self.mono))
+        inner = col.indented(8)
+        doc.setTextWidth(inner.width - 8)
+        c.rounded_rect(QRect(col.x, c.y + 2, col.width, round(doc.size().height()) + 12),
+                       theme.code_background(), 6)
+        c.space(8)
+        c.document(doc, inner.x, inner.width - 8, theme.error_color() if result and result.is_error else None)
+        c.space(6)
+
+    def _orphan_result(self, c: Canvas, message: Message, col: Column) -> None:
+        result = message.tool_result
+        if result is None:
+            return
+        color = theme.error_color() if result.is_error else theme.dim_color()
+        c.line([Segment("↳ " + theme.tool_icon(result.name) + " ", theme.text_color(), self.small),
+                Segment(result.name + "  ", theme.text_color(), self.bold),
+                Segment(summaries.summarize_result(result), color, self.small, True)], col.x, col.width)
+        for image in result.images:
+            self._image(c, image.artifact, col.x)
+
+    def _status(self, c: Canvas, message: Message, start: int | None = None) -> None:
+        caption = summaries.status_caption(message)
+        if caption is None:
+            return
+        color = theme.warning_color() if message.status == MessageStatus.INTERRUPTED else theme.error_color()
+        mark = "⚠ " if message.status == MessageStatus.INTERRUPTED else "✗ "
+        c.space(2)
+        c.line([Segment(mark + caption, color, self.bold)], MARGIN + INDENT, c.width - 2 * MARGIN - INDENT)
+        if start is not None:
+            c.bar(MARGIN + 3, start, c.y, color)
+
+    def _image(self, c: Canvas, sha: str, x: int) -> None:
+        box = QRect(x, c.y, THUMB_SIZE.width(), THUMB_SIZE.height())
+        if c.painter is not None:
+            pixmap = self.thumbnails.get(sha) if self.thumbnails else None
+            if pixmap is not None:
+                c.painter.drawPixmap(c.left + box.x(), c.top + box.y(), pixmap)
+            else:
+                c.rounded_rect(box, theme.code_background(), 6, theme.dim_color())
+        c.space(box.height())
+
+    # ---- replies still streaming -----------------------------------------------------------
+
+    def _stream(self, c: Canvas, row: StreamRow, header: bool) -> None:
+        if header:
+            self._header(c, row.speaker, 0)
+        col = Column.content(c.width)
+        x, width = col.x, col.width
+        docs = row.body.documents()
+        if row.reasoning:
+            words = len(row.reasoning.split())
+            text = f"Thinking… {summaries.first_line(row.reasoning[-200:])}" if not docs else \
+                f"▸ Thought · {words} words"
+            c.line([Segment(text, theme.dim_color(), self.small, True)], x, width)
+            c.space(PART_GAP)
+        row.body.set_width(width)
+        for i, doc in enumerate(docs):
+            if i:
+                c.space(PART_GAP)  # stacked block documents lose the margin between their blocks
+            top = c.y
+            height = c.document(doc, x, width)
+            if doc is row.body.tail:
+                row.tail_top, row.tail_height = top, height
+        if row.tool_args:
+            c.line([Segment(f"⚙ preparing a tool call… {len(row.tool_args)} characters",
+                            theme.dim_color(), self.small)], x, width)
+        if not docs and not row.reasoning and not row.tool_args:
+            c.line([Segment("● ● ●", theme.dim_color(), self.small)], x, width)
+
+    # ---- documents -------------------------------------------------------------------------
+
+    def _markdown(self, key: tuple[object, ...], text: str) -> QTextDocument:
+        return self._cached((*key, hash(text)), lambda: markdown_document(text, self.body))
+
+    def _bubble_document(self, row: MessageRow, max_inner: int) -> tuple[QTextDocument, int]:
+        """The bubble hugs short messages: lay out at the maximum, then shrink to the widest line."""
+        doc = self._markdown((row.key, "user"), row.message.text or " ")
+        inner = self._bubble_widths.get((row.key, max_inner))
+        if inner is None:
+            doc.setTextWidth(max_inner)
+            inner = min(max_inner, int(doc.idealWidth()) + 2)
+            self._bubble_widths[(row.key, max_inner)] = inner
+            if len(self._bubble_widths) > 5000:
+                self._bubble_widths.clear()
+        if doc.textWidth() != inner:
+            doc.setTextWidth(inner)
+        return doc, inner
+
+    def _cached(self, key: Hashable, make: Callable[[], QTextDocument]) -> QTextDocument:
+        doc = self.docs.get(key)
+        if doc is None:
+            doc = make()
+            self.docs.put(key, doc)
+        return doc
+
+
+
+def _clip(text: str) -> str:
+    """Tool output is shown up to ``MAX_DETAIL_CHARS``; the rest is counted, not drawn."""
+    if len(text) <= MAX_DETAIL_CHARS:
+        return text
+    return text[:MAX_DETAIL_CHARS] + f"\n… ({len(text) - MAX_DETAIL_CHARS} more characters)"

@@ -1,0 +1,80 @@
+"""One-line summaries of tool calls, results and messages.
+
+A tool row must say what happened at a glance — "read_file src/app.py →
+120 lines" — without the person expanding anything. These are pure
+functions so they are trivially testable and shared by the timeline and
+the status line.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from foya_desktop.core.messages import Message, MessageStatus, ReasoningPart, ToolResultPart
+
+_ARG_KEYS = ("path", "file_path", "file", "command", "cmd", "pattern", "query", "url", "target",
+             "vp", "to", "question", "name", "glob")
+MAX_SUMMARY = 90
+
+
+def first_line(text: str, limit: int = MAX_SUMMARY) -> str:
+    """The first non-empty line, shortened to ``limit`` characters."""
+    for line in text.splitlines():
+        stripped = " ".join(line.split())  # tabs (line-numbered output) and runs of spaces
+        if stripped:
+            return stripped if len(stripped) <= limit else stripped[: limit - 1] + "…"
+    return ""
+
+
+def summarize_args(arguments: dict[str, Any]) -> str:
+    """The argument a person recognises a call by (a path, a command), else compact JSON."""
+    for key in _ARG_KEYS:
+        value = arguments.get(key)
+        if isinstance(value, str) and value.strip():
+            return first_line(value)
+    if not arguments:
+        return ""
+    return first_line(json.dumps(arguments, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def summarize_result(result: ToolResultPart) -> str:
+    """What came back: the error's first line, or the first line and how many more."""
+    text = result.content.strip()
+    lines = text.count("\n") + 1 if text else 0
+    summary = first_line(text, 70) if text else ("no output" if not result.is_error else "failed")
+    if not result.is_error and lines > 1:
+        summary = f"{lines} lines · {summary}"
+    if result.images:
+        count = len(result.images)
+        summary += f" · {count} image{'s' if count > 1 else ''}"
+    return summary
+
+
+def reasoning_caption(part: ReasoningPart) -> str:
+    """The folded line of a reasoning part."""
+    words = len(part.text.split())
+    return f"Thought · {words} word{'s' if words != 1 else ''}"
+
+
+def status_caption(message: Message) -> str | None:
+    """A visible marker for messages that did not complete; ``None`` when complete."""
+    if message.status == MessageStatus.INTERRUPTED:
+        reason = str(message.meta.get("interrupted_reason") or "").strip()
+        return "Interrupted — this reply was cut off" + (f" ({reason})" if reason else "")
+    if message.status == MessageStatus.ERROR:
+        error = first_line(str(message.meta.get("error") or ""), 160)
+        return "Error — " + (error or "this reply failed")
+    return None
+
+
+def clock(ms: int, now: float | None = None) -> str:
+    """``14:05`` today, ``Mar 3 14:05`` on other days; empty for unknown times."""
+    if ms <= 0:
+        return ""
+    moment = time.localtime(ms / 1000)
+    today = time.localtime(now if now is not None else time.time())
+    if moment.tm_yday == today.tm_yday and moment.tm_year == today.tm_year:
+        return time.strftime("%H:%M", moment)
+    return time.strftime("%b %d %H:%M", moment)

@@ -1,0 +1,168 @@
+"""UI test fixtures: offscreen Qt, Qt warnings fail tests, asyncio on a qasync loop.
+
+How async UI tests run (reuse this for end-to-end tests)
+--------------------------------------------------------
+pytest-asyncio (``asyncio_mode = auto``) runs every ``async def`` test of this
+directory on a **qasync** ``QEventLoop`` bound to the one ``QApplication``:
+the ``pytest_asyncio_loop_factories`` hook below hands pytest-asyncio a loop
+factory, exactly as ``foya_desktop.app`` runs the real app. So inside a test,
+Qt signals, timers, widget events *and* engine coroutines all progress while
+you ``await``.
+
+Rules that keep it robust:
+
+* In ``async def`` tests, never use ``qtbot.waitSignal`` / ``qtbot.waitUntil`` /
+  ``qtbot.wait``: they spin a nested Qt event loop inside qasync's running
+  loop (re-entrancy breaks task stepping). Use the awaitable helpers in
+  ``tests/ui/helpers.py`` instead: ``await wait_until(pred)``,
+  ``await wait_signal(obj.signal)``, ``await settle()``.
+* Never call ``QApplication.processEvents()`` inside a coroutine: it runs other
+  tasks' steps re-entrantly, asyncio refuses to enter them, and their wake-ups
+  are silently lost (the task hangs; the runner then hangs at teardown).
+* Synchronous tests (plain ``def``) may use every qtbot helper as usual.
+* Fixtures that need the loop (kernel, window) are ``async`` fixtures; they
+  then run on the same qasync loop as the test (function scope).
+
+Fixtures:
+    ``fake_kernel``    an in-memory ``FakeKernel`` (tests/ui/fakes.py) that records calls
+    ``fake_window``    a ``MainWindow`` on the fake kernel, started, shown offscreen
+    ``fake_provider``  the real HTTP fake model server (tests/fakeprovider)
+    ``real_kernel``    a real kernel on a temp SQLite home, with connection "fake" → fake_provider
+    ``real_window``    a ``MainWindow`` on ``real_kernel``, started, shown offscreen
+    ``shots``          directory for screenshots (``$FOYA_SHOTS`` or /tmp/foya-shots)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from foya_desktop.core.model import Connection, ProviderKind
+from foya_desktop.engine.bootstrap import build_kernel
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.providers.base import RetryPolicy, Timeouts
+from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.home import Home
+from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.main_window import MainWindow
+from tests.fakeprovider import FakeProviderServer
+from tests.helpers.fake_keyring import MemoryKeyring
+from tests.ui.fakes import FakeKernel
+
+UI_DIR = Path(__file__).parent
+
+# Qt chatter of the offscreen platform that says nothing about our code.
+QT_LOG_IGNORE = ("propagateSizeHints", "QFont::setPointSizeF", "This plugin does not support",
+                 "systemTrayWindowChanged")
+
+
+def _qapp() -> QApplication:
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        return app
+    return QApplication(["foya-tests"])
+
+
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> Mapping[str, Callable[[], Any]]:
+    """Async tests under tests/ui run on a qasync loop over the QApplication."""
+    return {"qasync": lambda: qasync.QEventLoop(_qapp())}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Qt warnings fail UI tests (pytest-qt captures them through qInstallMessageHandler)."""
+    for item in items:
+        if UI_DIR in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
+            item.add_marker(pytest.mark.qt_log_ignore(*QT_LOG_IGNORE))
+
+
+@pytest.fixture(autouse=True)
+def _app_style(qapp: QApplication) -> None:
+    """The style the app uses on Linux, so sizes in tests match the real window.
+
+    Closing the last window must not quit the application: that would stop the
+    qasync loop in the middle of a test (the app itself quits explicitly, too).
+    """
+    qapp.setStyle("Fusion")
+    qapp.setQuitOnLastWindowClosed(False)
+
+
+@pytest.fixture
+def shots() -> Path:
+    """Where screenshots go; open them and look."""
+    path = Path(os.environ.get("FOYA_SHOTS", "/tmp/foya-shots"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def fake_kernel() -> FakeKernel:
+    """An in-memory kernel that records every call (fakes over mocks)."""
+    return FakeKernel()
+
+
+@pytest.fixture
+async def fake_window(fake_kernel: FakeKernel) -> AsyncIterator[MainWindow]:
+    """The main window on the fake kernel, started (tree filled) and shown offscreen."""
+    async with _window(fake_kernel) as window:
+        yield window
+
+
+@pytest.fixture
+def fake_provider() -> Iterator[FakeProviderServer]:
+    """The real HTTP fake model server on 127.0.0.1."""
+    with FakeProviderServer() as server:
+        yield server
+
+
+@pytest.fixture
+async def real_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                      fake_provider: FakeProviderServer) -> AsyncIterator[Kernel]:
+    """A real kernel (SQLite in a temp FOYA_HOME) with a keyless connection "fake"."""
+    root = tmp_path / "foya-home"
+    monkeypatch.setenv("FOYA_HOME", str(root))
+    kernel = build_kernel(Home(root), keystore=KeyStore(MemoryKeyring()),
+                          timeouts=Timeouts(connect=2, first_byte=5, idle=5, total=30),
+                          retry=RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.05))
+    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
+    yield kernel
+    await kernel.close()
+
+
+@pytest.fixture
+async def real_window(real_kernel: Kernel) -> AsyncIterator[MainWindow]:
+    """The main window on the real kernel, started and shown offscreen."""
+    async with _window(real_kernel) as window:
+        yield window
+
+
+class _window:
+    """Build, start and show a window; on exit close it without the tray and drain its tasks."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.bridge = EngineBridge(kernel.bus)
+        self.window = MainWindow(kernel, self.bridge, use_tray=False)
+
+    async def __aenter__(self) -> MainWindow:
+        self.window.resize(1200, 800)
+        self.window.show()
+        await self.window.start()
+        await self.window.runner.drain()
+        return self.window
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.window.runner.drain()
+        self.bridge.close()
+        self.window.quit_controller.quitting = True  # closing in tests is not quitting the app
+        self.window.close()
+        self.window.deleteLater()
+        await asyncio.sleep(0)

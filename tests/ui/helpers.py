@@ -1,0 +1,101 @@
+"""Awaitable waiting for async UI tests (no nested Qt event loops; see conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import SignalInstance
+
+from foya_desktop.core.messages import (
+    Message,
+    MessageStatus,
+    Part,
+    ReasoningPart,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    ToolState,
+)
+
+
+async def settle(rounds: int = 3) -> None:
+    """Let queued Qt events and asyncio callbacks run (layout, repaint, posted slots).
+
+    NOTE: never call ``QApplication.processEvents()`` inside a coroutine under
+    qasync: it runs other tasks' steps re-entrantly inside this task's step;
+    asyncio refuses to enter them and their wake-ups are lost for good (the task
+    hangs forever). Sleeping hands control back to the Qt loop instead.
+    """
+    for _ in range(rounds):
+        await asyncio.sleep(0.01)
+
+
+async def wait_until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "") -> None:
+    """Poll ``predicate`` while the qasync loop keeps running Qt and asyncio."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what or predicate}")
+        await asyncio.sleep(0.01)
+
+
+async def wait_signal(signal: SignalInstance, timeout: float = 5.0) -> tuple[Any, ...]:
+    """The arguments of the next emission of ``signal``."""
+    future: asyncio.Future[tuple[Any, ...]] = asyncio.get_running_loop().create_future()
+
+    def fire(*args: Any) -> None:
+        if not future.done():
+            future.set_result(args)
+
+    signal.connect(fire)
+    try:
+        return await asyncio.wait_for(future, timeout)
+    finally:
+        signal.disconnect(fire)
+
+
+# ---- message builders ----------------------------------------------------------------------
+
+def user(text: str, mid: str = "") -> Message:
+    """A user message (id filled in by the fake kernel if empty)."""
+    return Message(mid or f"msg_u_{abs(hash(text)) % 10**8}", "", "user", (TextPart(text),))
+
+
+def reply(text: str, speaker: str = "omni", *, mid: str = "", parts: Sequence[Part] = (),
+          status: MessageStatus = MessageStatus.COMPLETE, turn_id: str = "", meta: dict[str, Any] | None = None) -> Message:
+    """An assistant message with text (and optional extra parts first)."""
+    body = (*parts, TextPart(text)) if text else tuple(parts)
+    return Message(mid or f"msg_a_{abs(hash((text, speaker, tuple(parts)))) % 10**8}", "", "assistant", body,
+                   speaker=speaker, status=status, turn_id=turn_id, meta=meta or {})
+
+
+def tool_call(call_id: str, name: str, **arguments: Any) -> ToolCallPart:
+    """A completed tool call part."""
+    return ToolCallPart(call_id, name, arguments, ToolState.COMPLETED)
+
+
+def tool_result(call_id: str, name: str, content: str, *, error: bool = False, speaker: str = "omni",
+                mid: str = "") -> Message:
+    """A tool result message."""
+    return Message(mid or f"msg_t_{call_id}", "", "tool", (ToolResultPart(call_id, name, content, error),),
+                   speaker=speaker)
+
+
+def thinking(text: str) -> ReasoningPart:
+    """A reasoning part."""
+    return ReasoningPart(text)
+
+
+def conversation(count: int) -> list[Message]:
+    """``count`` alternating user/assistant messages with some markdown."""
+    out: list[Message] = []
+    for i in range(count):
+        if i % 2 == 0:
+            out.append(user(f"Question {i}: how does part {i} work?", mid=f"msg_{i:06d}"))
+        else:
+            out.append(reply(f"Answer {i}. It uses **bold** text, `code` and a list:\n\n- one\n- two\n",
+                             mid=f"msg_{i:06d}"))
+    return out

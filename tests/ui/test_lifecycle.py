@@ -1,0 +1,54 @@
+"""Closing the window with a tray hides it; Quit waits for running turns, "Quit now" stops them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from foya_desktop.core.model import Phase
+from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.main_window import MainWindow
+from tests.ui.fakes import FakeKernel
+from tests.ui.helpers import settle, wait_until
+
+
+@pytest.fixture
+async def tray_window(fake_kernel: FakeKernel) -> AsyncIterator[MainWindow]:
+    bridge = EngineBridge(fake_kernel.bus)
+    window = MainWindow(fake_kernel, bridge, use_tray=True)
+    window.show()
+    await window.start()
+    yield window
+    await window.runner.drain()
+    bridge.close()
+    window.quit_controller.quitting = True
+    if window.quit_controller.tray is not None:
+        window.quit_controller.tray.hide()
+    window.close()
+    window.deleteLater()
+
+
+async def test_closing_hides_to_the_tray_and_keeps_running(tray_window: MainWindow) -> None:
+    finished: list[int] = []
+    tray_window.quit_controller.finished.connect(lambda: finished.append(1))
+    assert tray_window.quit_controller.tray is not None
+    tray_window.close()
+    await settle()
+    assert not tray_window.isVisible() and finished == []
+    tray_window.quit_controller.show_window()
+    assert tray_window.isVisible()
+
+
+async def test_quit_now_stops_running_turns(tray_window: MainWindow, fake_kernel: FakeKernel) -> None:
+    session = await fake_kernel.create_session(title="busy")
+    fake_kernel.set_phase(session.id, Phase.TURN)
+    await settle()
+    finished: list[int] = []
+    tray_window.quit_controller.finished.connect(lambda: finished.append(1))
+    tray_window.quit_controller.request_quit()
+    await settle(5)
+    assert finished == [] and tray_window.quit_controller.quit_now_action.isVisible()
+    tray_window.quit_controller.force_quit()
+    await wait_until(lambda: finished)
+    assert fake_kernel.called("stop") == [(session.id, False)]

@@ -1,0 +1,134 @@
+"""SessionTreeModel: projects, Recents, child sessions, pinned first, precise updates."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
+
+from foya_desktop.core.model import Phase, Project, Session
+from foya_desktop.ui.sessions.nodes import Node
+from foya_desktop.ui.sessions.tree_model import NODE_ROLE, SESSION_ID_ROLE, SessionTreeModel
+from foya_desktop.ui.sessions.tree_view import SessionTreeView
+
+P1 = Project("prj_1", "alpha", "/work/alpha")
+P2 = Project("prj_2", "beta", "/work/beta")
+
+
+def _session(sid: str, *, project: str | None = None, parent: str | None = None, updated: int = 0,
+             pinned: bool = False, title: str = "") -> Session:
+    return Session(id=sid, title=title or sid, project_id=project, parent_id=parent, updated_at=updated,
+                   pinned=pinned)
+
+
+def _titles(model: SessionTreeModel, parent=None) -> list[str]:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QModelIndex
+    parent = parent or QModelIndex()
+    return [model.index(r, 0, parent).data() for r in range(model.rowCount(parent))]
+
+
+def _build(qtmodeltester: ModelTester) -> SessionTreeModel:
+    model = SessionTreeModel()
+    qtmodeltester.check(model)
+    model.upsert_project(P2)
+    model.upsert_project(P1)
+    model.upsert_session(_session("a1", project="prj_1", updated=10))
+    model.upsert_session(_session("a2", project="prj_1", updated=20))
+    model.upsert_session(_session("child", project="prj_1", parent="a1", updated=30))
+    model.upsert_session(_session("r1", updated=5))
+    model.upsert_session(_session("orphan-child", parent="late-parent", updated=1))
+    model.upsert_session(_session("late-parent", updated=2))
+    qtmodeltester.check(model)
+    return model
+
+
+def test_structure_projects_recents_children(qtmodeltester: ModelTester) -> None:
+    model = _build(qtmodeltester)
+    assert _titles(model) == ["alpha", "beta", "Recents"]
+    alpha = model.index(0, 0)
+    assert _titles(model, alpha) == ["a2", "a1"]  # most recently active first
+    assert _titles(model, model.index(1, 0, alpha)) == ["child"]
+    recents = model.index(2, 0)
+    assert _titles(model, recents) == ["r1", "late-parent"]
+    late = model.index(1, 0, recents)
+    assert _titles(model, late) == ["orphan-child"]  # adopted once its parent arrived
+    assert model.index(0, 0, alpha).data(SESSION_ID_ROLE) == "a2"
+    assert model.index(0, 0).data(SESSION_ID_ROLE) is None
+
+
+def test_updates_move_rows_without_reset(qtmodeltester: ModelTester) -> None:
+    model = _build(qtmodeltester)
+    resets: list[int] = []
+    moves: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    model.rowsMoved.connect(lambda *a: moves.append(1))
+    model.upsert_session(_session("a1", project="prj_1", updated=99))
+    assert _titles(model, model.index(0, 0)) == ["a1", "a2"]
+    model.upsert_session(_session("a2", project="prj_1", updated=20, pinned=True))
+    assert _titles(model, model.index(0, 0)) == ["a2", "a1"]  # pinned first
+    model.upsert_session(_session("r1", project="prj_2", updated=5))  # bound by the kernel
+    assert _titles(model, model.index(1, 0)) == ["r1"]
+    assert resets == [] and len(moves) == 3
+    qtmodeltester.check(model)
+
+
+def test_phase_and_removal(qtmodeltester: ModelTester) -> None:
+    model = _build(qtmodeltester)
+    changed: list[int] = []
+    model.dataChanged.connect(lambda *a: changed.append(1))
+    model.set_phase("a1", "turn")
+    assert model.phase("a1") == Phase.TURN and changed == [1]
+    assert model.running_sessions() == ["a1"]
+    model.remove_session("a1")
+    assert "child" not in model.session_ids()
+    assert _titles(model, model.index(0, 0)) == ["a2"]
+    qtmodeltester.check(model)
+
+
+def test_unknown_project_is_requested(qtmodeltester: ModelTester) -> None:
+    model = SessionTreeModel()
+    missing: list[str] = []
+    model.project_missing.connect(missing.append)
+    model.upsert_session(_session("s", project="prj_new"))
+    assert missing == ["prj_new"]
+    model.upsert_project(Project("prj_new", "gamma", "/g"))
+    assert _titles(model) == ["gamma", "Recents"]
+    qtmodeltester.check(model)
+
+
+def test_selection_survives_a_move(qtbot: QtBot, qtmodeltester: ModelTester) -> None:
+    model = _build(qtmodeltester)
+    view = SessionTreeView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    activated: list[str] = []
+    view.session_activated.connect(activated.append)
+    view.select_session("a1")
+    assert activated == ["a1"]
+    model.upsert_session(_session("a1", project="prj_1", updated=1000, title="renamed"))
+    node: Node = view.currentIndex().data(NODE_ROLE)
+    assert node.key == "a1" and node.title == "renamed"
+    assert activated == ["a1"]  # moving is not re-activating
+
+
+def test_rename_and_bind_are_requests(qtmodeltester: ModelTester) -> None:
+    model = _build(qtmodeltester)
+    renames: list[tuple[str, str]] = []
+    model.rename_requested.connect(lambda sid, t: renames.append((sid, t)))
+    index = model.index_of_session("r1")
+    assert model.setData(index, "New title") is False
+    assert renames == [("r1", "New title")] and index.data() == "r1"
+    binds: list[tuple[str, str]] = []
+    model.bind_requested.connect(lambda s, p: binds.append((s, p)))
+    data = model.mimeData([index])
+    model.dropMimeData(data, model.supportedDropActions(), -1, 0, model.index(0, 0))
+    assert binds == [("r1", "prj_1")]
+
+
+def test_dataclass_replace_keeps_identity(qtmodeltester: ModelTester) -> None:
+    model = _build(qtmodeltester)
+    session = model.session("a2")
+    assert session is not None
+    model.upsert_session(dataclasses.replace(session, title="A two"))
+    assert model.session("a2").title == "A two"  # type: ignore[union-attr]

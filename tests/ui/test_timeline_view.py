@@ -1,0 +1,158 @@
+"""Timeline view + delegate: painting, cached heights, top paging with a stable anchor, following."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QColor, QImage, QMouseEvent
+
+from foya_desktop.core.events import StreamStarted
+from foya_desktop.core.messages import MessageStatus
+from foya_desktop.ui import theme
+from foya_desktop.ui.timeline.model import TimelineModel
+from foya_desktop.ui.timeline.render import RowRenderer
+from foya_desktop.ui.timeline.view import TimelineView
+from tests.ui.fakes import FakeKernel
+from tests.ui.helpers import conversation, reply, settle, thinking, tool_call, tool_result, user, wait_until
+
+
+async def _view(kernel: FakeKernel, sid: str = "s", height: int = 600) -> tuple[TimelineView, TimelineModel]:
+    view = TimelineView(RowRenderer())
+    model = TimelineModel(theme.body_font())
+    view.setModel(model)
+    view.resize(700, height)
+    view.show()
+
+    async def loader(before: int | None, limit: int):  # type: ignore[no-untyped-def]
+        return await kernel.history_page(sid, before_seq=before, limit=limit)
+
+    view.near_top.connect(lambda: None if model.loading else _spawn(model.fetch_older()))
+    await model.load(sid, loader)
+    await settle()
+    return view, model
+
+
+_tasks: set[object] = set()
+
+
+def _spawn(coro) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+    task = asyncio.ensure_future(coro)
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+def _ink(image: QImage) -> int:
+    """Pixels that are not the background colour (something was painted)."""
+    background = image.pixelColor(0, 0)
+    step = 4
+    return sum(1 for x in range(0, image.width(), step) for y in range(0, image.height(), step)
+               if image.pixelColor(x, y) != background)
+
+
+async def test_delegate_paints_every_kind_of_row(shots: Path) -> None:
+    kernel = FakeKernel()
+    kernel.add_messages("s", [
+        user("Why is startup slow?", mid="u1"),
+        reply("Let me look.", mid="a1", parts=[thinking("Read the file first."),
+                                              tool_call("c1", "read_file", path="src/app.py"),
+                                              tool_call("c2", "shell", command="false")]),
+        tool_result("c1", "read_file", "import sys\n" * 40, mid="t1"),
+        tool_result("c2", "shell", "exit status 1", error=True, mid="t2"),
+        reply("## Findings\n\n```python\nimport pandas  # slow\n```", mid="a2"),
+        reply("Half a sent", "martin", mid="a3", status=MessageStatus.INTERRUPTED),
+    ])
+    view, _model = await _view(kernel, height=800)
+    image = view.grab().toImage()
+    image.save(str(shots / "test_timeline_rows.png"))
+    assert _ink(image) > 500
+    # an error result is drawn in the error colour somewhere on screen
+    red = theme.error_color()
+    assert any(_close(image.pixelColor(x, y), red) for x in range(0, 700, 2) for y in range(0, 800, 2))
+
+
+def _close(a: QColor, b: QColor) -> bool:
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) < 60
+
+
+async def test_heights_are_measured_once_per_revision() -> None:
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(80))
+    view, _model = await _view(kernel)
+    delegate = view.timeline_delegate
+    measured = delegate.measured
+    assert measured >= 80
+    view.viewport().update()
+    await settle()
+    view.scrollToTop()
+    await settle()
+    assert delegate.measured == measured  # scrolling and repainting reuse cached heights
+
+
+async def test_scrolling_near_the_top_pages_in_and_keeps_the_anchor() -> None:
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(600))
+    view, model = await _view(kernel)
+    assert model.rowCount() == TimelineModel.INITIAL_PAGE
+    bar = view.verticalScrollBar()
+    target = model.index(3, 0)
+    view.scrollTo(target, TimelineView.ScrollHint.PositionAtTop)
+    await settle()
+    anchor_key = model.row_at(3).key
+    before = view.visualRect(target).top()
+    bar.setValue(bar.value() - 1)  # a user scroll near the top
+    await wait_until(lambda: model.rowCount() > TimelineModel.INITIAL_PAGE, what="older page")
+    await settle()
+    row = next(i for i in range(model.rowCount()) if model.row_at(i).key == anchor_key)
+    after = view.visualRect(model.index(row, 0)).top()
+    assert abs(after - (before + 1)) <= 2, (before, after)  # the row the person reads did not jump
+
+
+async def test_follows_streaming_at_the_bottom_but_not_when_scrolled_up() -> None:
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(60))
+    view, model = await _view(kernel)
+    bar = view.verticalScrollBar()
+    assert bar.value() == bar.maximum()
+    model.start_stream(StreamStarted("s", "st", "omni", "t"))
+    for i in range(30):
+        model.append_delta("s", "st", "text", f"Line {i} of a long streamed answer.\n\n")
+        await settle(1)
+    assert view.following and bar.value() == bar.maximum()
+    bar.setValue(bar.maximum() // 2)
+    await settle()
+    assert not view.following
+    value = bar.value()
+    for i in range(10):
+        model.append_delta("s", "st", "text", f"More {i}.\n\n")
+        await settle(1)
+    assert bar.value() == value  # the person reads older text; we do not yank the view
+    view.jump_to_latest()
+    await settle()
+    assert view.following and bar.value() == bar.maximum()
+
+
+async def test_clicking_the_folded_reasoning_line_unfolds_it() -> None:
+    kernel = FakeKernel()
+    kernel.add_messages("s", [reply("Answer.", mid="a1", parts=[thinking("step one\n\nstep two\n\nstep three")])])
+    view, model = await _view(kernel)
+    rect = view.row_rect(0)
+    height = rect.height()
+    y = rect.top() + 12 + 2 + 22  # header gap + header line: the first line under the name
+    for kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
+        event = QMouseEvent(kind, QPointF(60, y), QPointF(view.viewport().mapToGlobal(QPoint(60, y))),
+                            Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        view.viewportEvent(event)
+    await settle()
+    assert 0 in model.row_at(0).expanded  # type: ignore[union-attr]
+    assert view.row_rect(0).height() > height
+
+
+async def test_empty_session_shows_the_placeholder(shots: Path) -> None:
+    kernel = FakeKernel()
+    view, _ = await _view(kernel)
+    view.placeholder = "Start the conversation."
+    image = view.grab().toImage()
+    image.save(str(shots / "test_timeline_empty.png"))
+    assert _ink(image) > 5
