@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from foya_desktop import __version__
 from foya_desktop.cli_run import run_command
+from foya_desktop.cli_sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli_views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
@@ -29,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
-    _sessions_parser(sub.add_parser("sessions", help="list and show sessions"))
+    _sessions_parser(sub.add_parser("sessions", help="list, show, branch, rewind, delete, compact sessions"))
     return parser
 
 
@@ -70,6 +71,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show a session's valid history")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
+    add_session_op_parsers(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,6 +98,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await _connections(kernel, args)
         if args.command == "run":
             return await run_command(kernel, args)
+        done = await dispatch_session_op(kernel, args)
+        if done is not None:
+            return done
         if args.action == "list":
             print(sessions_table(await kernel.list_sessions(), as_json=args.json))
             return 0

@@ -249,3 +249,62 @@ class TaskChanged(Event):
     """A task record was created or changed."""
 
     task: TaskRecord
+
+
+# ---- session lifecycle: branch, rewind, compaction --------------------------
+
+@dataclass(frozen=True, slots=True)
+class SessionBranched(Event):
+    """A new top-level session (``session_id``) was branched from ``source_id``.
+
+    A ``SessionChanged`` for the new session is published first; this event
+    says where it came from so a view may open it.
+    """
+
+    source_id: str
+    after_message_id: str
+    copied: int
+    """How many messages were copied into the branch."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRewound(Event):
+    """A user message and everything after it left the valid history.
+
+    Views reload the session's history; the composer receives ``text``.
+    The original events stay in the log.
+    """
+
+    message_id: str
+    from_seq: int
+    text: str
+    restored: tuple[str, ...] = ()
+    """Files written back to their content before the message (paths relative to the workdir)."""
+    removed: tuple[str, ...] = ()
+    """Files the removed turns had created, now deleted again."""
+    skipped: tuple[str, ...] = ()
+    """Files that could not be restored safely and were left untouched."""
+    invalidated_checkpoints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """A compaction checkpoint: ``summary`` stands in for messages with ``seq <= covers_seq``
+    in later model requests. The timeline keeps every message; it draws a marker after
+    the message whose seq is ``covers_seq``."""
+
+    id: str
+    session_id: str
+    covers_seq: int
+    summary: str
+    seq: int = 0
+    """Event sequence number of the checkpoint itself."""
+    created_at: int = 0
+    automatic: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionCheckpoint(Event):
+    """A checkpoint was written (manually or automatically)."""
+
+    checkpoint: Checkpoint

@@ -6,11 +6,13 @@ import asyncio
 import logging
 from pathlib import Path
 
+from foya_desktop.engine.agent_tools import agent_tools
 from foya_desktop.engine.approvals import ApprovalBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.provider_pool import ProviderPool
 from foya_desktop.engine.questions import QuestionBroker
+from foya_desktop.engine.recovery import recover
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.task_tools import task_tools
 from foya_desktop.engine.tasks import TaskManager
@@ -37,10 +39,13 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     providers = ProviderPool(store, bus, keystore, timeouts, retry)
     tasks = TaskManager(store, bus)
     tasks.recover()
+    recover(store)
     tools: dict[str, Tool] = {**default_tools(), "ask_user": AskUserTool(), **task_tools(tasks)}
     svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(tools),
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
-    return Kernel(svc)
+    kernel = Kernel(svc)
+    tools.update(agent_tools(kernel.children))  # the Toolbox holds this dict: spawn_agent joins it
+    return kernel
 
 
 async def open_kernel(home: Path | None = None, **kwargs: object) -> Kernel:

@@ -41,10 +41,10 @@ class CompactionPolicy:
 async def load_policy(store: Store) -> CompactionPolicy:
     """The stored policy, defaults for what was never set."""
     stored = await store.read(get_policy)
-    known = {k: v for k, v in stored.items() if k in CompactionPolicy.__dataclass_fields__}
-    return CompactionPolicy(threshold=float(known.get("threshold", CompactionPolicy.threshold)),
-                            tool_output_budget=int(known.get("tool_output_budget",
-                                                             CompactionPolicy.tool_output_budget)))
+    default = CompactionPolicy()
+    return CompactionPolicy(threshold=float(stored.get("threshold", default.threshold)),
+                            tool_output_budget=int(stored.get("tool_output_budget",
+                                                              default.tool_output_budget)))
 
 
 async def save_policy(store: Store, policy: CompactionPolicy) -> None:
@@ -69,8 +69,12 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
 
 
 def elide_tool_outputs(messages: list[LlmMessage], budget_chars: int) -> list[LlmMessage]:
-    """Keep the newest tool outputs up to ``budget_chars``; replace older ones with a short note."""
+    """Keep the newest tool outputs up to ``budget_chars``; replace older ones with a short note.
+
+    Outputs after the last user message (the step the VP is working on) are always kept.
+    """
     out = list(messages)
+    current = max((i for i, m in enumerate(out) if m.role == "user"), default=-1)
     used = 0
     for i in range(len(out) - 1, -1, -1):
         parts = out[i].parts
@@ -78,7 +82,7 @@ def elide_tool_outputs(messages: list[LlmMessage], budget_chars: int) -> list[Ll
             continue
         result = parts[0]
         used += len(result.content)
-        if used > budget_chars and len(result.content) > 200:
+        if i < current and used > budget_chars and len(result.content) > 200:
             note = (f"[Output of {result.name} elided from this request to save context "
                     f"({len(result.content)} characters). It is kept in the session; run the tool "
                     "again if you need it.]")

@@ -22,13 +22,22 @@ from foya_desktop.store.ops_delete import delete_sessions
 
 
 async def delete_tree(svc: Services, turns: TurnManager, session_id: str) -> list[str]:
-    """Delete ``session_id`` and its descendants; returns the deleted ids (children first)."""
+    """Delete ``session_id`` and its descendants; returns the deleted ids (children first).
+
+    The root is stopped first, so it cannot spawn a new child while its tree is
+    being collected; the tree is re-read until every member is held.
+    """
     await svc.store.get_session(session_id)
-    ids = [*await svc.store.descendants(session_id), session_id]
     async with AsyncExitStack() as stack:
-        for sid in ids:
-            await _quiesce(svc, turns, sid)
-            await stack.enter_async_context(held(turns, sid, "delete it", dispatch_after=False))
+        held_ids: list[str] = []
+        pending = [session_id]
+        while pending:
+            for sid in pending:
+                await _quiesce(svc, turns, sid)
+                await stack.enter_async_context(held(turns, sid, "delete it", dispatch_after=False))
+                held_ids.append(sid)
+            pending = [d for d in await svc.store.descendants(session_id) if d not in held_ids]
+        ids = [*await svc.store.descendants(session_id), session_id]
         orphans = await asyncio.shield(svc.store.write(delete_sessions, ids))
     await asyncio.to_thread(_remove_blobs, svc.store.files, orphans)
     for sid in ids:

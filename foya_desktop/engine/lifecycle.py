@@ -1,12 +1,24 @@
-"""Session lifecycle operations of the kernel (branch, rewind, delete, compaction).
+"""Session lifecycle operations of the kernel: branch, rewind, delete, compaction, sub-agents.
 
 Kept apart from ``kernel.py`` so the turn-and-queue façade stays small; the
-``Kernel`` class inherits these methods.
+``Kernel`` class inherits these methods. Each method is a thin door to a
+module that holds the rules (``branching``, ``rewind``, ``deletion``,
+``compaction``, ``children``); the docstrings here say what the window needs.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import Checkpoint, TaskRecord
+from foya_desktop.core.model import Session
+from foya_desktop.engine import branching, compaction, deletion, rewind
+from foya_desktop.engine.children import ChildAgents
+from foya_desktop.engine.context_window import CompactionPolicy, load_policy, save_policy
+from foya_desktop.engine.rewind import RewindPreview, RewindResult
+from foya_desktop.store.ops_checkpoints import list_checkpoints
+from foya_desktop.store.ops_children import ChildTask
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
@@ -18,3 +30,100 @@ class LifecycleOps:
 
     svc: Services
     turns: TurnManager
+    _child_agents: ChildAgents | None = None
+
+    @property
+    def children(self) -> ChildAgents:
+        """The sub-agent manager (created on first use; ``bootstrap`` registers its tool)."""
+        if self._child_agents is None:
+            self._child_agents = ChildAgents(self.svc, self.turns)
+        return self._child_agents
+
+    # ---- branch -----------------------------------------------------------------
+
+    async def branch(self, session_id: str, after_message_id: str) -> Session:
+        """New top-level session with the valid messages up to and including ``after_message_id``.
+
+        The message must be a complete assistant reply without tool calls, or a tool
+        result whose sibling calls are all answered; otherwise ``InvalidOperation`` says
+        why. Publishes ``SessionChanged`` and ``SessionBranched`` (open the new session).
+        """
+        return await branching.branch(self.svc, self.turns, session_id, after_message_id)
+
+    # ---- rewind -----------------------------------------------------------------
+
+    async def rewind_preview(self, session_id: str, message_id: str) -> RewindPreview:
+        """Phase one of "Rewind to here" on a user message: what would happen, nothing changes.
+
+        Show ``messages_removed``, ``restore``, ``remove`` and ``unsafe`` (with reasons) in a
+        confirmation dialog. Refuses while a turn runs, and for messages with images.
+        """
+        return await rewind.preview(self.svc, self.turns, session_id, message_id)
+
+    async def rewind_confirm(self, session_id: str, preview: RewindPreview) -> RewindResult:
+        """Phase two: restore the safe files and commit. Put ``result.text`` into the composer.
+
+        Raises ``RewindStale`` (an ``InvalidOperation``) when history or files moved since the
+        preview: show a fresh preview. Publishes ``HistoryRewound``: reload the timeline.
+        """
+        return await rewind.confirm(self.svc, self.turns, session_id, preview)
+
+    # ---- deletion ---------------------------------------------------------------
+
+    async def delete_session(self, session_id: str) -> list[str]:
+        """Irreversibly delete a session and its child sessions (confirm in the window first).
+
+        Stops the running turn and waits for it, clears queue, questions and background
+        commands, deletes descendants first, then publishes ``SessionDeletedEvent`` for
+        each deleted id (returned, children first).
+        """
+        return await deletion.delete_tree(self.svc, self.turns, session_id)
+
+    # ---- compaction -------------------------------------------------------------
+
+    async def compact(self, session_id: str) -> Checkpoint:
+        """"Compact now": summarise the history so later requests start from the summary.
+
+        Phase ``compaction`` meanwhile (``kernel.stop`` cancels it); publishes
+        ``CompactionCheckpoint``. Refuses while a turn runs or when nothing is new.
+        """
+        return await compaction.compact_now(self.svc, self.turns, session_id)
+
+    async def checkpoints(self, session_id: str) -> list[Checkpoint]:
+        """Valid checkpoints, oldest first: draw a marker after the message with seq ``covers_seq``."""
+        return await self.svc.store.read(list_checkpoints, session_id)
+
+    async def compaction_policy(self) -> CompactionPolicy:
+        """When automatic compaction starts, and how much tool output requests keep."""
+        return await load_policy(self.svc.store)
+
+    async def set_compaction_policy(self, *, threshold: float | None = None,
+                                    tool_output_budget: int | None = None) -> CompactionPolicy:
+        """Change the policy (applies to the next request of every session)."""
+        current = await load_policy(self.svc.store)
+        policy = CompactionPolicy(current.threshold if threshold is None else float(threshold),
+                                  current.tool_output_budget if tool_output_budget is None
+                                  else int(tool_output_budget))
+        if not 0.05 <= policy.threshold <= 0.95 or policy.tool_output_budget < 100:
+            raise InvalidOperation("The threshold must be between 0.05 and 0.95 of the context window "
+                                   "and the tool-output budget at least 100 tokens.")
+        await save_policy(self.svc.store, policy)
+        return policy
+
+    # ---- sub-agents -------------------------------------------------------------
+
+    async def list_child_tasks(self, session_id: str) -> list[ChildTask]:
+        """The session's sub-agent task records with their child session ids, newest first."""
+        return await self.children.list(session_id)
+
+    async def inspect_child_task(self, session_id: str, task_id: str) -> ChildTask:
+        """One sub-agent task (state, answer so far in ``record.output_tail``, child session id)."""
+        return await self.children.inspect(session_id, task_id)
+
+    async def cancel_child_task(self, session_id: str, task_id: str) -> TaskRecord:
+        """Stop a running sub-agent; its partial reply stays in the child session."""
+        return await self.children.cancel(session_id, task_id)
+
+    async def consume_child_result(self, session_id: str, task_id: str) -> TaskRecord:
+        """Take a finished sub-agent's answer (marks the record consumed)."""
+        return await self.children.consume(session_id, task_id)

@@ -86,7 +86,7 @@ class RewindResult:
 
 async def preview(svc: Services, turns: TurnManager, session_id: str, message_id: str) -> RewindPreview:
     """Phase one: nothing changes."""
-    _refuse_busy(turns, session_id)
+    await _refuse_busy(svc, turns, session_id)
     target, plan = await _survey(svc, session_id, message_id)
     return RewindPreview(
         session_id, message_id, target.message.seq, target.head_seq, plan.token, target.message.text,
@@ -96,6 +96,7 @@ async def preview(svc: Services, turns: TurnManager, session_id: str, message_id
 
 async def confirm(svc: Services, turns: TurnManager, session_id: str, shown: RewindPreview) -> RewindResult:
     """Phase two: re-check, journal, restore, commit. Raises ``RewindStale`` if anything moved."""
+    await _refuse_busy(svc, turns, session_id)
     async with held(turns, session_id, "rewind"):
         target, plan = await _survey(svc, session_id, shown.message_id)
         if (target.head_seq, plan.token, target.message.seq) != (shown.head_seq, shown.token, shown.from_seq):
@@ -108,7 +109,8 @@ async def confirm(svc: Services, turns: TurnManager, session_id: str, shown: Rew
             dropped = await asyncio.shield(svc.store.write(finish_rewind, svc.store.files, journal))
         except (OSError, FoyaError) as exc:
             await _undo(svc, journal, exc)
-            raise
+            raise InvalidOperation(f"The rewind could not restore the files ({exc}); nothing was "
+                                   "changed.") from exc
     result = RewindResult(session_id, shown.message_id, target.message.text, shown.restore, shown.remove,
                           tuple(u.path for u in plan.unsafe), tuple(dropped))
     svc.bus.publish(HistoryRewound(session_id, result.message_id, shown.from_seq, result.text,
@@ -160,6 +162,11 @@ def _check_movable(message: Message) -> None:
                                "messages can go back to the composer, so it cannot be rewound to.")
 
 
-def _refuse_busy(turns: TurnManager, session_id: str) -> None:
+async def _refuse_busy(svc: Services, turns: TurnManager, session_id: str) -> None:
+    """A running turn — or a running sub-agent of this session — could change files under us."""
     if turns.runtime(session_id).busy:
         raise InvalidOperation("The session is busy. Stop the running turn first, then rewind.")
+    for child in await svc.store.descendants(session_id):
+        if (rt := turns.runtimes.get(child)) is not None and rt.busy:
+            raise InvalidOperation("A sub-agent of this session is still running. Stop it first, "
+                                   "then rewind.")

@@ -28,8 +28,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.context import compile_messages
-from foya_desktop.engine.prompt import system_prompt
+from foya_desktop.engine.compaction import build_request
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.step import StepAccumulator, add_usage
 from foya_desktop.engine.tool_exec import ToolRun, run_tool_call
@@ -93,15 +92,8 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
 
 
 async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
-    history = await svc.store.valid_messages(run.session_id)
-    names = {v.id: v.name for v in run.roster}
-    messages = await compile_messages(history, run.vp, names, svc.store.read_artifact,
-                                      exclude_turn=run.turn_id)
-    project = await svc.store.get_project(session.project_id) if session.project_id else None
-    tools = svc.tools.specs_for(session, run.vp)
-    return LlmRequest(model=model, system=system_prompt(run.vp, session, run.roster, project),
-                      messages=tuple(messages), tools=tools,
-                      reasoning_effort=session.reasoning_effort)
+    """Checkpoint summary + history after it, within the context window (see ``compaction``)."""
+    return await build_request(svc, session, run.vp, run.roster, run.turn_id, model)
 
 
 def _publish_delta(svc: Services, run: VPRun, stream_id: str, event: object) -> None:

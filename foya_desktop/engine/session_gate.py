@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import PhaseChanged
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.scheduler import SessionRuntime
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turns import TurnManager
+
+if TYPE_CHECKING:
+    from foya_desktop.engine.turns import TurnManager
 
 
 @asynccontextmanager

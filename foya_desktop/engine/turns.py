@@ -18,6 +18,7 @@ from foya_desktop.engine.scheduler import Attachment, QueueOps, SessionRuntime
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.step import add_usage
 from foya_desktop.engine.tool_exec import TurnStopped
+from foya_desktop.engine.turn_scope import enter_turn
 from foya_desktop.engine.vps import roster_of
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ class TurnManager:
 
     async def _turn(self, rt: SessionRuntime, turn_id: str, message: Message, picked: list[VP],
                     roster: list[VP]) -> None:
+        enter_turn(rt)
         self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
         runs = [VPRun(rt.session_id, turn_id, vp, roster) for vp in picked]
         status, error = "completed", ""

@@ -147,6 +147,7 @@ class ArtifactRefRow(BaseModel):
 class FileChangeRow(BaseModel):
     """Before/after content of a file changed by a tool, for rewind."""
 
+    id: int  # the implicit auto-increment key: global recording order across sessions
     session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="file_changes")
     seq = pw.IntegerField()
     path = pw.TextField()
@@ -200,6 +201,60 @@ class TaskRow(BaseModel):
     finished_at = pw.BigIntegerField(null=True)
 
 
+class CheckpointRow(BaseModel):
+    """A compaction checkpoint: the summary that replaces messages up to ``covers_seq`` in requests.
+
+    ``valid`` turns false when a rewind removes messages it covers, so an old
+    summary never re-enters a history that no longer contains its messages.
+    """
+
+    id = pw.CharField(primary_key=True)
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="checkpoints")
+    session_id: str
+    seq = pw.IntegerField()
+    covers_seq = pw.IntegerField()
+    summary = pw.TextField()
+    automatic = pw.BooleanField(default=False)
+    valid = pw.BooleanField(default=True)
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        indexes = ((("session", "valid", "covers_seq"), False),)
+
+
+class RewindJournalRow(BaseModel):
+    """A confirmed rewind whose files are being restored.
+
+    Written (and committed) before the first file is touched and deleted in the
+    transaction that commits ``history_rewound``; one left over after a crash is
+    rolled forward at start-up, so disk and database end up both "after".
+    """
+
+    id = pw.CharField(primary_key=True)
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="rewind_journals")
+    session_id: str
+    message_id = pw.TextField()
+    from_seq = pw.IntegerField()
+    head_seq = pw.IntegerField()
+    workdir = pw.TextField()
+    plan = pw.TextField()
+    """JSON list of file operations: path, target sha (``null``: remove), undo sha."""
+    created_at = pw.BigIntegerField()
+
+
+class SubagentRow(BaseModel):
+    """The child session behind a ``subagent`` task record of its parent."""
+
+    task = pw.ForeignKeyField(TaskRow, primary_key=True, on_delete="CASCADE", backref="subagent")
+    task_id: str
+    child_session_id = pw.CharField(index=True)
+    call_id = pw.TextField()
+    parent_seq = pw.IntegerField()
+    """Seq of the parent's assistant message that made the call (rewind includes the child's
+    file changes when it removes that message)."""
+    agent = pw.TextField()
+
+
 class TombstoneRow(BaseModel):
     """Ids of deleted sessions: late writes for them are refused forever."""
 
@@ -210,6 +265,7 @@ class TombstoneRow(BaseModel):
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
+    CheckpointRow, RewindJournalRow, SubagentRow,
 ]
 
 MIGRATIONS: dict[int, Any] = {}

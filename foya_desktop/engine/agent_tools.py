@@ -1,0 +1,125 @@
+"""``spawn_agent``: a VP delegates a bounded task to a sub-agent in a child session.
+
+With ``wait`` (the default) the call returns the sub-agent's answer; without
+it, a task id the VP follows with the task tools (``task_list``,
+``task_output``, ``task_result``, ``task_cancel``). Sub-agents cannot spawn
+sub-agents of their own: their tool snapshot never includes this tool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from foya_desktop.core.errors import FoyaError, ToolError
+from foya_desktop.core.events import TaskRecord
+from foya_desktop.core.model import OMNI, VP
+from foya_desktop.engine.children import ChildAgents
+from foya_desktop.engine.vps import all_vps
+from foya_desktop.store.ops_children import ChildTask, RunningCall, running_calls
+from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
+from foya_desktop.tools.common import arg_bool, arg_int, arg_str
+
+SPAWN_AGENT = "spawn_agent"
+DEFAULT_MAX_TURNS, MAX_TURNS = 15, 50
+
+SPAWN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "task": {"type": "string", "description": "What the sub-agent should do, self-contained: it "
+                                                  "does not see this conversation."},
+        "title": {"type": "string", "description": "A short title for the task record."},
+        "agent": {"type": "string", "description": "Name of the persona to run (default: yourself)."},
+        "max_turns": {"type": "integer", "description": f"Model steps it may take (1–{MAX_TURNS}, "
+                                                        f"default {DEFAULT_MAX_TURNS})."},
+        "wait": {"type": "boolean", "description": "Wait for its answer (default true). With false, "
+                                                   "a task id comes back at once."},
+    },
+    "required": ["task"],
+    "additionalProperties": False,
+}
+
+
+class SpawnAgentTool:
+    """Start a sub-agent; the child session shows under the parent in the session tree."""
+
+    name = SPAWN_AGENT
+    description = ("Delegate a bounded task (research, an implementation step, a review) to a sub-agent "
+                   "that works in its own child session with the same project folder and approval "
+                   "rules. It does not see this conversation: describe the task completely.")
+    parameters = SPAWN_SCHEMA
+
+    def __init__(self, agents: ChildAgents) -> None:
+        self._agents = agents
+        self._claimed: set[str] = set()
+
+    def plan(self, args: dict[str, Any], ctx: ToolContext) -> Action:
+        """Starting a sub-agent changes nothing by itself; its own tools ask for their approvals."""
+        title = _title(args)
+        return Action(kind="other", summary=f"Start sub-agent: {title}")
+
+    async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        """Spawn, then wait for the answer (cancelling the child if this call is cancelled)."""
+        try:
+            task = await self._spawn(args, ctx)
+        except (FoyaError, ToolError) as exc:
+            return ToolOutput(f"Could not start the sub-agent: {exc}", is_error=True)
+        if not arg_bool(args, "wait", default=True):
+            return ToolOutput(f"Started sub-agent task {task.record.id} in child session "
+                              f"{task.child_session_id}. Follow it with task_output, collect its answer "
+                              "with task_result, stop it with task_cancel.")
+        try:
+            record = await self._agents.wait(task.record.id)
+        except asyncio.CancelledError:
+            await asyncio.shield(self._agents.cancel(ctx.session_id, task.record.id))
+            raise
+        return _answer(await self._agents.consume(ctx.session_id, record.id), task)
+
+    async def _spawn(self, args: dict[str, Any], ctx: ToolContext) -> ChildTask:
+        prompt = arg_str(args, "task")
+        max_turns = arg_int(args, "max_turns", default=DEFAULT_MAX_TURNS, low=1, high=MAX_TURNS)
+        call = await self._claim(ctx.session_id, args)
+        parent = await self._agents.store.get_session(ctx.session_id)
+        agent = await _agent(self._agents, str(args.get("agent") or ""), call.speaker)
+        names = [n for n in self._agents.tool_names(parent, agent) if n != SPAWN_AGENT]
+        snapshot = replace(agent, tools=tuple(names) or ("(none)",), max_steps=max_turns)
+        return await self._agents.spawn(parent, call.call_id, call.seq, snapshot, prompt, _title(args))
+
+    async def _claim(self, session_id: str, args: dict[str, Any]) -> RunningCall:
+        """Find the running call these arguments belong to (tools are not told their call id)."""
+        for call in await self._agents.store.read(running_calls, session_id, SPAWN_AGENT):
+            if call.arguments == args and call.call_id not in self._claimed:
+                self._claimed.add(call.call_id)
+                return call
+        raise ToolError("the call that started this sub-agent is not recorded as running")
+
+
+async def _agent(agents: ChildAgents, name: str, caller: str) -> VP:
+    vps = await all_vps(agents.store)
+    if name:
+        for vp in vps:
+            if name.casefold() in (vp.name.casefold(), vp.id.casefold()):
+                return vp
+        raise ToolError(f"no persona named {name!r}; known: {', '.join(v.name for v in vps)}")
+    return next((vp for vp in vps if vp.id == caller), OMNI)
+
+
+def _title(args: dict[str, Any]) -> str:
+    title = args.get("title")
+    if isinstance(title, str) and title.strip():
+        return title.strip()[:80]
+    task = args.get("task")
+    return (task.strip().splitlines()[0][:60] if isinstance(task, str) and task.strip() else "sub-agent")
+
+
+def _answer(record: TaskRecord, task: ChildTask) -> ToolOutput:
+    head = f"Sub-agent task {record.id} (child session {task.child_session_id}) ended: {record.state}."
+    body = record.output_tail or "(no answer)"
+    return ToolOutput(f"{head}\n\n{body}", is_error=record.state != "completed")
+
+
+def agent_tools(agents: ChildAgents) -> dict[str, Tool]:
+    """The sub-agent tool bound to one kernel's sub-agent manager."""
+    tool: Tool = SpawnAgentTool(agents)
+    return {tool.name: tool}

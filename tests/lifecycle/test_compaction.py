@@ -1,0 +1,111 @@
+"""Compaction: a checkpoint summary changes what later requests see, never the timeline."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import CompactionCheckpoint, PhaseChanged
+from foya_desktop.core.model import Connection, ProviderKind, Session
+from foya_desktop.engine.compaction import SUMMARY_SYSTEM
+from foya_desktop.engine.context_window import SUMMARY_HEADING, CompactionPolicy, compose, estimate_tokens
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.vps import roster_of
+from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
+from tests.helpers.engine import Recorder, wait_for
+from tests.lifecycle.conftest import Say
+
+
+def _sent(fake: FakeProviderServer, index: int = -1) -> tuple[str, list[str]]:
+    body = fake.requests[index].body
+    texts = [m["content"] if isinstance(m["content"], str) else "".join(
+        c.get("text", "") for c in m["content"]) for m in body["messages"] if m["role"] != "system"]
+    return system_prompt(body), texts
+
+
+async def test_compact_now_summarises_and_later_requests_start_from_the_summary(
+        kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
+    await say("first question")
+    await say("second question")
+    checkpoint = await kernel.compact(session.id)
+    system, texts = _sent(fake)
+    assert system == SUMMARY_SYSTEM and "first question" in texts[0] and "second question" in texts[0]
+    assert checkpoint.summary.startswith("SUMMARY of") and not checkpoint.automatic
+    messages = await kernel.store.valid_messages(session.id)
+    assert checkpoint.covers_seq == messages[-1].seq
+    phases = [e.phase for e in rec.of(PhaseChanged) if e.session_id == session.id]  # type: ignore[attr-defined]
+    assert phases[-2:] == ["compaction", "idle"]
+    assert rec.of(CompactionCheckpoint)[-1] == CompactionCheckpoint(session.id, checkpoint)
+    assert await kernel.checkpoints(session.id) == [checkpoint]
+
+    await say("third question")
+    system, texts = _sent(fake)
+    assert f"{SUMMARY_HEADING}\n{checkpoint.summary}" in system
+    assert texts == ["third question"]
+    assert len(await kernel.store.valid_messages(session.id)) == 6  # the timeline keeps everything
+    await kernel.compact(session.id)
+    with pytest.raises(InvalidOperation, match="Nothing new"):
+        await kernel.compact(session.id)
+
+
+async def test_automatic_compaction_keeps_the_current_turn_verbatim(
+        kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
+    for i in range(4):
+        await say(f"question {i} " + "padding " * 60)
+    current = await kernel.get_session(session.id)
+    roster = await roster_of(kernel.store, current)
+    now = estimate_tokens(await compose(kernel.svc, current, roster[0], roster, "", "m", CompactionPolicy()))
+    window = int((now + 300) / 0.8)  # the next message (+600 tokens) will not fit, the history did
+    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
+                                           context_window=window))
+    await kernel.update_session(session.id, connection="fake")
+    assert await kernel.checkpoints(session.id) == []
+    await say("the last question " + "padding " * 300)
+    (checkpoint,) = await kernel.checkpoints(session.id)
+    assert checkpoint.automatic
+    user = [m for m in await kernel.store.valid_messages(session.id) if m.role == "user"][-1]
+    assert checkpoint.covers_seq == user.seq - 1
+    system, texts = _sent(fake)
+    assert SUMMARY_HEADING in system and texts == [user.text]
+    assert "compaction" in [e.phase for e in rec.of(PhaseChanged)]  # type: ignore[attr-defined]
+    assert _sent(fake, -2)[0] == SUMMARY_SYSTEM
+
+
+async def test_old_tool_outputs_are_elided_from_requests_not_from_the_store(
+        kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, project: Path) -> None:
+    await kernel.set_compaction_policy(tool_output_budget=600)  # 2,400 characters
+    (project / "big.txt").write_text("x" * 2_000)
+    fake.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "big.txt"}, id="r1")]),
+                Reply(text="read it"),
+                Reply(tool_calls=[ToolCallSpec("read_file", {"path": "big.txt"}, id="r2")]),
+                Reply(text="read it again"))
+    await say("read it")
+    await say("read it again")
+    await say("and now?")
+    tool_msgs = [m for m in fake.requests[-1].body["messages"] if m["role"] == "tool"]
+    assert "elided" in tool_msgs[0]["content"] and "x" * 1000 in tool_msgs[1]["content"]
+    stored = [m.tool_result for m in await kernel.store.valid_messages(session.id) if m.tool_result]
+    assert all(r is not None and "x" * 1000 in r.content for r in stored)
+
+
+async def test_compaction_refused_while_busy_and_stoppable(
+        kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
+    await say("hello")
+    fake.script(Reply(text="slow " * 100, chunk_size=5, delay_per_chunk=0.02))
+    await kernel.send(session.id, "busy")
+    with pytest.raises(InvalidOperation, match="busy"):
+        await kernel.compact(session.id)
+    await kernel.stop(session.id, keep_queue=False)
+    fake.script(Reply(text="slow summary " * 100, chunk_size=5, delay_per_chunk=0.02))
+    job = asyncio.create_task(kernel.compact(session.id))
+    await wait_for(lambda: kernel.phase(session.id) == "compaction")
+    queued = await kernel.send(session.id, "waits for the compaction")
+    assert queued.queue_item_id is not None
+    await kernel.stop(session.id, keep_queue=False)
+    with pytest.raises(InvalidOperation, match="stopped"):
+        await job
+    assert await kernel.checkpoints(session.id) == []
+    assert kernel.phase(session.id) == "idle"
