@@ -79,17 +79,18 @@ class SpawnAgentTool:
     async def _spawn(self, args: dict[str, Any], ctx: ToolContext) -> ChildTask:
         prompt = arg_str(args, "task")
         max_turns = arg_int(args, "max_turns", default=DEFAULT_MAX_TURNS, low=1, high=MAX_TURNS)
-        call = await self._claim(ctx.session_id, args)
+        call = await self._claim(ctx, args)
         parent = await self._agents.store.get_session(ctx.session_id)
         agent = await _agent(self._agents, str(args.get("agent") or ""), call.speaker)
         names = [n for n in self._agents.tool_names(parent, agent) if n != SPAWN_AGENT]
         snapshot = replace(agent, tools=tuple(names) or ("(none)",), max_steps=max_turns)
         return await self._agents.spawn(parent, call.call_id, call.seq, snapshot, prompt, _title(args))
 
-    async def _claim(self, session_id: str, args: dict[str, Any]) -> RunningCall:
-        """Find the running call these arguments belong to (tools are not told their call id)."""
-        for call in await self._agents.store.read(running_calls, session_id, SPAWN_AGENT):
-            if call.arguments == args and call.call_id not in self._claimed:
+    async def _claim(self, ctx: ToolContext, args: dict[str, Any]) -> RunningCall:
+        """The running call that started this sub-agent (by call id; by arguments if unknown)."""
+        for call in await self._agents.store.read(running_calls, ctx.session_id, SPAWN_AGENT):
+            mine = call.call_id == ctx.call_id if ctx.call_id else call.arguments == args
+            if mine and call.call_id not in self._claimed:
                 self._claimed.add(call.call_id)
                 return call
         raise ToolError("the call that started this sub-agent is not recorded as running")

@@ -44,7 +44,8 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(tools),
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
     kernel = Kernel(svc)
-    tools.update(agent_tools(kernel.children))  # the Toolbox holds this dict: spawn_agent joins it
+    svc.tools.add(agent_tools(kernel.children))
+    tasks.set_canceller("subagent", kernel.children.cancel)
     return kernel
 
 

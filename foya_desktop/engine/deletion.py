@@ -56,6 +56,7 @@ async def _quiesce(svc: Services, turns: TurnManager, session_id: str) -> None:
         await turns.stop(rt)
     if rt.queue:
         turns.queue_ops.clear(rt)
+    await svc.providers.forget_session(session_id)
 
 
 def _forget(svc: Services, turns: TurnManager, session_id: str) -> None:

@@ -67,6 +67,11 @@ class ProviderPool:
         for key in [k for k in self._cache if k[1].name == connection_name]:
             self._cache.pop(key)
 
+    async def forget_session(self, session_id: str) -> None:
+        """Close the HTTP clients of a deleted session."""
+        for key in [k for k in self._cache if k[0] == session_id]:
+            await self._cache.pop(key).aclose()
+
     async def aclose(self) -> None:
         """Close every HTTP client."""
         for provider in self._cache.values():

@@ -31,7 +31,7 @@ from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.compaction import build_request
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.step import StepAccumulator, add_usage
-from foya_desktop.engine.tool_exec import ToolRun, run_tool_call
+from foya_desktop.engine.tool_exec import ToolRun, interrupted_result, run_tool_call
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,12 @@ async def _run_tools(svc: Services, run: VPRun, session: Session, message: Messa
     for call in message.tool_calls:
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
         run.tool_runs += 1
-        result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
+        try:
+            result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
+        except asyncio.CancelledError:
+            stopped = ToolRun(interrupted_result(session, run.vp, run.turn_id, call))
+            await asyncio.shield(_finish_call(svc, message, call, ToolState.ERROR, stopped))
+            raise
         failed = result.message.tool_result is not None and result.message.tool_result.is_error
         run.tool_failures += int(failed)
         state = ToolState.ERROR if failed else ToolState.COMPLETED

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from foya_desktop.tools.sandbox import SandboxPolicy
 
 TAIL_BYTES = 64 * 1024
 
+Canceller = Callable[[str, str], Awaitable[TaskRecord]]
+
 
 class TaskManager:
     """Starts, watches, cancels and hands over background shell jobs."""
@@ -30,7 +33,12 @@ class TaskManager:
         self._store = store
         self._bus = bus
         self._procs: dict[str, ProcessHandle] = {}
+        self._cancellers: dict[str, Canceller] = {}
         self._watchers: dict[str, asyncio.Task[None]] = {}
+
+    def set_canceller(self, kind: str, cancel: Canceller) -> None:
+        """Who stops records of another kind (sub-agents are run by ``ChildAgents``)."""
+        self._cancellers[kind] = cancel
 
     def recover(self) -> int:
         """Start-up: records of jobs that were running are now ``lost``."""
@@ -80,8 +88,10 @@ class TaskManager:
         return replace(record, output_tail=handle.tail()) if handle else record
 
     async def cancel(self, session_id: str, task_id: str) -> TaskRecord:
-        """Stop a running job (its whole process group)."""
+        """Stop a running job: its whole process group, or the sub-agent's child session."""
         record = await self.inspect(session_id, task_id)
+        if record.kind in self._cancellers and record.state == "running":
+            return await self._cancellers[record.kind](session_id, task_id)
         handle = self._procs.get(task_id)
         if handle is None:
             return record

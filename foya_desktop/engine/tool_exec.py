@@ -19,6 +19,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.approvals import Answer, decide, grant_key
+from foya_desktop.engine.context import INTERRUPTED_RESULT
 from foya_desktop.engine.questions import QuestionUnanswered, new_question
 from foya_desktop.engine.secrets import known_secrets, scrub
 from foya_desktop.engine.services import Services
@@ -50,7 +51,8 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     if tool is None or call.name not in svc.tools.names_for(session, vp):
         return _result(session, vp, turn_id, call, ToolOutput(f"Unknown or unavailable tool: {call.name}",
                                                                is_error=True))
-    ctx = tool_context(session, svc, _asker(svc, session, vp, call))
+    ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call)),
+                  call_id=call.call_id, speaker=vp.id)
     try:
         action = tool.plan(dict(call.arguments), ctx)
     except ToolError as exc:
@@ -161,6 +163,11 @@ async def _stored(svc: Services, session: Session, vp: VP, turn_id: str, call: T
     run = _result(session, vp, turn_id, call, output, images)
     run.changes = changes
     return run
+
+
+def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPart) -> Message:
+    """The result recorded for a call whose turn was stopped while it ran."""
+    return _result(session, vp, turn_id, call, ToolOutput(INTERRUPTED_RESULT, is_error=True)).message
 
 
 def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,

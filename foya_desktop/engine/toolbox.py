@@ -18,6 +18,10 @@ class Toolbox:
         self._tools = tools if tools is not None else default_tools()
         self._read_only = set(read_only_tools()) | ALWAYS_SAFE
 
+    def add(self, tools: dict[str, Tool]) -> None:
+        """Register more tools (those that need the kernel, e.g. ``spawn_agent``)."""
+        self._tools.update(tools)
+
     def get(self, name: str) -> Tool | None:
         """A tool by name."""
         return self._tools.get(name)

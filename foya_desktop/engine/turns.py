@@ -31,8 +31,6 @@ class TurnManager:
         self.svc = svc
         self.queue_ops = QueueOps(svc.bus)
         self.runtimes: dict[str, SessionRuntime] = {}
-        self._idle = asyncio.Event()
-        self._idle.set()
 
     def runtime(self, session_id: str) -> SessionRuntime:
         """The in-memory state of a session (created on first use)."""
@@ -52,7 +50,6 @@ class TurnManager:
             turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
         self.svc.bus.publish(MessageAdded(rt.session_id, message))
         await self._set_phase(rt, Phase.TURN)
-        self._idle.clear()
         rt.task = asyncio.create_task(self._turn(rt, turn_id, message, picked, roster),
                                       name=f"turn-{turn_id}")
         return message
@@ -106,8 +103,6 @@ class TurnManager:
         self.svc.bus.publish(event)
         if not rt.paused:
             await self.dispatch_next(rt)
-        if not any(r.busy for r in self.runtimes.values()):
-            self._idle.set()
 
     async def dispatch_next(self, rt: SessionRuntime) -> None:
         """Start the first queued message if the session is idle."""
@@ -133,9 +128,10 @@ class TurnManager:
         self.svc.bus.publish(PhaseChanged(rt.session_id, str(phase)))
 
     async def wait_idle(self) -> None:
-        """Return once no session has a running turn or queued message."""
-        while True:
-            await self._idle.wait()
-            await asyncio.sleep(0)
-            if not any(r.busy for r in self.runtimes.values()):
-                return
+        """Return once nothing runs and no queue will move (a paused queue waits for the person).
+
+        Polls: turns, sub-agent runs and lifecycle operations all hold a session
+        busy through ``SessionRuntime.task``, so this one check covers them all.
+        """
+        while any(r.busy or (r.queue and not r.paused) for r in self.runtimes.values()):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)

@@ -30,6 +30,10 @@ class ToolContext:
     """Environment for subprocesses, already stripped of secrets."""
     ask_user: Callable[[str, tuple[str, ...]], Awaitable[str]] | None = None
     """Awaitable question to the person (AskUser); ``None`` when nobody can answer."""
+    call_id: str = ""
+    """The model's id of the call being run (sub-agents record where they came from)."""
+    speaker: str = ""
+    """The VP making the call."""
     sandbox: SandboxPolicy | None = None
     """Confinement for commands nobody approved by hand (``None``: run unconfined)."""
 

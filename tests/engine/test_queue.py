@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from foya_desktop.core.events import QueueChanged
 from foya_desktop.core.messages import MessageStatus
 from foya_desktop.engine.kernel import Kernel
@@ -95,3 +97,22 @@ async def test_send_while_paused_resumes_in_fifo_order(
     await wait_turns(rec, s.id, 3)
     users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
     assert users == ["long one", "queued before stop", "typed after stop"]
+
+
+async def test_stop_during_a_tool_call_records_an_interrupted_result(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
+    from foya_desktop.core.events import MessageUpdated
+    from foya_desktop.core.messages import ToolState
+    from tests.fakeprovider import ToolCallSpec
+    fake.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": "sleep 20"})]))
+    s = await kernel.create_session(workdir=str(project), approval_mode="auto")
+    await kernel.send(s.id, "wait a while")
+    await wait_for(lambda: any(isinstance(e, MessageUpdated) and e.message.tool_calls
+                               and e.message.tool_calls[0].state == ToolState.RUNNING for e in rec.events))
+    await kernel.stop(s.id)
+    (done,) = await wait_turns(rec, s.id, 1)
+    assert done.status == "stopped"
+    history = await kernel.store.valid_messages(s.id)
+    assert history[1].tool_calls[0].state == ToolState.ERROR
+    result = history[2].tool_result
+    assert result is not None and result.is_error and "interrupted" in result.content
