@@ -50,22 +50,31 @@ class _Printer:
         self.as_json = as_json
         self.session_id = session_id
         self.names = names
-        self.turn_id = ""
         self.user_message_id = ""
+        self.turn_of: dict[str, str] = {}
+        """user message id → turn id (the turn may start before ``send`` returns)."""
+        self.finished: dict[str, TurnFinished] = {}
         self.done: asyncio.Future[TurnFinished] = asyncio.get_running_loop().create_future()
         self._speaker = ""
 
     def __call__(self, event: Event) -> None:
         if event.session_id != self.session_id:
             return
-        if isinstance(event, TurnStarted) and event.user_message_id == self.user_message_id:
-            self.turn_id = event.turn_id
+        if isinstance(event, TurnStarted):
+            self.turn_of[event.user_message_id] = event.turn_id
         if self.as_json:
             print(json.dumps(event_to_json(event), ensure_ascii=False), flush=True)
         else:
             self._text(event)
-        if isinstance(event, TurnFinished) and event.turn_id == self.turn_id and not self.done.done():
-            self.done.set_result(event)
+        if isinstance(event, TurnFinished):
+            self.finished[event.turn_id] = event
+        self.settle()
+
+    def settle(self) -> None:
+        """Resolve ``done`` once our turn (known by its user message) has finished."""
+        turn_id = self.turn_of.get(self.user_message_id)
+        if turn_id in self.finished and not self.done.done():
+            self.done.set_result(self.finished[turn_id])
 
     def _text(self, event: Event) -> None:
         if isinstance(event, StreamStarted) and event.speaker != self._speaker and len(self.names) > 1:
@@ -91,6 +100,7 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
     try:
         receipt = await kernel.send(session.id, args.prompt)
         printer.user_message_id = receipt.message_id or ""
+        printer.settle()
         finished = await printer.done
     finally:
         unsubscribe()

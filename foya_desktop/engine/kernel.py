@@ -31,6 +31,7 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.turns import TurnManager
 from foya_desktop.engine.vps import all_vps, check_roster
 from foya_desktop.store.catalog import update_project
+from foya_desktop.tools.common import image_mime
 
 UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
              "announcement", "pinned", "sort_order", "roster", "default_vp"}
@@ -42,6 +43,15 @@ class SendReceipt:
 
     message_id: str | None
     queue_item_id: str | None
+
+
+def _image_attachment(name: str, data: bytes) -> tuple[str, bytes]:
+    """(mime, bytes) of an attached image, its type read from the bytes, never the name."""
+    mime = image_mime(data[:16])
+    if mime is None:
+        raise InvalidOperation(f"{name or 'The attachment'} is not a PNG, JPEG, GIF or WebP image; "
+                               "only images can be attached to a message for now.")
+    return mime, data
 
 
 def _existing_folder(workdir: str) -> Path:
@@ -165,12 +175,16 @@ class Kernel(LifecycleOps):
 
     async def send(self, session_id: str, text: str, *,
                    attachments: Sequence[tuple[str, bytes]] = ()) -> SendReceipt:
-        """Start a turn now, or queue the message if the session is busy."""
+        """Start a turn now, or queue the message if the session is busy.
+
+        ``attachments`` are (file name, bytes) pairs; images only (their type is
+        read from the bytes).
+        """
         if not text.strip() and not attachments:
             raise InvalidOperation("Nothing to send.")
         await self.store.get_session(session_id)
         rt = self.turns.runtime(session_id)
-        atts = tuple(attachments)
+        atts = tuple(_image_attachment(name, data) for name, data in attachments)
         if rt.busy or rt.queue:
             item = self.turns.queue_ops.push(rt, text, atts)
             if not rt.busy and rt.paused:

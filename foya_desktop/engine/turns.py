@@ -37,30 +37,56 @@ class TurnManager:
         return self.runtimes.setdefault(session_id, SessionRuntime(session_id))
 
     async def start(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...]) -> Message:
-        """Persist the user message and launch the turn task."""
+        """Launch the turn and return its stored user message.
+
+        The turn task exists before the first ``await``, so the session is busy
+        at once: a second send is queued and a Stop is never lost in between.
+        """
+        stored: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        rt.task = asyncio.create_task(self._turn(rt, text, attachments, stored), name="turn")
+        return await stored
+
+    async def _open(self, rt: SessionRuntime, text: str,
+                    attachments: tuple[Attachment, ...]) -> tuple[Message, list[VP], list[VP]]:
+        """Persist the one user message of the turn and pick its target VPs."""
         session = await self.svc.store.get_session(rt.session_id)
         roster = await roster_of(self.svc.store, session)
         picked = targets(text, roster, session.default_vp)
-        turn_id = new_id("turn")
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
             parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
         message = await self.svc.store.append_message(Message(
             id=new_id("msg"), session_id=rt.session_id, role="user", parts=tuple(parts),
-            turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
+            turn_id=new_id("turn"), created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
         self.svc.bus.publish(MessageAdded(rt.session_id, message))
-        await self._set_phase(rt, Phase.TURN)
-        rt.task = asyncio.create_task(self._turn(rt, turn_id, message, picked, roster),
-                                      name=f"turn-{turn_id}")
-        return message
+        return message, picked, roster
 
-    async def _turn(self, rt: SessionRuntime, turn_id: str, message: Message, picked: list[VP],
-                    roster: list[VP]) -> None:
-        enter_turn(rt)
-        self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
-        runs = [VPRun(rt.session_id, turn_id, vp, roster) for vp in picked]
-        status, error = "completed", ""
+    async def _turn(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...],
+                    stored: asyncio.Future[Message]) -> None:
+        opening = asyncio.ensure_future(self._open(rt, text, attachments))
+        stopped = False
         try:
+            try:
+                message, picked, roster = await asyncio.shield(opening)
+            except asyncio.CancelledError:  # a stop while the message is being stored: store it, run nothing
+                stopped = True
+                message, picked, roster = await opening
+        except Exception as exc:
+            stored.set_exception(exc)
+            rt.task = None
+            return
+        stored.set_result(message)
+        await self._run_turn(rt, message, [] if stopped else picked, roster, stopped)
+
+    async def _run_turn(self, rt: SessionRuntime, message: Message, picked: list[VP], roster: list[VP],
+                        stopped: bool) -> None:
+        turn_id = message.turn_id
+        runs = [VPRun(rt.session_id, turn_id, vp, roster) for vp in picked]
+        status, error = ("stopped" if stopped else "completed"), ""
+        try:
+            enter_turn(rt)
+            self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
+            await asyncio.shield(self._set_phase(rt, Phase.TURN))
             results = await asyncio.gather(*(self._guarded(rt, r) for r in runs))
             errors = [e for e in results if e]
             if errors:

@@ -116,3 +116,26 @@ async def test_stop_during_a_tool_call_records_an_interrupted_result(
     assert history[1].tool_calls[0].state == ToolState.ERROR
     result = history[2].tool_result
     assert result is not None and result.is_error and "interrupted" in result.content
+
+
+async def test_back_to_back_sends_never_run_two_turns_at_once(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    import asyncio
+    fake.responder = echo
+    s = await kernel.create_session()
+    receipts = await asyncio.gather(*(kernel.send(s.id, f"m{i}") for i in range(4)))
+    assert sum(r.message_id is not None for r in receipts) == 1
+    await wait_turns(rec, s.id, 4)
+    from foya_desktop.core.events import TurnFinished, TurnStarted
+    order = [type(e).__name__ for e in rec.events if isinstance(e, (TurnStarted, TurnFinished))]
+    assert order == ["TurnStarted", "TurnFinished"] * 4
+
+
+async def test_stop_right_after_send_is_not_lost(kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(SLOW)
+    s = await kernel.create_session()
+    await kernel.send(s.id, "go")
+    await kernel.stop(s.id)
+    (done,) = await wait_turns(rec, s.id, 1)
+    assert done.status == "stopped"
+    assert kernel.phase(s.id).value == "idle"

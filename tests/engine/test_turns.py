@@ -157,3 +157,16 @@ async def test_user_images_reach_the_provider(kernel: Kernel, fake: FakeProvider
         "data:image/png;base64,")
     (user,) = [e.message for e in rec.of(MessageAdded) if e.message.role == "user"]  # type: ignore[attr-defined]
     assert await kernel.read_artifact(user.parts[1].artifact) == png
+
+
+async def test_attachment_type_comes_from_the_bytes_and_non_images_are_refused(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    jpeg = b"\xff\xd8\xff\xe0" + b"\x00" * 32
+    fake.script(Reply(text="A photo."))
+    s = await kernel.create_session()
+    await kernel.send(s.id, "look", attachments=[("holiday.jpg", jpeg)])
+    await wait_turns(rec, s.id, 1)
+    (user,) = [m for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    assert user.parts[1].mime == "image/jpeg"  # type: ignore[union-attr]
+    with pytest.raises(InvalidOperation, match="only images"):
+        await kernel.send(s.id, "read this", attachments=[("notes.txt", b"hello")])
