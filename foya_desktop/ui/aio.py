@@ -51,9 +51,19 @@ class TaskRunner(QObject):
         return len(self._tasks)
 
     async def drain(self) -> None:
-        """Wait until every task started so far (and any they start) has finished."""
+        """Wait until every task started so far (and any they start) has finished.
+
+        NOTE: a finished task leaves ``_tasks`` only in its done callback, which the loop runs
+        later; and ``gather`` over finished tasks completes without yielding (Python 3.12). So
+        wait only for unfinished tasks, and otherwise yield once so those callbacks can run —
+        awaiting ``gather`` on the whole set here spun forever without ever yielding.
+        """
         while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            pending = [t for t in self._tasks if not t.done()]
+            if pending:
+                await asyncio.wait(pending)
+            else:
+                await asyncio.sleep(0)
 
     def _finished(self, task: asyncio.Task[Any], what: str) -> None:
         self._tasks.discard(task)

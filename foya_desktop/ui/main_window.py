@@ -31,6 +31,7 @@ from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -66,6 +67,7 @@ class MainWindow(QMainWindow):
         self._actions = self._make_actions()
         self._build()
         self._connect_signals()
+        self.session_actions = SessionActions(self)  # branch, rewind, delete, compact (ui/ops)
 
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence]] = {

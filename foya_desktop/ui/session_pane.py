@@ -27,12 +27,15 @@ from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Connection, Phase, Session
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner
-from foya_desktop.ui.attention import APPROVAL_ANSWERS, AttentionPanel
+from foya_desktop.ui.attention import AttentionPanel
+from foya_desktop.ui.cards.timeline_cards import TimelineCards
 from foya_desktop.ui.composer.composer import Attachment, Composer, read_attachments
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
+from foya_desktop.ui.images.gallery import ImageBrowser
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.speakers import SpeakerDirectory
+from foya_desktop.ui.tasks.panel import TasksPanel
 from foya_desktop.ui.timeline.live import LiveStreams
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
@@ -65,7 +68,10 @@ class SessionPane(QWidget):
         self.timeline_view.placeholder = EMPTY_SESSION_TEXT
         self.title, self.subtitle = QLabel(), QLabel()
         self.status = StatusLine(speakers)
-        self.attention = AttentionPanel(speakers)
+        self.attention = AttentionPanel(speakers, kernel.answer_approval)
+        self.cards = TimelineCards(self.timeline_view, self.timeline_model, kernel, runner, speakers, self)
+        self.images = ImageBrowser(self.timeline_view, self.timeline_model, kernel.read_artifact, self)
+        self.tasks = TasksPanel(kernel, runner)
         self.queue = QueueWidget()
         self.composer = Composer()
         self._layout()
@@ -88,6 +94,7 @@ class SessionPane(QWidget):
         layout.setSpacing(0)
         layout.addLayout(header)
         layout.addWidget(self.timeline_view, 1)
+        layout.addWidget(self.tasks)
         layout.addWidget(self.status)
         layout.addWidget(self.attention)
         layout.addWidget(self.queue)
@@ -107,9 +114,7 @@ class SessionPane(QWidget):
         self.queue.remove_requested.connect(lambda i: self._queue_op(self._kernel.queue_remove, i))
         self.queue.resume_requested.connect(self._resume)
         self.status.connection_chosen.connect(self._choose_connection)
-        self.attention.approval_answered.connect(self._answer_approval)
-        self.attention.question_answered.connect(
-            lambda qid, text: self._runner.spawn(self._answer_question(qid, text), "Answering"))
+        self.cards.fallback_changed.connect(self.attention.set_questions)
         self.status.approval_chosen.connect(
             lambda mode: self._update(approval_mode=mode) if self.session else None)
 
@@ -120,7 +125,9 @@ class SessionPane(QWidget):
         self.session = session
         self._show_meta(session)
         self.status.clear_vp_status()
+        self.tasks.show_session(session.id if session else None)
         if session is None:
+            self.attention.show_session(None, has_project=False)
             await self.timeline_model.load(None, None)
             return
         self._refresh_run_state()
@@ -150,7 +157,8 @@ class SessionPane(QWidget):
         items = self._kernel.queue(sid)
         self.queue.set_items(items, self._kernel.queue_paused(sid))
         self.composer.set_queue(items)
-        self.attention.show_pending(self._kernel.pending_approvals(sid), self._kernel.pending_questions(sid))
+        self.attention.show_session(sid, has_project=bool(self.session.project_id),
+                                    approvals=self._kernel.pending_approvals(sid))
 
     def set_connections(self, connections: list[Connection]) -> None:
         """The configured model services changed."""
@@ -209,6 +217,7 @@ class SessionPane(QWidget):
         if self._is_current(session_id):
             self.status.set_phase(phase)
             self.composer.set_busy(phase != Phase.IDLE)
+            self.cards.refresh()  # a call without its question is "opening" only while a turn runs
 
     def on_queue_changed(self, event: QueueChanged) -> None:
         """A new queue snapshot."""
@@ -217,10 +226,12 @@ class SessionPane(QWidget):
             self.composer.set_queue(event.items)
 
     def on_other_event(self, event: Event) -> None:
-        """Approval and question cards come and go; a rewind reloads the history."""
+        """Approval and question cards come and go; tasks change; a rewind reloads the history."""
+        self.cards.book.apply(event)  # every session's questions: coming back shows where each stands
         if not self._is_current(event.session_id):
             return
         self.attention.apply(event)
+        self.tasks.apply(event)
         if isinstance(event, HistoryRewound):  # the valid history shrank: reload, words back to the composer
             self.composer.restore(event.text, [])
             self._reload()
@@ -246,17 +257,6 @@ class SessionPane(QWidget):
             raise
         self.timeline_view.jump_to_latest()
         self.sent.emit(session_id)
-
-    def _answer_approval(self, request_id: str, kind: str, feedback: str) -> None:
-        answer = APPROVAL_ANSWERS.get(kind)
-        if answer is not None:
-            self._kernel.answer_approval(request_id, answer, feedback)
-
-    async def _answer_question(self, question_id: str, text: str) -> None:
-        status = await self._kernel.answer_question(question_id, text)
-        if status == "expired":
-            self.attention.set_question_status(
-                question_id, "This question is no longer open (the turn ended); ask the VP again.")
 
     def _stop(self, keep_queue: bool) -> None:
         if self.session is not None:

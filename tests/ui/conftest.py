@@ -35,6 +35,7 @@ Fixtures:
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
@@ -94,6 +95,25 @@ def _app_style(qapp: QApplication) -> None:
     """
     qapp.setStyle("Fusion")
     qapp.setQuitOnLastWindowClosed(False)
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_gui_thread() -> Iterator[None]:
+    """Cyclic garbage is collected here, on the GUI thread, and nowhere else during a test.
+
+    NOTE: objects in reference cycles are otherwise freed by whichever thread triggers the next
+    automatic collection — often the store's writer thread or the fake provider's server
+    threads. A Qt object with running timers destroyed there logs "Timers cannot be stopped
+    from another thread" and corrupts the event dispatcher's timer ids: qasync callbacks get
+    lost (``runner.drain()`` hangs) or the process crashes later.
+    """
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()
 
 
 @pytest.fixture
@@ -164,5 +184,11 @@ class _window:
         self.bridge.close()
         self.window.quit_controller.quitting = True  # closing in tests is not quitting the app
         self.window.close()
+        # NOTE: wait until Qt has really destroyed the window, here on the GUI thread. Left to the
+        # garbage collector, a window in a reference cycle may be freed by whichever thread triggers
+        # a collection (the store's writer, the fake provider): "Timers cannot be stopped from
+        # another thread", then a crash.
+        gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.window.destroyed.connect(lambda *_: None if gone.done() else gone.set_result(None))
         self.window.deleteLater()
-        await asyncio.sleep(0)
+        await asyncio.wait_for(gone, 5)

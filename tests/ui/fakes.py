@@ -24,6 +24,8 @@ from foya_desktop.core.events import (
     QueueChanged,
     QueueItem,
     SessionChanged,
+    TaskChanged,
+    TaskRecord,
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
@@ -58,6 +60,7 @@ class FakeKernel:
     page_calls: list[tuple[str, int | None, int]] = field(default_factory=list)
     approvals: list[ApprovalRequested] = field(default_factory=list)
     questions: list[QuestionAsked] = field(default_factory=list)
+    tasks: dict[str, TaskRecord] = field(default_factory=dict)
     _seq: int = 0
 
     # ---- test setup -----------------------------------------------------------------------
@@ -252,6 +255,29 @@ class FakeKernel:
         else:
             self.questions.append(event)
         self.publish(event)
+
+    def put_task(self, record: TaskRecord) -> None:
+        """Test setup: a task record was created or changed (published like the engine does)."""
+        self.tasks[record.id] = record
+        self.publish(TaskChanged(record.session_id, record))
+
+    async def list_tasks(self, session_id: str) -> list[TaskRecord]:
+        return sorted((t for t in self.tasks.values() if t.session_id == session_id),
+                      key=lambda t: t.created_at, reverse=True)
+
+    async def inspect_task(self, session_id: str, task_id: str) -> TaskRecord:
+        self._record("inspect_task", session_id, task_id)
+        return self.tasks[task_id]
+
+    async def cancel_task(self, session_id: str, task_id: str) -> TaskRecord:
+        self._record("cancel_task", session_id, task_id)
+        record = dataclasses.replace(self.tasks[task_id], state="cancelled")
+        self.put_task(record)
+        return record
+
+    async def checkpoints(self, session_id: str) -> list[Any]:
+        """No compaction in the fake: the real kernel's tests cover markers (test_session_ops)."""
+        return []
 
     def keyring_problem(self) -> str | None:
         return self.problem

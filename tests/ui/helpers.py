@@ -99,3 +99,44 @@ def conversation(count: int) -> list[Message]:
             out.append(reply(f"Answer {i}. It uses **bold** text, `code` and a list:\n\n- one\n- two\n",
                              mid=f"msg_{i:06d}"))
     return out
+
+
+# ---- the real window on the real kernel ----------------------------------------------------
+
+async def open_session(window: Any, kernel: Any, **settings: Any) -> str:
+    """Create a session on the fake connection, select it in the tree, wait until it is shown."""
+    session = await kernel.create_session(connection="fake", model="fake-model", **settings)
+    await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
+    window.tree_view.select_session(session.id)
+    await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session.id,
+                     what="session shown")
+    await window.runner.drain()
+    return str(session.id)
+
+
+async def show(window: Any, session_id: str) -> None:
+    """Select a session in the tree and wait until the pane shows it (history loaded)."""
+    window.tree_view.select_session(session_id)
+    await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session_id,
+                     what="session shown")
+    await window.runner.drain()
+    await settle()
+
+
+class Events:
+    """Every event a kernel publishes from now on (subscribe before acting)."""
+
+    def __init__(self, kernel: Any) -> None:
+        self.seen: list[Any] = []
+        kernel.bus.subscribe(self.seen.append)
+
+    def of(self, kind: type, session_id: str | None = None) -> list[Any]:
+        """Events of one type (of one session), in order."""
+        return [e for e in self.seen if isinstance(e, kind) and (session_id is None or e.session_id == session_id)]
+
+    async def turns(self, count: int, session_id: str | None = None, timeout: float = 15.0) -> list[Any]:
+        """Wait until ``count`` turns have finished; returns them."""
+        from foya_desktop.core.events import TurnFinished
+
+        await wait_until(lambda: len(self.of(TurnFinished, session_id)) >= count, timeout, f"{count} turns")
+        return self.of(TurnFinished, session_id)

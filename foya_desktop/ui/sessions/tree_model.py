@@ -54,6 +54,8 @@ class SessionTreeModel(QAbstractItemModel):
         self._by_uid: dict[int, Node] = {self._recents.uid: self._recents}
         self._projects: dict[str, Node] = {}
         self._sessions: dict[str, Node] = {}
+        self._deleted: set[str] = set()
+        """Ids removed for good: a late event for one of them must not bring it back."""
 
     # ---- updates ----------------------------------------------------------------------------
 
@@ -70,6 +72,8 @@ class SessionTreeModel(QAbstractItemModel):
 
     def upsert_session(self, session: Session) -> None:
         """Add a session or apply new metadata, moving it only if its place changed."""
+        if session.id in self._deleted:
+            return
         node = self._sessions.get(session.id)
         if node is None:
             node = Node("session", session.id, session=session, phase=session.phase)
@@ -96,6 +100,7 @@ class SessionTreeModel(QAbstractItemModel):
 
     def remove_session(self, session_id: str) -> None:
         """A deleted session and anything still under it."""
+        self._deleted.add(session_id)
         node = self._sessions.get(session_id)
         if node is None or node.parent is None:
             return
@@ -105,6 +110,7 @@ class SessionTreeModel(QAbstractItemModel):
         for gone in node.walk():
             self._by_uid.pop(gone.uid, None)
             self._sessions.pop(gone.key, None)
+            self._deleted.add(gone.key)
         self.endRemoveRows()
 
     # ---- lookups ----------------------------------------------------------------------------

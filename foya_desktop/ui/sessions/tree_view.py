@@ -125,12 +125,15 @@ class SessionTreeView(QTreeView):
         new_session_requested(str): "New session" on a project row (project id; "" for none).
         pin_requested(str, bool): pin or unpin a session.
         bind_requested(str, str): bind a Recents session to a project (session id, project id).
+        menu_requested(QMenu, str): a session's context menu is being built (menu, session id);
+            connected slots add their actions (branch, compact, delete…) before it opens.
     """
 
     session_activated = Signal(str)
     new_session_requested = Signal(str)
     pin_requested = Signal(str, bool)
     bind_requested = Signal(str, str)
+    menu_requested = Signal(QMenu, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -173,6 +176,19 @@ class SessionTreeView(QTreeView):
         node: Node | None = current.data(NODE_ROLE) if current.isValid() else None
         if node is not None and node.kind == "session":
             self.session_activated.emit(node.key)
+
+    def rowsAboutToBeRemoved(self, parent: AnyIndex, start: int, end: int) -> None:
+        """A deleted session on screen leaves nothing selected (the pane shows the empty state).
+
+        NOTE: otherwise the selection model moves "current" to a neighbour while the rows go,
+        which would silently open another session in the middle of a deletion.
+        """
+        current = self.currentIndex()
+        while current.isValid() and current.parent() != parent:
+            current = current.parent()
+        if current.isValid() and start <= current.row() <= end:
+            self.selectionModel().clear()
+        super().rowsAboutToBeRemoved(parent, start, end)
 
     def _toggle_group(self, index: QModelIndex) -> None:
         """Project rows fold and unfold with a single click (there is no branch arrow)."""
@@ -222,6 +238,7 @@ class SessionTreeView(QTreeView):
             for project in self.tree().projects():
                 target.addAction(project.name, self._binder(node.key, project.id))
             target.setEnabled(bool(self.tree().projects()))
+        self.menu_requested.emit(menu, node.key)
         return menu
 
     def _binder(self, session_id: str, project_id: str) -> Callable[[], None]:

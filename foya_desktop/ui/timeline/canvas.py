@@ -45,6 +45,10 @@ class Canvas:
     y: int = 0
     hits: list[tuple[QRect, int]] = field(default_factory=list)
     """Clickable areas in row coordinates, with the part index they toggle."""
+    images: list[tuple[QRect, str]] = field(default_factory=list)
+    """Thumbnail boxes in row coordinates, with the artifact hash they show (click opens the viewer)."""
+    slots: list[tuple[QRect, str]] = field(default_factory=list)
+    """Room left for a card widget (an AskUser card) in row coordinates, with its tool call id."""
     visible: QRect | None = None
     """The part of the viewport being painted (absolute); documents outside it are skipped."""
 

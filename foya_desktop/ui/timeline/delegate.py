@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
+    Signal,
 )
 from PySide6.QtGui import QMouseEvent, QPainter
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
@@ -37,9 +38,13 @@ STREAM_HEIGHT_STEP = 64
 class TimelineDelegate(QStyledItemDelegate):
     """Paints timeline rows with a ``RowRenderer``; no editors, no selection.
 
+    Toggling a fold goes straight to the model; a click on a thumbnail is announced.
+
     Signals:
-        (none of its own; toggling a fold goes straight to the model)
+        image_clicked(int, str): row number and artifact hash of the thumbnail the person clicked.
     """
+
+    image_clicked = Signal(int, str)
 
     def __init__(self, renderer: RowRenderer, viewport: QWidget, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -47,6 +52,7 @@ class TimelineDelegate(QStyledItemDelegate):
         self._viewport = viewport
         self._sizes: dict[SizeKey, int] = {}
         self._hits: dict[str, list[tuple[QRect, int]]] = {}
+        self._images: dict[str, list[tuple[QRect, str]]] = {}
         self.measured = 0
         """How many rows were measured for real (benchmarks and tests read this)."""
         self.exposed: QRect | None = None
@@ -94,12 +100,14 @@ class TimelineDelegate(QStyledItemDelegate):
         self.renderer.walk(canvas, row, bool(index.data(HEADER_ROLE)))
         painter.restore()
         self._hits[row.key] = list(canvas.hits)
+        self._images[row.key] = list(canvas.images)
         if len(self._hits) > 2000:
             self._hits.clear()
+            self._images.clear()
 
     def editorEvent(self, event: QEvent, model: QAbstractItemModel, option: QStyleOptionViewItem,
                     index: AnyIndex) -> bool:
-        """A click on a folded line (reasoning, tool call) unfolds it."""
+        """A click on a folded line (reasoning, tool call) unfolds it; on a thumbnail, opens it."""
         if event.type() != QEvent.Type.MouseButtonRelease or not isinstance(event, QMouseEvent):
             return False
         if event.button() != Qt.MouseButton.LeftButton or not isinstance(model, TimelineModel):
@@ -107,6 +115,10 @@ class TimelineDelegate(QStyledItemDelegate):
         row: Row | None = index.data(ROW_ROLE)
         rect = option.rect
         point = event.position().toPoint() - rect.topLeft()
+        for box, sha in self._images.get(row.key if row else "", []):
+            if box.contains(point):
+                self.image_clicked.emit(index.row(), sha)
+                return True
         for area, part in self._hits.get(row.key if row else "", []):
             if area.contains(point):
                 model.toggle_part(index.row(), part)

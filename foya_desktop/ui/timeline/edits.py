@@ -107,6 +107,17 @@ class RowEditsMixin(QAbstractItemModel):
             i = self._rows.index(row)
             self._remove_range(i, i)
 
+    def row_of_call(self, call_id: str) -> int | None:
+        """Where the row that made this tool call is, if it is in the window."""
+        row = self._calls.get(call_id)
+        return self._rows.index(row) if row is not None else None
+
+    def refresh_call(self, call_id: str) -> None:
+        """Something drawn with a tool call changed (a card's state): re-measure its row."""
+        row = self._calls.get(call_id)
+        if row is not None:
+            self._touch(row)
+
     def toggle_part(self, row_index: int, part_index: int) -> None:
         """Fold or unfold one part (reasoning, tool details) of a stored message."""
         row = self._rows[row_index]

@@ -10,7 +10,8 @@ until the view reloads the tail.
 Rows are flat, but this is a ``QAbstractItemModel`` for a ``QTreeView``,
 because a tree view re-lays out only the changed row on ``dataChanged`` while
 a list view re-lays out all of them (DESIGN §4). Row mutation helpers live
-in ``RowEditsMixin`` (timeline/edits.py) to keep this file about paging.
+in ``RowEditsMixin`` (timeline/edits.py) and compaction markers in
+``CheckpointRowsMixin`` (timeline/checkpoints.py) to keep this file about paging.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, Sign
 from PySide6.QtGui import QFont
 
 from foya_desktop.core.messages import Message
-from foya_desktop.ui.timeline.edits import RowEditsMixin
+from foya_desktop.ui.timeline.checkpoints import CheckpointRowsMixin
 from foya_desktop.ui.timeline.live import LiveStream
 from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
 
@@ -37,7 +38,7 @@ HEADER_ROLE = Qt.ItemDataRole.UserRole + 2
 """Whether the row starts a speaker block (draws the speaker's name)."""
 
 
-class TimelineModel(RowEditsMixin):
+class TimelineModel(CheckpointRowsMixin):
     """One session's messages and in-flight replies, a window of at most ``MAX_ROWS`` rows.
 
     Signals:

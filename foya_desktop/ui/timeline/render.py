@@ -9,9 +9,7 @@ orange or red marker and accent bar, so it never passes for a complete one.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QFont, QTextDocument
@@ -20,6 +18,7 @@ from foya_desktop.core.messages import (
     ImagePart,
     Message,
     MessageStatus,
+    Part,
     ReasoningPart,
     TextPart,
     ToolCallPart,
@@ -28,41 +27,26 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline import summaries
 from foya_desktop.ui.timeline.canvas import Canvas, Segment
-from foya_desktop.ui.timeline.docs import DocumentCache, markdown_document, plain_document
-from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
-from foya_desktop.ui.timeline.thumbnails import THUMB_SIZE, ThumbnailCache
+from foya_desktop.ui.timeline.checkpoints import walk_checkpoint
+from foya_desktop.ui.timeline.docs import DocumentCache, markdown_document
+from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, Row, StreamRow
+from foya_desktop.ui.timeline.thumbnails import THUMB_GAP, THUMB_SIZE, ThumbnailCache, thumbnail_strip
+from foya_desktop.ui.timeline.tool_rows import INDENT, MARGIN, PART_GAP, CardSlots, Column, ToolRows
 
-MARGIN = 20
-INDENT = 18
-PART_GAP = 6
+__all__ = ["CardSlots", "RowRenderer"]
+
 BUBBLE_PAD = 10
-MAX_DETAIL_CHARS = 4000
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
-    """The horizontal band a reply's content occupies."""
-
-    x: int
-    width: int
-
-    @classmethod
-    def content(cls, row_width: int) -> Column:
-        """Indented under the speaker's name, with margins on both sides."""
-        return cls(MARGIN + INDENT, max(60, row_width - MARGIN - INDENT - MARGIN))
-
-    def indented(self, by: int) -> Column:
-        """A nested band (unfolded reasoning, tool details)."""
-        return Column(self.x + by, self.width - by)
-
-
-class RowRenderer:
+class RowRenderer(ToolRows):
     """Measures and paints rows; owns the document LRU shared by all rows."""
 
     def __init__(self, speakers: SpeakerDirectory | None = None,
                  thumbnails: ThumbnailCache | None = None) -> None:
         self.speakers = speakers or SpeakerDirectory()
         self.thumbnails = thumbnails
+        self.cards: CardSlots | None = None
+        """Set by the owner of card widgets; their calls get a slot instead of a tool row."""
         self.docs = DocumentCache(300)
         self._bubble_widths: dict[tuple[str, int], int] = {}
         self.refresh_fonts()
@@ -77,6 +61,9 @@ class RowRenderer:
 
     def walk(self, canvas: Canvas, row: Row, header: bool) -> None:
         """Measure or paint ``row`` on ``canvas`` (the same path for both)."""
+        if isinstance(row, CheckpointRow):
+            walk_checkpoint(canvas, row, self.small)
+            return
         canvas.space(2)
         if isinstance(row, StreamRow):
             self._stream(canvas, row, header)
@@ -105,10 +92,12 @@ class RowRenderer:
         c.space(BUBBLE_PAD - 2)
         c.document(doc, bubble.left() + BUBBLE_PAD, inner)
         c.space(BUBBLE_PAD - 2)
-        for part in message.parts:
-            if isinstance(part, ImagePart):
-                c.space(PART_GAP)
-                self._image(c, part.artifact, right - THUMB_SIZE.width())
+        images = [p.artifact for p in message.parts if isinstance(p, ImagePart)]
+        if images:
+            c.space(PART_GAP)
+            shown = min(len(images), max(1, (bubble.width() + THUMB_GAP) // (THUMB_SIZE.width() + THUMB_GAP)))
+            width = shown * (THUMB_SIZE.width() + THUMB_GAP) - THUMB_GAP
+            thumbnail_strip(c, images, right - width, width, self.thumbnails)
         self._status(c, message)
 
     # ---- a VP's replies --------------------------------------------------------------------
@@ -132,15 +121,16 @@ class RowRenderer:
         start = c.y
         if message.role == "tool":
             self._orphan_result(c, message, col)
-        for index, part in enumerate(message.parts):
+        parts = message.parts
+        for index, part in enumerate(parts):
             if isinstance(part, ReasoningPart):
                 self._reasoning(c, row, index, col)
             elif isinstance(part, TextPart) and part.text.strip():
                 c.document(self._markdown((row.key, index), part.text), col.x, col.width)
                 c.space(PART_GAP)
-            elif isinstance(part, ImagePart):
-                self._image(c, part.artifact, col.x)
-                c.space(PART_GAP)
+            elif isinstance(part, ImagePart) and not (index and isinstance(parts[index - 1], ImagePart)):
+                run = [p.artifact for p in _image_run(parts, index)]  # side by side, where they were
+                thumbnail_strip(c, run, col.x, col.width, self.thumbnails)
             elif isinstance(part, ToolCallPart):
                 self._tool_call(c, row, index, col)
         self._status(c, message, start)
@@ -158,51 +148,6 @@ class RowRenderer:
             c.document(self._markdown((row.key, index), part.text), inner.x, inner.width, theme.dim_color())
         c.space(PART_GAP)
 
-    def _tool_call(self, c: Canvas, row: MessageRow, index: int, col: Column) -> None:
-        call = row.message.parts[index]
-        assert isinstance(call, ToolCallPart)
-        result = row.result_for(call.call_id)
-        segments = [Segment(theme.tool_icon(call.name) + " ", theme.text_color(), self.small),
-                    Segment(call.name + "  ", theme.text_color(), self.bold),
-                    Segment(summaries.summarize_args(call.arguments), theme.dim_color(), self.mono, True)]
-        if result is None:
-            segments.append(Segment("  · running…", theme.dim_color(), self.small))
-        else:
-            color = theme.error_color() if result.is_error else theme.dim_color()
-            mark = "  ✗ " if result.is_error else "  → "
-            segments.append(Segment(mark + summaries.summarize_result(result), color, self.small, True))
-        c.line(segments, col.x, col.width, hit=index)
-        if index in row.expanded:
-            self._tool_details(c, row, call, col.indented(12))
-        c.space(3)
-
-    def _tool_details(self, c: Canvas, row: MessageRow, call: ToolCallPart, col: Column) -> None:
-        result_msg = row.results.get(call.call_id)
-        result = row.result_for(call.call_id)
-        body = json.dumps(call.arguments, indent=2, ensure_ascii=False)
-        if result is not None:
-            body += "\n\n" + _clip(result.content)
-        key = (row.key, call.call_id, result_msg.id if result_msg else "")
-        doc = self._cached(key, lambda: plain_document(body, self.mono))
-        inner = col.indented(8)
-        doc.setTextWidth(inner.width - 8)
-        c.rounded_rect(QRect(col.x, c.y + 2, col.width, round(doc.size().height()) + 12),
-                       theme.code_background(), 6)
-        c.space(8)
-        c.document(doc, inner.x, inner.width - 8, theme.error_color() if result and result.is_error else None)
-        c.space(6)
-
-    def _orphan_result(self, c: Canvas, message: Message, col: Column) -> None:
-        result = message.tool_result
-        if result is None:
-            return
-        color = theme.error_color() if result.is_error else theme.dim_color()
-        c.line([Segment("↳ " + theme.tool_icon(result.name) + " ", theme.text_color(), self.small),
-                Segment(result.name + "  ", theme.text_color(), self.bold),
-                Segment(summaries.summarize_result(result), color, self.small, True)], col.x, col.width)
-        for image in result.images:
-            self._image(c, image.artifact, col.x)
-
     def _status(self, c: Canvas, message: Message, start: int | None = None) -> None:
         caption = summaries.status_caption(message)
         if caption is None:
@@ -213,16 +158,6 @@ class RowRenderer:
         c.line([Segment(mark + caption, color, self.bold)], MARGIN + INDENT, c.width - 2 * MARGIN - INDENT)
         if start is not None:
             c.bar(MARGIN + 3, start, c.y, color)
-
-    def _image(self, c: Canvas, sha: str, x: int) -> None:
-        box = QRect(x, c.y, THUMB_SIZE.width(), THUMB_SIZE.height())
-        if c.painter is not None:
-            pixmap = self.thumbnails.get(sha) if self.thumbnails else None
-            if pixmap is not None:
-                c.painter.drawPixmap(c.left + box.x(), c.top + box.y(), pixmap)
-            else:
-                c.rounded_rect(box, theme.code_background(), 6, theme.dim_color())
-        c.space(box.height())
 
     # ---- replies still streaming -----------------------------------------------------------
 
@@ -279,9 +214,11 @@ class RowRenderer:
         return doc
 
 
-
-def _clip(text: str) -> str:
-    """Tool output is shown up to ``MAX_DETAIL_CHARS``; the rest is counted, not drawn."""
-    if len(text) <= MAX_DETAIL_CHARS:
-        return text
-    return text[:MAX_DETAIL_CHARS] + f"\n… ({len(text) - MAX_DETAIL_CHARS} more characters)"
+def _image_run(parts: tuple[Part, ...], start: int) -> list[ImagePart]:
+    """The consecutive image parts from ``start`` on (drawn as one strip)."""
+    run: list[ImagePart] = []
+    for part in parts[start:]:
+        if not isinstance(part, ImagePart):
+            break
+        run.append(part)
+    return run

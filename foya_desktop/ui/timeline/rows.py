@@ -102,4 +102,37 @@ class StreamRow:
         return self.body.text
 
 
-Row = MessageRow | StreamRow
+
+@dataclass(eq=False, slots=True)
+class CheckpointRow:
+    """Where a compaction checkpoint sits: later model requests start from its summary.
+
+    Drawn as a marker line between the last covered message and the next one
+    (see ``timeline/checkpoints.py``); the messages above it stay in the timeline.
+    """
+
+    checkpoint_id: str
+    covers_seq: int
+    """The last message seq the summary covers."""
+    summary: str = ""
+    automatic: bool = False
+    revision: int = 0
+
+    @property
+    def key(self) -> str:
+        """Stable identity for caches: the checkpoint id."""
+        return self.checkpoint_id
+
+    @property
+    def speaker_key(self) -> str:
+        """Nobody speaks; the row after a marker starts a new block."""
+        return ""
+
+    def plain_text(self) -> str:
+        """What a copy or a screen reader gets."""
+        return CHECKPOINT_TEXT
+
+
+CHECKPOINT_TEXT = "Earlier messages summarised for the model — the timeline keeps everything"
+
+Row = MessageRow | StreamRow | CheckpointRow

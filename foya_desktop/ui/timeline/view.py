@@ -41,10 +41,15 @@ class TimelineView(QTreeView):
     Signals:
         near_top(): the person scrolled close to the top; page older history in.
         reload_requested(): the window is detached and the person asked for the newest messages.
+        rows_moved(): rows were laid out again or scrolled; widgets placed over rows follow.
+        menu_requested(QMenu, int): a row's context menu is being built (menu, row number);
+            connected slots add their actions to it before it opens.
     """
 
     near_top = Signal()
     reload_requested = Signal()
+    rows_moved = Signal()
+    menu_requested = Signal(QMenu, int)
 
     def __init__(self, renderer: RowRenderer, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -211,6 +216,16 @@ class TimelineView(QTreeView):
 
     # ---- geometry, painting, menus --------------------------------------------------------
 
+    def updateGeometries(self) -> None:
+        """After every layout pass: cards placed over rows move with them."""
+        super().updateGeometries()
+        self.rows_moved.emit()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        """NOTE: QTreeView skips scrolling child widgets on big jumps when it has no editors."""
+        super().scrollContentsBy(dx, dy)
+        self.rows_moved.emit()
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         """A new width changes every row's height: re-lay out once the resize settles."""
         super().resizeEvent(event)
@@ -246,14 +261,21 @@ class TimelineView(QTreeView):
         painter.drawText(area, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.placeholder)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        """Copy a message's text."""
+        """Copy a message's text, and whatever the window adds (branch, rewind…)."""
         index = self.indexAt(event.pos())
         if not index.isValid():
             return
-        menu = QMenu(self)
-        text = str(index.data() or "")
-        menu.addAction("Copy text", lambda: QGuiApplication.clipboard().setText(text))
+        menu = self.menu_for_row(index.row())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(event.globalPos())
+
+    def menu_for_row(self, row: int) -> QMenu:
+        """The context menu of a row as it would open now (tests trigger its actions directly)."""
+        menu = QMenu(self)
+        text = str(self.model().index(row, 0).data() or "")
+        menu.addAction("Copy text", lambda: QGuiApplication.clipboard().setText(text))
+        self.menu_requested.emit(menu, row)
+        return menu
 
     def row_rect(self, row: int) -> QRect:
         """Where a row is drawn (tests and screenshots)."""

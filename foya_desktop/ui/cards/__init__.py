@@ -1,0 +1,1 @@
+"""Cards for what a turn waits on: approval requests and AskUser questions."""

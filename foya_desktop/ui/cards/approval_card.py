@@ -1,0 +1,178 @@
+"""One approval request as a card: what the tool wants to do, and the four answers.
+
+The card shows everything the decision rests on — the tool, its arguments,
+the exact diff of an edit or the exact command, and why Foya asks — and the
+answers exactly as far as they reach: once, for this session (not kept),
+always for this project (a narrow persisted rule), or deny. A denial with
+words lets the agent try another way; a bare denial stops the turn, and the
+Deny button says which one it is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+from foya_desktop.core.events import ApprovalRequested
+from foya_desktop.ui import theme
+from foya_desktop.ui.cards.common import button, card_frame, label
+from foya_desktop.ui.cards.diff_view import DiffView
+from foya_desktop.ui.timeline.summaries import first_line
+
+NO_RULE_TIP = ("No narrow rule can be made for this call (a pipeline or compound command, a network "
+               "command, or no single path). Allow it once or for this session instead.")
+NO_PROJECT_TIP = "This session has no project folder, so there is no project to keep a rule for."
+FEEDBACK_HINT = "Why not? (optional: the agent reads it and tries another way)"
+ANSWER_LABELS = {"once": "Allow once", "session": "Allow for this session",
+                 "always": "Always for this project"}
+
+
+def argument_lines(arguments: dict[str, Any], *, limit: int = 100, short_only: bool = False) -> str:
+    """``key: value`` per argument, each on one line; long text says how long it is.
+
+    ``short_only`` leaves out multi-line and long values (the diff or command shows them).
+    """
+    lines = []
+    for key, value in arguments.items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        count = text.count("\n") + 1
+        if short_only and (count > 1 or len(text) > limit):
+            continue
+        shown = first_line(text, limit) if text.strip() else '""'
+        lines.append(f"{key}: {shown}" + (f"  … ({count} lines)" if count > 1 else ""))
+    return "\n".join(lines)
+
+
+class ApprovalCard(QFrame):
+    """The request at the head of a session's approval queue.
+
+    Signals:
+        answered(str, str, str): request id, answer (once | session | always | deny), feedback.
+    """
+
+    answered = Signal(str, str, str)
+
+    def __init__(self, request: ApprovalRequested, who: str, *, waiting: int = 0,
+                 has_project: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.request = request
+        warn = theme.warning_color()
+        layout = card_frame(self, warn)
+        head = QHBoxLayout()
+        head.addWidget(label(f"⚠  {who} wants to use {request.tool}", color=warn, bold=True), 1)
+        self.waiting = label(f"+{waiting} more waiting" if waiting else "", color=theme.dim_color())
+        self.waiting.setVisible(waiting > 0)
+        head.addWidget(self.waiting)
+        layout.addLayout(head)
+        layout.addWidget(label(request.summary, select=True))
+        self._add_arguments(layout.addWidget)
+        if request.command:
+            layout.addWidget(self._mono(request.command, 4))
+        if request.diff:
+            self.diff: DiffView | None = DiffView(request.diff)
+            layout.addWidget(self.diff)
+        else:
+            self.diff = None
+        if request.reason:
+            layout.addWidget(label(f"Why you are asked: {request.reason}", color=theme.dim_color()))
+        self.feedback = QLineEdit(placeholderText=FEEDBACK_HINT)
+        self.buttons: dict[str, QPushButton] = {}
+        layout.addLayout(self._answer_row(has_project))
+        self.state = label("", color=theme.dim_color())
+        self.state.hide()
+        layout.addWidget(self.state)
+
+    def _add_arguments(self, add: Any) -> None:
+        shown_elsewhere = bool(self.request.diff or self.request.command)
+        text = argument_lines(self.request.arguments, short_only=shown_elsewhere)
+        if text:
+            args = label(text, color=theme.dim_color(), select=True)
+            args.setFont(theme.mono_font())
+            add(args)
+        values = [v if isinstance(v, str) else json.dumps(v) for v in self.request.arguments.values()]
+        if any("\n" in v or len(v) > 100 for v in values):  # something above was shortened or left out
+            full = json.dumps(self.request.arguments, indent=2, ensure_ascii=False)
+            self.all_arguments = self._mono(full, 10)
+            self.all_arguments.hide()
+            self.toggle = QToolButton()
+            self.toggle.setText("▸ All arguments")
+            self.toggle.setAutoRaise(True)
+            self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
+            link = theme.speaker_color("omni").name()
+            self.toggle.setStyleSheet(f"color: {link}; border: none; padding: 0;")
+            self.toggle.clicked.connect(self._toggle)
+            add(self.toggle)
+            add(self.all_arguments)
+
+    def _toggle(self) -> None:
+        self.all_arguments.setVisible(not self.all_arguments.isVisible())
+        self.toggle.setText(("▾ " if self.all_arguments.isVisible() else "▸ ") + "All arguments")
+
+    @staticmethod
+    def _mono(text: str, max_lines: int) -> QPlainTextEdit:
+        view = QPlainTextEdit(text)
+        view.setReadOnly(True)
+        view.setFont(theme.mono_font())
+        lines = min(max_lines, max(1, text.count("\n") + 1))
+        view.setFixedHeight(lines * view.fontMetrics().lineSpacing() + 2 * view.frameWidth() + 8)
+        return view
+
+    def _answer_row(self, has_project: bool) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        for kind, text in ANSWER_LABELS.items():
+            self.buttons[kind] = button(text, lambda k=kind: self._answer(k))  # type: ignore[misc]
+            row.addWidget(self.buttons[kind])
+        always = self.buttons["always"]
+        if not self.request.can_always or not has_project:
+            always.setEnabled(False)
+            always.setToolTip(NO_RULE_TIP if not self.request.can_always else NO_PROJECT_TIP)
+        else:
+            always.setToolTip("Keep a narrow rule for exactly this command or path in this project.")
+        self.buttons["session"].setToolTip("Until the app quits; not kept, not copied by branch or fork.")
+        row.addSpacing(12)
+        row.addWidget(self.feedback, 1)
+        self.buttons["deny"] = button("Deny && stop", lambda: self._answer("deny"))
+        self.feedback.textChanged.connect(self._deny_text)
+        self.feedback.returnPressed.connect(self.buttons["deny"].click)
+        self._deny_text("")
+        row.addWidget(self.buttons["deny"])
+        return row
+
+    def _deny_text(self, text: str) -> None:
+        deny = self.buttons["deny"]
+        if text.strip():
+            deny.setText("Deny && tell the agent")
+            deny.setToolTip("The agent gets your words as the tool's result and continues.")
+        else:
+            deny.setText("Deny && stop")
+            deny.setToolTip("Without a reason the turn stops here.")
+
+    def _answer(self, kind: str) -> None:
+        feedback = self.feedback.text().strip() if kind == "deny" else ""
+        for widget in (*self.buttons.values(), self.feedback):
+            widget.setEnabled(False)
+        self.state.setText("Sending your answer…")
+        self.state.show()
+        self.answered.emit(self.request.request_id, kind, feedback)
+
+    def set_waiting(self, count: int) -> None:
+        """How many more requests of this session wait behind this one."""
+        self.waiting.setText(f"+{count} more waiting" if count else "")
+        self.waiting.setVisible(count > 0)
+
+    def refused(self, text: str) -> None:
+        """The engine no longer had this request (the turn ended meanwhile)."""
+        self.state.setText(text)
+        self.state.show()

@@ -1,0 +1,1 @@
+"""Session operations in the window: branch, rewind, delete, compact, sub-agent sessions."""

@@ -1,0 +1,152 @@
+"""The session operations as small named coroutines: branch, rewind, delete, compact.
+
+Each flow asks what it must (a confirmation, a preview), calls the kernel
+once, and reports the outcome in words. The kernel keeps the rules and
+re-checks everything; when it refuses, the person reads its reason in a
+dialog rather than a status-bar line that vanishes, because they just asked
+for this and are waiting for an answer. The tree and the pane change when
+the kernel's events arrive, as for every other change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.events import Checkpoint
+from foya_desktop.core.model import Phase, Session
+from foya_desktop.engine.rewind import RewindResult
+from foya_desktop.ui.ops.boundaries import latest_boundary
+from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
+from foya_desktop.ui.ops.rewind_dialog import RewindDialog, run_rewind
+
+if TYPE_CHECKING:
+    from foya_desktop.ui.main_window import MainWindow
+
+LATEST_PAGE = 200
+"""How far back "Branch from latest reply" looks for a complete reply."""
+STATUS_MS = 10_000
+
+
+class SessionFlows:
+    """Branch, rewind, delete and compact, as the window runs them."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._w = window
+
+    # ---- branch -----------------------------------------------------------------------------
+
+    async def branch(self, session_id: str, after_message_id: str) -> Session | None:
+        """A new session from the history up to ``after_message_id``; open it."""
+        try:
+            created = await self._w.kernel.branch(session_id, after_message_id)
+        except FoyaError as error:
+            await inform(self._w, "Branch", "Cannot branch here", str(error))
+            return None
+        self._w.tree_model.upsert_session(created)
+        self._w.tree_view.select_session(created.id)
+        self._say(f"Branched into “{created.title}” — the original session is unchanged.")
+        return created
+
+    async def branch_latest(self, session_id: str) -> Session | None:
+        """Branch after the newest complete reply or tool result."""
+        messages = await self._w.kernel.history_page(session_id, limit=LATEST_PAGE)
+        after = latest_boundary(messages)
+        if after is None:
+            await inform(self._w, "Branch", "Nothing to branch from yet",
+                         "A branch starts from a complete reply, and this session has none yet.")
+            return None
+        return await self.branch(session_id, after)
+
+    # ---- rewind -----------------------------------------------------------------------------
+
+    async def rewind(self, session_id: str, message_id: str) -> RewindResult | None:
+        """Preview, confirm in a dialog, then put the message's words back in the composer."""
+        try:
+            preview = await self._w.kernel.rewind_preview(session_id, message_id)
+        except FoyaError as error:
+            await inform(self._w, "Rewind", "Cannot rewind to this message", str(error))
+            return None
+        dialog = RewindDialog(preview, self._w)
+        try:
+            result = await run_rewind(self._w.kernel, dialog)
+        finally:
+            dialog.deleteLater()
+        if result is not None:
+            self._restore_text(session_id, result.text)
+            self._say(_rewound_words(result, preview.messages_removed))
+        return result
+
+    def _restore_text(self, session_id: str, text: str) -> None:
+        """The rewound message goes back into the composer, above any draft already there."""
+        pane = self._w.pane
+        if pane.session is None or pane.session.id != session_id:
+            return
+        box = pane.composer.input
+        draft = box.toPlainText()
+        if text not in draft:
+            box.setPlainText(text + ("\n\n" + draft if draft.strip() else ""))
+        box.setFocus()
+        box.moveCursor(box.textCursor().MoveOperation.End)
+
+    # ---- delete -----------------------------------------------------------------------------
+
+    async def delete(self, session_id: str) -> list[str]:
+        """Confirm (irreversible; names the sub-agent sessions that go too), then delete."""
+        model = self._w.tree_model
+        session = model.session(session_id)
+        if session is None:
+            return []
+        children = [n.session for n in model.node(model.index_of_session(session_id)).walk()[1:]
+                    if n.session is not None]
+        dialog = ConfirmDialog("Delete session", f"Delete “{session.title or 'Untitled session'}”?",
+                               _delete_words(children, model.phase(session_id) != Phase.IDLE),
+                               "Delete", destructive=True, parent=self._w)
+        if not await confirm(dialog):
+            return []
+        deleted = await self._w.kernel.delete_session(session_id)
+        for gone in deleted:  # the events did this already; a no-op then
+            model.remove_session(gone)
+        extra = f" and {len(deleted) - 1} sub-agent session(s)" if len(deleted) > 1 else ""
+        self._say(f"Deleted “{session.title or 'Untitled session'}”{extra}.")
+        return deleted
+
+    # ---- compaction -------------------------------------------------------------------------
+
+    async def compact(self, session_id: str) -> Checkpoint:
+        """Summarise the history for later requests; the marker appears when it is written."""
+        self._say("Compacting… a summary of the history is being written.")
+        checkpoint = await self._w.kernel.compact(session_id)
+        self._say("Compacted: later requests start from the summary; the timeline keeps everything.")
+        return checkpoint
+
+    async def show_summary(self, summary: str, automatic: bool) -> None:
+        """What the model sees instead of the messages above a checkpoint marker."""
+        how = "automatically, when the context filled up" if automatic else "on request"
+        await inform(self._w, "Compaction summary", f"Summary written {how}",
+                     summary or "(empty summary)")
+
+    def _say(self, text: str) -> None:
+        self._w.statusBar().showMessage(text, STATUS_MS)
+
+
+def _delete_words(children: list[Session], running: bool) -> str:
+    parts = ["<p>This cannot be undone. The session's messages, settings and attachments are "
+             "removed from Foya; files in the project folder are not touched.</p>"]
+    if children:
+        count = len(children)
+        titles = [c.title or "Untitled sub-agent session" for c in children]
+        parts.append(f"<p><b>Its {count} sub-agent session{'s' if count != 1 else ''} "
+                     f"{'go' if count != 1 else 'goes'} too:</b>{bullet_list(titles)}</p>")
+    if running:
+        parts.append("<p>The reply in progress is stopped first.</p>")
+    return "".join(parts)
+
+
+def _rewound_words(result: RewindResult, removed: int) -> str:
+    files = [f"{len(result.restored)} file(s) restored" if result.restored else "",
+             f"{len(result.removed)} removed" if result.removed else "",
+             f"{len(result.skipped)} left untouched" if result.skipped else ""]
+    detail = ", ".join(f for f in files if f)
+    return (f"Rewound: {removed} message(s) left the timeline" + (f"; {detail}." if detail else ".")
+            + " Your message is back in the composer.")

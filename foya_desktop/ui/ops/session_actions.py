@@ -1,0 +1,205 @@
+"""Where the session operations live in the window: context menus, the Del key, a Session menu.
+
+A person coming from Claude Code, Cursor or Cherry Studio looks for these in
+three places: right-click on a message (branch from here, rewind to here,
+copy), right-click on a session in the sidebar (rename, pin, branch, compact,
+delete), and the menu bar. The views only announce that a menu is being
+built (``menu_requested``); this object adds the actions that make sense at
+that spot and runs the flows (``flows.py``) as named tasks.
+
+It also keeps two pieces of pane state that follow from the session tree:
+compaction markers (loaded whenever the timeline opens a session, added live)
+and the sub-agent strip (read-only child sessions, running sub-agents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QVBoxLayout
+
+from foya_desktop.core.events import CompactionCheckpoint, Event
+from foya_desktop.core.messages import Message
+from foya_desktop.core.model import Phase, Session
+from foya_desktop.ui.ops.boundaries import rewind_refusal, row_boundary, row_messages, valid_boundaries
+from foya_desktop.ui.ops.child_banner import READ_ONLY_PLACEHOLDER, SubAgentBanner
+from foya_desktop.ui.ops.flows import SessionFlows
+from foya_desktop.ui.sessions.tree_model import SESSION_ID_ROLE
+from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow
+
+if TYPE_CHECKING:
+    from foya_desktop.ui.main_window import MainWindow
+
+BRANCH_HERE = "Branch from here"
+REWIND_HERE = "Rewind to here…"
+BRANCH_LATEST = "Branch from latest reply"
+COMPACT_NOW = "Compact now"
+DELETE = "Delete…"
+SHOW_SUMMARY = "Show the summary…"
+
+
+class SessionActions(QObject):
+    """Session operations wired into the window's menus, keys and pane.
+
+    Signals:
+        (none; operations run as named tasks on the window's ``TaskRunner``)
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._w = window
+        self.flows = SessionFlows(window)
+        self.banner = SubAgentBanner()
+        self.delete_action = QAction("Delete session…", window.tree_view)
+        self.delete_action.setShortcuts([QKeySequence(Qt.Key.Key_Delete),
+                                         QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Backspace)])
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        window.tree_view.addAction(self.delete_action)
+        self.session_menu = window.menuBar().addMenu("&Session")
+        self._install_banner()
+        self._connect_signals()
+
+    def _install_banner(self) -> None:
+        # NOTE: placed into the pane's layout from here, right above the composer, so the pane
+        # itself does not need to know about sub-agents.
+        layout = self._w.pane.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(layout.indexOf(self._w.pane.composer), self.banner)
+
+    def _connect_signals(self) -> None:
+        w = self._w
+        w.pane.timeline_view.menu_requested.connect(self._timeline_actions)
+        w.tree_view.menu_requested.connect(self._tree_actions)
+        w.pane.timeline_model.modelReset.connect(self._on_timeline_reset)
+        w.bridge.other_event.connect(self._on_event)
+        w.bridge.phase_changed.connect(lambda *_: self.refresh_banner())
+        w.bridge.session_changed.connect(lambda *_: self.refresh_banner())
+        self.banner.open_requested.connect(w.tree_view.select_session)
+        self.delete_action.triggered.connect(self._delete_current)
+        self.session_menu.aboutToShow.connect(self._fill_session_menu)
+
+    # ---- the timeline's context menu -----------------------------------------------------------
+
+    def _timeline_actions(self, menu: QMenu, row_number: int) -> None:
+        session = self._w.pane.session
+        model = self._w.pane.timeline_model
+        if session is None or not 0 <= row_number < model.rowCount():
+            return
+        row = model.row_at(row_number)
+        actions: list[QAction] = []
+        if isinstance(row, MessageRow):
+            after = row_boundary(row, valid_boundaries(self._window_messages()))
+            if after is not None:
+                actions.append(self._action(menu, BRANCH_HERE, lambda: self._w.runner.spawn(
+                    self.flows.branch(session.id, after), "Branching")))
+            if row.message.role == "user":
+                actions.append(self._rewind_action(menu, session, row.message))
+        elif isinstance(row, CheckpointRow):
+            summary, automatic = row.summary, row.automatic
+            actions.append(self._action(menu, SHOW_SUMMARY, lambda: self._w.runner.spawn(
+                self.flows.show_summary(summary, automatic), "Showing the summary")))
+        existing = menu.actions()
+        if actions and existing:  # ours first, then "Copy text"
+            menu.insertActions(existing[0], actions)
+            menu.insertSeparator(existing[0])
+        elif actions:
+            menu.addActions(actions)
+
+    def _rewind_action(self, menu: QMenu, session: Session, message: Message) -> QAction:
+        refusal = rewind_refusal(message, self._w.kernel.phase(session.id), session.parent_id is not None)
+        action = self._action(menu, REWIND_HERE, lambda: self._w.runner.spawn(
+            self.flows.rewind(session.id, message.id), "Rewinding"))
+        if refusal is not None:
+            action.setText(f"{REWIND_HERE}  ({refusal})")
+            action.setEnabled(False)
+        return action
+
+    @staticmethod
+    def _action(menu: QMenu, text: str, slot: Callable[[], object]) -> QAction:
+        action = QAction(text, menu)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def _window_messages(self) -> list[Message]:
+        model = self._w.pane.timeline_model
+        rows = (model.row_at(i) for i in range(model.rowCount()))
+        return [m for r in rows if isinstance(r, MessageRow) for m in row_messages(r)]
+
+    # ---- the session tree's context menu, the Session menu and the Del key ----------------------
+
+    def _tree_actions(self, menu: QMenu, session_id: str) -> None:
+        session = self._w.tree_model.session(session_id)
+        if session is None:
+            return
+        menu.addSeparator()
+        self._add_session_actions(menu, session)
+
+    def _add_session_actions(self, menu: QMenu, session: Session) -> None:
+        sid = session.id
+        menu.addAction(BRANCH_LATEST, lambda: self._w.runner.spawn(self.flows.branch_latest(sid),
+                                                                   "Branching"))
+        if session.parent_id is None:
+            compact = menu.addAction(COMPACT_NOW, lambda: self._w.runner.spawn(self.flows.compact(sid),
+                                                                              "Compacting"))
+            if self._w.tree_model.phase(sid) != Phase.IDLE:
+                compact.setText(f"{COMPACT_NOW}  (wait for the reply to finish)")
+                compact.setEnabled(False)
+        menu.addSeparator()
+        delete = menu.addAction(DELETE, lambda: self._w.runner.spawn(self.flows.delete(sid), "Deleting"))
+        delete.setShortcut(QKeySequence(Qt.Key.Key_Delete))  # shown as a hint; the tree owns the key
+
+    def _fill_session_menu(self) -> None:
+        menu = self.session_menu
+        menu.clear()
+        session = self._w.pane.session
+        if session is None:
+            menu.addAction("No session open").setEnabled(False)
+            return
+        self._add_session_actions(menu, self._w.tree_model.session(session.id) or session)
+
+    def _delete_current(self) -> None:
+        sid = self._w.tree_view.currentIndex().data(SESSION_ID_ROLE)
+        if sid:
+            self._w.runner.spawn(self.flows.delete(str(sid)), "Deleting")
+
+    # ---- pane state: compaction markers and the sub-agent strip -------------------------------
+
+    def _on_timeline_reset(self) -> None:
+        """The timeline (re)opened a session: fetch its checkpoints; sub-agent state may differ."""
+        sid = self._w.pane.timeline_model.session_id
+        self.refresh_banner()
+        if sid is not None:
+            self._w.runner.spawn(self._load_checkpoints(sid), "Loading compaction markers")
+
+    async def _load_checkpoints(self, session_id: str) -> None:
+        checkpoints = await self._w.kernel.checkpoints(session_id)
+        self._w.pane.timeline_model.set_checkpoints(session_id, checkpoints)
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, CompactionCheckpoint):
+            self._w.pane.timeline_model.add_checkpoint(event.checkpoint)
+
+    def refresh_banner(self) -> None:
+        """Child session on screen: read-only, say so. Parent: list its running sub-agents."""
+        shown = self._w.pane.session
+        tree = self._w.tree_model
+        session = (tree.session(shown.id) or shown) if shown is not None else None
+        if session is None:
+            self.banner.clear()
+            return
+        read_only = session.parent_id is not None
+        composer = self._w.pane.composer
+        composer.setEnabled(not read_only)
+        if read_only:
+            parent = tree.session(session.parent_id or "")
+            composer.input.setPlaceholderText(READ_ONLY_PLACEHOLDER)
+            running = tree.phase(session.id) != Phase.IDLE
+            self.banner.show_child(session, parent.title if parent else "", running)
+            return
+        index = tree.index_of_session(session.id)
+        nodes = tree.node(index).walk()[1:] if index.isValid() else []
+        self.banner.show_running([n.session for n in nodes
+                                  if n.session is not None and n.phase != Phase.IDLE])

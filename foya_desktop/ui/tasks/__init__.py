@@ -1,0 +1,1 @@
+"""Background task records of the session on screen."""
