@@ -24,6 +24,7 @@ from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.main_window import MainWindow
 
@@ -36,8 +37,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging(home)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    with loop:
-        return int(loop.run_until_complete(run_app(home.root)))
+    collector = GuiThreadCollector(app)
+    collector.start()
+    try:
+        with loop:
+            return int(loop.run_until_complete(run_app(home.root)))
+    finally:
+        collector.stop()
 
 
 def make_application(args: list[str]) -> QApplication:
