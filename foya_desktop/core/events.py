@@ -189,6 +189,8 @@ class ApprovalRequested(Event):
     reason: str = ""
     can_always: bool = True
     """Whether a narrow persistent rule can be made for this call."""
+    call_id: str = ""
+    """The tool call waiting for this decision (places the card at the call)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +211,8 @@ class QuestionAsked(Event):
     question: str
     choices: tuple[str, ...] = ()
     allow_free_text: bool = True
+    turn_id: str = ""
+    """The turn the question belongs to."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,7 +130,8 @@ class ApprovalBroker:
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         event = ApprovalRequested(
             session_id, request_id, speaker, call.name, dict(call.arguments), action.summary,
-            action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always)
+            action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always,
+            call.call_id)
         self._pending[request_id] = _Pending(event, future)
         self.bus.publish(event)
         try:

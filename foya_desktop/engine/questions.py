@@ -110,6 +110,6 @@ class QuestionBroker:
 
 
 def new_question(session_id: str, speaker: str, call_id: str, question: str,
-                 choices: tuple[str, ...]) -> QuestionAsked:
+                 choices: tuple[str, ...], turn_id: str = "") -> QuestionAsked:
     """A question event with a fresh id."""
-    return QuestionAsked(session_id, new_id("q"), speaker, call_id, question, choices, True)
+    return QuestionAsked(session_id, new_id("q"), speaker, call_id, question, choices, True, turn_id)

@@ -51,7 +51,7 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     if tool is None or call.name not in svc.tools.names_for(session, vp):
         return _result(session, vp, turn_id, call, ToolOutput(f"Unknown or unavailable tool: {call.name}",
                                                                is_error=True))
-    ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call)),
+    ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call, turn_id)),
                   call_id=call.call_id, speaker=vp.id)
     try:
         action = tool.plan(dict(call.arguments), ctx)
@@ -82,11 +82,12 @@ def tool_context(session: Session, svc: Services, asker: Asker | None = None) ->
 Asker = Callable[[str, tuple[str, ...]], Awaitable[str]]
 
 
-def _asker(svc: Services, session: Session, vp: VP, call: ToolCallPart) -> Asker:
+def _asker(svc: Services, session: Session, vp: VP, call: ToolCallPart, turn_id: str) -> Asker:
     """The AskUser hook for one call: the question broker, errors as ``ToolError``."""
     async def ask(question: str, choices: tuple[str, ...]) -> str:
         try:
-            return await svc.questions.ask(new_question(session.id, vp.id, call.call_id, question, choices))
+            asked = new_question(session.id, vp.id, call.call_id, question, choices, turn_id)
+            return await svc.questions.ask(asked)
         except QuestionUnanswered as exc:
             raise ToolError(exc.reason) from None
     return ask
@@ -121,7 +122,8 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
         return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True), False, False
     key = grant_key(action, workdir)
     answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
-                                     can_always=key is not None and not action.network)
+                                     can_always=key is not None and not action.network
+                                     and session.project_id is not None)
     refusal = await _apply_answer(svc, session, answer, key)
     return refusal, refusal is None, False
 

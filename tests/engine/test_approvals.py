@@ -85,6 +85,7 @@ async def test_allow_once_writes_the_file(kernel: Kernel, fake: FakeProviderServ
     await kernel.send(sid, "write notes")
     req = await _next_request(rec, 0)
     assert req.tool == "write_file" and "notes.txt" in req.summary + str(req.paths)
+    assert req.call_id and req.can_always
     assert not (project / "notes.txt").exists()
     assert kernel.pending_approvals(sid) == [req]
     assert kernel.answer_approval(req.request_id, "once")

@@ -37,6 +37,7 @@ async def test_answer_is_accepted_once_and_resend_only_confirms(
     await wait_for(lambda: bool(rec.of(QuestionAsked)))
     q = rec.of(QuestionAsked)[0]
     assert q.choices == ("SQLite", "Postgres")  # type: ignore[attr-defined]
+    assert q.turn_id and q.call_id  # type: ignore[attr-defined]
     assert kernel.pending_questions(s.id) == [q]
     assert await kernel.answer_question(q.question_id, "SQLite") == AnswerStatus.ACCEPTED  # type: ignore[attr-defined]
     assert await kernel.answer_question(q.question_id, "Postgres") == AnswerStatus.ALREADY_ANSWERED  # type: ignore[attr-defined]

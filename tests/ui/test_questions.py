@@ -251,3 +251,32 @@ def test_a_stored_result_wins_over_live_state() -> None:
     assert describe(None, call, None, running=True).mode == Mode.PENDING
     assert describe(None, call, None, running=False).mode == Mode.CLOSED
     assert describe(None, call, ok, running=False).answer == "Yes"
+
+
+async def test_agent_unavailable_shows_a_retry_and_the_resend_delivers(fake_window: MainWindow,
+                                                                       fake_kernel: FakeKernel) -> None:
+    session = await fake_kernel.create_session(title="Flaky engine")
+    call = ToolCallPart("call_1", "ask_user", {"question": "Ship it?", "choices": ["Yes", "No"]}, ToolState.RUNNING)
+    fake_kernel.add_messages(session.id, [reply("", parts=[call], turn_id="t1", mid="msg_a1")])
+    fake_kernel.phases[session.id] = Phase.TURN
+    await settle()
+    await show(fake_window, session.id)
+    fake_kernel.ask(QuestionAsked(session.id, "q1", "omni", "call_1", "Ship it?", ("Yes", "No")))
+    card = await _question_card(fake_window)
+    real_answer = fake_kernel.answer_question
+    attempts: list[str] = []
+
+    async def unavailable_once(question_id: str, answer: str) -> str:
+        attempts.append(question_id)
+        if len(attempts) == 1:
+            raise ConnectionError("the engine is restarting")
+        return await real_answer(question_id, answer)
+
+    fake_kernel.answer_question = unavailable_once  # type: ignore[method-assign]
+    _choice(card, "Yes")
+    await _question_card(fake_window, Mode.RESEND)
+    assert "Could not deliver" in card.status.text() and "the engine is restarting" in card.status.text()
+    assert card.resend.isVisible() and "✓" not in card.status.text()
+    card.resend.click()
+    await _question_card(fake_window, Mode.ANSWERED)
+    assert attempts == ["q1", "q1"] and fake_kernel.called("answer_question") == [("q1", "Yes")]
