@@ -22,7 +22,7 @@ from foya_desktop.engine.secrets import command_names_secret
 from foya_desktop.tools import sandbox
 from foya_desktop.tools.base import Action
 from foya_desktop.tools.paths import is_secret_looking
-from foya_desktop.tools.shell_policy import classify_command, normalise_command
+from foya_desktop.tools.shell_policy import normalise_command
 
 Decision = Literal["allow", "ask", "deny"]
 AnswerKind = Literal["once", "session", "always", "deny"]
@@ -74,7 +74,7 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) 
         return Verdict("allow", "read inside the project")
     if mode == ApprovalMode.READ_ONLY:
         return Verdict("deny", "the session is in read-only mode")
-    verdict = _write_or_exec(action, mode, workdir)
+    verdict = _write_or_exec(action, mode)
     if verdict.decision == "ask" and not action.network:
         key = grant_key(action, workdir)
         if key is not None and key in grants:
@@ -82,27 +82,26 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) 
     return verdict
 
 
-def _write_or_exec(action: Action, mode: ApprovalMode, workdir: Path) -> Verdict:
+def _write_or_exec(action: Action, mode: ApprovalMode) -> Verdict:
     if action.kind == "write":
         if any(is_secret_looking(p) for p in action.paths):
             return Verdict("ask", "the file looks like it holds secrets")
         if mode in (ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
             return Verdict("allow", f"file edits are allowed in {mode} mode")
         return Verdict("ask", "file changes need approval in ask mode")
-    policy = classify_command(action.command, workdir)
-    if policy.decision == "deny":
-        return Verdict("deny", policy.reason)
+    # The command policy already ran in the tool's plan (a "deny" never gets here).
+    reason = action.policy_reason or "commands need approval"
     if command_names_secret(action.command):
         return Verdict("ask", "the command names a file that looks like it holds secrets")
-    if action.network or policy.network:
+    if action.network:
         return Verdict("ask", "the command uses the network")
-    if policy.outside:
-        return Verdict("ask", policy.reason)
-    if policy.decision == "allow":
-        return Verdict("allow", policy.reason, confine=sandbox.available())
+    if action.outside:
+        return Verdict("ask", reason)
+    if action.auto_allow:
+        return Verdict("allow", reason, confine=sandbox.available())
     if mode == ApprovalMode.AUTO and sandbox.available():
         return Verdict("allow", "auto mode: the command runs confined to the project", confine=True)
-    return Verdict("ask", policy.reason)
+    return Verdict("ask", reason)
 
 
 @dataclass

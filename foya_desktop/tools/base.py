@@ -56,6 +56,10 @@ class Action:
     auto_allow: bool = False
     """``exec`` only: the command policy classified the command ``allow`` (plain, read-only,
     confined). Computed by ``classify_command`` from the command text, never from model flags."""
+    outside: bool = False
+    """``exec`` only: the command names a path outside the project (never approved automatically)."""
+    policy_reason: str = ""
+    """``exec`` only: the command policy's reason, shown when the person is asked."""
 
 
 @dataclass(frozen=True, slots=True)

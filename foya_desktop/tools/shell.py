@@ -106,7 +106,8 @@ class RunCommandTool:
         summary = args.get("description") if isinstance(args.get("description"), str) else ""
         return Action(kind="exec", summary=summary or command[:200], command=command,
                       paths=(ctx.workdir,), network=verdict.network,
-                      auto_allow=verdict.decision == "allow")
+                      auto_allow=verdict.decision == "allow", outside=verdict.outside,
+                      policy_reason=verdict.reason)
 
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Run it (confined when ``ctx.sandbox`` says so); a timeout or cancellation kills the group."""

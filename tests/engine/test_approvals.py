@@ -45,9 +45,9 @@ def test_policy_for_file_actions(tmp_path: Path, kind: str, mode: ApprovalMode, 
     ("ls", ApprovalMode.READ_ONLY, "deny"),
 ])
 def test_policy_for_commands(tmp_path: Path, command: str, mode: ApprovalMode, expected: str) -> None:
-    from foya_desktop.tools.shell_policy import classify_command
-    action = Action(kind="exec", summary=command, command=command,
-                    network=classify_command(command, tmp_path).network)
+    from foya_desktop.tools.base import ToolContext
+    from foya_desktop.tools.shell import RunCommandTool
+    action = RunCommandTool().plan({"command": command}, ToolContext("s", tmp_path, tmp_path / "data"))
     assert decide(action, mode, tmp_path, set()).decision == expected
 
 
