@@ -49,20 +49,37 @@ class MessageUpdated(Event):
     message: Message
 
 
-@dataclass(frozen=True, slots=True)
-class StreamStarted(Event):
-    """A VP began a model step; deltas with this ``stream_id`` follow."""
+class _CarriesMessageId:
+    """The old name of ``message_id`` on stream events, until every reader says ``message_id``."""
 
-    stream_id: str
+    __slots__ = ()
+    message_id: str
+
+    @property
+    def stream_id(self) -> str:
+        """Deprecated alias of ``message_id`` (streams are named by the message they become)."""
+        return self.message_id
+
+
+@dataclass(frozen=True, slots=True)
+class StreamStarted(_CarriesMessageId, Event):
+    """A VP began a model step; deltas with this ``message_id`` follow.
+
+    ``message_id`` is allocated when the stream starts: the message stored at
+    its end (complete, or interrupted with what streamed) keeps the same id, so
+    a view replaces the streaming row by id instead of guessing.
+    """
+
+    message_id: str
     speaker: str
     turn_id: str
 
 
 @dataclass(frozen=True, slots=True)
-class PartDelta(Event):
-    """A piece of streaming text. Not persisted."""
+class PartDelta(_CarriesMessageId, Event):
+    """A piece of streaming text of message ``message_id``. Not persisted."""
 
-    stream_id: str
+    message_id: str
     speaker: str
     kind: str
     """``text``, ``reasoning`` or ``tool_args``."""
@@ -70,10 +87,11 @@ class PartDelta(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class StreamEnded(Event):
-    """The step's stream is over; its parts arrive as ``MessageAdded``."""
+class StreamEnded(_CarriesMessageId, Event):
+    """The step's stream is over; message ``message_id`` arrives as ``MessageAdded``
+    (unless nothing streamed before a stop or failure: then no message is stored)."""
 
-    stream_id: str
+    message_id: str
     speaker: str
 
 

@@ -71,24 +71,24 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     provider, model = await svc.providers.resolve(session, run.vp)
     request = await _build_request(svc, run, session, model)
     step = StepAccumulator()
-    stream_id = new_id("str")
-    svc.bus.publish(StreamStarted(run.session_id, stream_id, run.vp.id, run.turn_id))
+    message_id = new_id("msg")  # the stream is named by the message it becomes
+    svc.bus.publish(StreamStarted(run.session_id, message_id, run.vp.id, run.turn_id))
     run.requests += 1
     _status(svc, run, "running")
     try:
         async with contextlib.aclosing(provider.stream(request)) as stream:
             async for event in stream:
                 step.feed(event)
-                _publish_delta(svc, run, stream_id, event)
+                _publish_delta(svc, run, message_id, event)
     except (asyncio.CancelledError, ProviderError) as exc:
-        await _keep_partial(svc, run, step, exc)
+        await _keep_partial(svc, run, message_id, step, exc)
         raise
     finally:
-        svc.bus.publish(StreamEnded(run.session_id, stream_id, run.vp.id))
+        svc.bus.publish(StreamEnded(run.session_id, message_id, run.vp.id))
         run.usage = add_usage(run.usage, step.usage)
         await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
                                                     step.usage))
-    return await _persist(svc, _message(run, step.parts(), MessageStatus.COMPLETE, model=model))
+    return await _persist(svc, _message(run, message_id, step.parts(), MessageStatus.COMPLETE, model=model))
 
 
 async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
@@ -96,20 +96,21 @@ async def _build_request(svc: Services, run: VPRun, session: Session, model: str
     return await build_request(svc, session, run.vp, run.roster, run.turn_id, model)
 
 
-def _publish_delta(svc: Services, run: VPRun, stream_id: str, event: object) -> None:
+def _publish_delta(svc: Services, run: VPRun, message_id: str, event: object) -> None:
     kind = {TextDelta: "text", ReasoningDelta: "reasoning", ToolCallDelta: "tool_args"}.get(type(event))
     if kind is not None:
         text = event.fragment if isinstance(event, ToolCallDelta) else getattr(event, "text", "")
-        svc.bus.publish(PartDelta(run.session_id, stream_id, run.vp.id, kind, text))
+        svc.bus.publish(PartDelta(run.session_id, message_id, run.vp.id, kind, text))
 
 
-async def _keep_partial(svc: Services, run: VPRun, step: StepAccumulator, exc: BaseException) -> None:
+async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAccumulator,
+                        exc: BaseException) -> None:
     """Keep what streamed before a stop or failure, marked interrupted (never complete)."""
     parts = step.partial()
     if not parts:
         return
     reason = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
-    message = _message(run, parts, MessageStatus.INTERRUPTED, interrupted_reason=reason)
+    message = _message(run, message_id, parts, MessageStatus.INTERRUPTED, interrupted_reason=reason)
     await asyncio.shield(_persist(svc, message))
 
 
@@ -155,8 +156,9 @@ def _with_state(message: Message, call: ToolCallPart, state: ToolState) -> Messa
     return replace(message, parts=parts)
 
 
-def _message(run: VPRun, parts: tuple[Part, ...], status: MessageStatus, **meta: str) -> Message:
-    return Message(id=new_id("msg"), session_id=run.session_id, role="assistant",
+def _message(run: VPRun, message_id: str, parts: tuple[Part, ...], status: MessageStatus,
+             **meta: str) -> Message:
+    return Message(id=message_id, session_id=run.session_id, role="assistant",
                    parts=parts, speaker=run.vp.id, status=status,
                    turn_id=run.turn_id, created_at=now_ms(), meta=dict(meta))
 
