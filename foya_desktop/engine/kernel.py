@@ -183,69 +183,52 @@ class Kernel(LifecycleOps):
         if not text.strip() and not attachments:
             raise InvalidOperation("Nothing to send.")
         await self.store.get_session(session_id)
-        rt = self.turns.runtime(session_id)
         atts = tuple(_image_attachment(name, data) for name, data in attachments)
-        if rt.busy or rt.queue:
-            item = self.turns.queue_ops.push(rt, text, atts)
-            if not rt.busy and rt.paused:
-                rt.paused = False
-                await self.turns.dispatch_next(rt)
-            return SendReceipt(None, item.id)
-        rt.paused = False
-        message = await self.turns.start(rt, text, atts)
-        return SendReceipt(message.id, None)
+        sent = await self.turns.owner(session_id).send(text, atts)
+        if isinstance(sent, Message):
+            return SendReceipt(sent.id, None)
+        return SendReceipt(None, sent.id)
 
     def phase(self, session_id: str) -> Phase:
         """The kernel-owned phase."""
-        rt = self.turns.runtimes.get(session_id)
-        return rt.phase if rt else Phase.IDLE
+        owner = self.turns.scheduler.peek(session_id)
+        return owner.phase if owner else Phase.IDLE
 
     def queue(self, session_id: str) -> tuple[QueueItem, ...]:
         """The queue as it is now."""
-        return tuple(self.turns.runtime(session_id).queue)
+        return self.turns.owner(session_id).queue.items
 
     def queue_move(self, session_id: str, item_id: str, index: int) -> None:
         """Reorder a queued message."""
-        self.turns.queue_ops.move(self.turns.runtime(session_id), item_id, index)
+        self.turns.owner(session_id).queue.move(item_id, index)
 
     def queue_edit(self, session_id: str, item_id: str, text: str) -> None:
         """Edit a queued message."""
-        self.turns.queue_ops.edit(self.turns.runtime(session_id), item_id, text)
+        self.turns.owner(session_id).queue.edit(item_id, text)
 
     def queue_remove(self, session_id: str, item_id: str) -> None:
         """Remove a queued message."""
-        self.turns.queue_ops.remove(self.turns.runtime(session_id), item_id)
+        self.turns.owner(session_id).queue.remove(item_id)
 
     def queue_paused(self, session_id: str) -> bool:
         """Whether the queue waits after a "stop, keep queue"."""
-        return self.turns.runtime(session_id).paused
+        return self.turns.owner(session_id).paused
 
     def resume_queue(self, session_id: str) -> None:
         """Let a paused queue run again."""
-        rt = self.turns.runtime(session_id)
-        rt.paused = False
-        asyncio.get_running_loop().create_task(self.turns.dispatch_next(rt))
+        self.turns.owner(session_id).resume()
 
     async def stop(self, session_id: str, *, keep_queue: bool = True) -> None:
         """Stop the running turn; keep the queue (paused) or clear it."""
-        rt = self.turns.runtime(session_id)
-        rt.paused = True
-        await self.turns.stop(rt)
-        if not keep_queue:
-            self.turns.queue_ops.clear(rt)
-            rt.paused = False
+        await self.turns.owner(session_id).stop(keep_queue=keep_queue)
 
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
         """Stop the running turn, then send the chosen queued message next."""
-        rt = self.turns.runtime(session_id)
-        self.turns.queue_ops.move(rt, dispatch_item_id, 0)
-        await self.turns.stop(rt)
-        rt.paused = False
-        await self.turns.dispatch_next(rt)
+        await self.turns.owner(session_id).interrupt(dispatch_item_id)
 
     async def wait_idle(self) -> None:
-        """Wait until every session is idle with an empty queue."""
-        await self.turns.wait_idle()
+        """Wait until every session is idle with an empty (or paused) queue."""
+        await self.turns.scheduler.wait_idle()
 
     # ---- the person in the loop ---------------------------------------------
 
@@ -318,8 +301,7 @@ class Kernel(LifecycleOps):
 
     async def close(self) -> None:
         """Stop every turn, close HTTP clients and the database."""
-        for rt in list(self.turns.runtimes.values()):
-            await self.turns.stop(rt)
+        await self.turns.scheduler.stop_all()
         await self.svc.tasks.close()
         await self.svc.providers.aclose()
         await self.store.close()

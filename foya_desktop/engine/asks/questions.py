@@ -13,6 +13,7 @@ import asyncio
 import enum
 from dataclasses import dataclass, field
 
+from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import QuestionAnswered, QuestionAsked, QuestionClosed
 from foya_desktop.core.ids import new_id
 from foya_desktop.engine.bus import EventBus
@@ -31,8 +32,8 @@ class AnswerStatus(enum.StrEnum):
     """Expired, cancelled or lost: the VP must ask again."""
 
 
-class QuestionUnanswered(Exception):
-    """The question closed without an answer (``reason`` says why)."""
+class QuestionUnanswered(FoyaError):
+    """The question closed without an answer (``reason`` says why); part of the engine's error tree."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

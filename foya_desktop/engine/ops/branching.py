@@ -21,19 +21,19 @@ from foya_desktop.core.messages import Message, MessageStatus, ToolCallPart, Too
 from foya_desktop.core.model import AgentMode, Phase, Session
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.ops_branch import BranchSource, branch_source, create_branch
 
 
-async def branch(svc: Services, turns: TurnManager, session_id: str, after_message_id: str) -> Session:
+async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_message_id: str) -> Session:
     """Create the branch and publish ``SessionChanged`` + ``SessionBranched``.
 
     Allowed while the source runs: only committed messages are read, and the
     source is not touched.
     """
     src = await svc.store.read(branch_source, session_id, after_message_id)
-    rt = turns.runtimes.get(session_id)
-    running = rt is not None and rt.busy and rt.phase == Phase.TURN
+    owner = scheduler.peek(session_id)
+    running = owner is not None and owner.busy and owner.phase == Phase.TURN
     check_boundary(src, running)
     session = _new_session(src.session)
     copies = _copies(session.id, src)

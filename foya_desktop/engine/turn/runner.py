@@ -28,9 +28,10 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.ops.compaction import build_request
+from foya_desktop.engine.request.build import build_request
+from foya_desktop.engine.request.step import StepAccumulator, add_usage
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turn.step import StepAccumulator, add_usage
+from foya_desktop.engine.session.owner import SessionOwner
 from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,10 @@ class VPRun:
     turn_id: str
     vp: VP
     roster: list[VP]
+    owner: SessionOwner
+    """The session's owner: automatic compaction shows its phase through it."""
+    compaction_lock: asyncio.Lock
+    """Shared by the parallel VPs of one turn, so they compact once, not twice."""
     usage: Usage = field(default_factory=Usage)
     requests: int = 0
     tool_runs: int = 0
@@ -92,8 +97,9 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
 
 
 async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
-    """Checkpoint summary + history after it, within the context window (see ``compaction``)."""
-    return await build_request(svc, session, run.vp, run.roster, run.turn_id, model)
+    """Checkpoint summary + history after it, within the context window (see ``request/build.py``)."""
+    return await build_request(svc, session, run.vp, run.roster, run.turn_id, model, run.owner,
+                               run.compaction_lock)
 
 
 def _publish_delta(svc: Services, run: VPRun, message_id: str, event: object) -> None:

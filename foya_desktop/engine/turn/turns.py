@@ -1,5 +1,6 @@
 """Turn orchestration: persist the one user message, fan out to the target
-VPs in parallel, finish the turn, advance the queue.
+VPs in parallel, finish the turn. The session owner (``engine/session``) runs
+the turn as the session's task and moves the queue on when it ends.
 """
 
 from __future__ import annotations
@@ -8,62 +9,62 @@ import asyncio
 import logging
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.core.events import MessageAdded, PhaseChanged, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.events import MessageAdded, TurnFinished, TurnStarted, Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.agents.vps import roster_of
+from foya_desktop.engine.request.step import add_usage
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.runtime import Attachment, QueueOps, SessionRuntime
+from foya_desktop.engine.session.owner import SessionOwner
+from foya_desktop.engine.session.queue import Attachment
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
-from foya_desktop.engine.turn.scope import enter_turn
-from foya_desktop.engine.turn.step import add_usage
 from foya_desktop.engine.turn.tool_exec import TurnStopped
 
 log = logging.getLogger(__name__)
 
 
 class TurnManager:
-    """Starts turns, runs them to the end and keeps each session's queue moving."""
+    """Starts turns and runs them to the end; the scheduler's owners keep the queues moving."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.queue_ops = QueueOps(svc.bus)
-        self.runtimes: dict[str, SessionRuntime] = {}
+        self.scheduler = Scheduler(svc.store, svc.bus, self.start)
 
-    def runtime(self, session_id: str) -> SessionRuntime:
-        """The in-memory state of a session (created on first use)."""
-        return self.runtimes.setdefault(session_id, SessionRuntime(session_id))
+    def owner(self, session_id: str) -> SessionOwner:
+        """The owner of a session's runtime state (created on first use)."""
+        return self.scheduler.owner(session_id)
 
-    async def start(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...]) -> Message:
+    async def start(self, owner: SessionOwner, text: str, attachments: tuple[Attachment, ...]) -> Message:
         """Launch the turn and return its stored user message.
 
         The turn task exists before the first ``await``, so the session is busy
         at once: a second send is queued and a Stop is never lost in between.
         """
         stored: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
-        rt.task = asyncio.create_task(self._turn(rt, text, attachments, stored), name="turn")
+        owner.launch(self._turn(owner, text, attachments, stored), name="turn")
         return await stored
 
-    async def _open(self, rt: SessionRuntime, text: str,
+    async def _open(self, session_id: str, text: str,
                     attachments: tuple[Attachment, ...]) -> tuple[Message, list[VP], list[VP]]:
         """Persist the one user message of the turn and pick its target VPs."""
-        session = await self.svc.store.get_session(rt.session_id)
+        session = await self.svc.store.get_session(session_id)
         roster = await roster_of(self.svc.store, session)
         picked = targets(text, roster, session.default_vp)
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
             parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
         message = await self.svc.store.append_message(Message(
-            id=new_id("msg"), session_id=rt.session_id, role="user", parts=tuple(parts),
+            id=new_id("msg"), session_id=session_id, role="user", parts=tuple(parts),
             turn_id=new_id("turn"), created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
-        self.svc.bus.publish(MessageAdded(rt.session_id, message))
+        self.svc.bus.publish(MessageAdded(session_id, message))
         return message, picked, roster
 
-    async def _turn(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...],
-                    stored: asyncio.Future[Message]) -> None:
-        opening = asyncio.ensure_future(self._open(rt, text, attachments))
+    async def _turn(self, owner: SessionOwner, text: str, attachments: tuple[Attachment, ...],
+                    stored: asyncio.Future[Message]) -> TurnFinished | None:
+        opening = asyncio.ensure_future(self._open(owner.session_id, text, attachments))
         stopped = False
         try:
             try:
@@ -73,33 +74,32 @@ class TurnManager:
                 message, picked, roster = await opening
         except Exception as exc:
             stored.set_exception(exc)
-            rt.task = None
-            return
+            return None
         stored.set_result(message)
-        await self._run_turn(rt, message, [] if stopped else picked, roster, stopped)
+        return await self._run_turn(owner, message, [] if stopped else picked, roster, stopped)
 
-    async def _run_turn(self, rt: SessionRuntime, message: Message, picked: list[VP], roster: list[VP],
-                        stopped: bool) -> None:
+    async def _run_turn(self, owner: SessionOwner, message: Message, picked: list[VP], roster: list[VP],
+                        stopped: bool) -> TurnFinished:
         turn_id = message.turn_id
-        runs = [VPRun(rt.session_id, turn_id, vp, roster) for vp in picked]
+        lock = asyncio.Lock()  # parallel VPs of this turn compact at most once
+        runs = [VPRun(owner.session_id, turn_id, vp, roster, owner, lock) for vp in picked]
         status, error = ("stopped" if stopped else "completed"), ""
         try:
-            enter_turn(rt)
-            self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
-            await asyncio.shield(self._set_phase(rt, Phase.TURN))
-            results = await asyncio.gather(*(self._guarded(rt, r) for r in runs))
+            self.svc.bus.publish(TurnStarted(owner.session_id, turn_id, message.id,
+                                             tuple(v.id for v in picked)))
+            await owner.set_phase(Phase.TURN)
+            results = await asyncio.gather(*(self._guarded(owner, r) for r in runs))
             errors = [e for e in results if e]
             if errors:
                 status, error = "error", "; ".join(errors)
         except asyncio.CancelledError:
             status = "stopped"
-        finally:
-            usage = Usage()
-            for r in runs:
-                usage = add_usage(usage, r.usage)
-            await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
+        usage = Usage()
+        for r in runs:
+            usage = add_usage(usage, r.usage)
+        return TurnFinished(owner.session_id, turn_id, status, error, usage)
 
-    async def _guarded(self, rt: SessionRuntime, run: VPRun) -> str:
+    async def _guarded(self, owner: SessionOwner, run: VPRun) -> str:
         """Run one VP; return a plain error sentence instead of raising (siblings go on).
 
         A rejection without feedback stops the whole turn, siblings included.
@@ -111,8 +111,7 @@ class TurnManager:
             raise
         except TurnStopped:
             publish_status(self.svc, run, "stopped")
-            if rt.task is not None:
-                rt.task.cancel()
+            owner.cancel_self()
             return ""
         except FoyaError as exc:
             publish_status(self.svc, run, "error", str(exc))
@@ -122,42 +121,3 @@ class TurnManager:
             publish_status(self.svc, run, "error", str(exc))
             return f"{run.vp.name}: internal error ({type(exc).__name__}: {exc})"
         return ""
-
-    async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
-        rt.task = None
-        await asyncio.shield(self._set_phase(rt, Phase.IDLE))
-        self.svc.bus.publish(event)
-        if not rt.paused:
-            await self.dispatch_next(rt)
-
-    async def dispatch_next(self, rt: SessionRuntime) -> None:
-        """Start the first queued message if the session is idle."""
-        if rt.busy:
-            return
-        nxt = self.queue_ops.pop(rt)
-        if nxt is not None:
-            item, attachments = nxt
-            await self.start(rt, item.text, attachments)
-
-    async def stop(self, rt: SessionRuntime) -> None:
-        """Cancel the running turn and wait until it has wound down."""
-        task = rt.task
-        if task is None or task.done():
-            return
-        rt.paused = True
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-
-    async def _set_phase(self, rt: SessionRuntime, phase: Phase) -> None:
-        rt.phase = phase
-        await self.svc.store.set_phase(rt.session_id, phase)
-        self.svc.bus.publish(PhaseChanged(rt.session_id, str(phase)))
-
-    async def wait_idle(self) -> None:
-        """Return once nothing runs and no queue will move (a paused queue waits for the person).
-
-        Polls: turns, sub-agent runs and lifecycle operations all hold a session
-        busy through ``SessionRuntime.task``, so this one check covers them all.
-        """
-        while any(r.busy or (r.queue and not r.paused) for r in self.runtimes.values()):  # noqa: ASYNC110
-            await asyncio.sleep(0.05)
