@@ -286,12 +286,12 @@ class Kernel(LifecycleOps):
         if api_key:
             await asyncio.to_thread(self.svc.providers.keystore.set_key, conn.name, api_key)
         await self.store.save_connection(conn)
-        self.svc.providers.forget(conn.name)
+        await self.svc.providers.forget(conn.name)
 
     async def remove_connection(self, name: str) -> None:
         """Delete a connection and its keyring entry."""
         await self.store.delete_connection(name)
-        self.svc.providers.forget(name)
+        await self.svc.providers.forget(name)
         with contextlib.suppress(KeyringUnavailable):
             await asyncio.to_thread(self.svc.providers.keystore.delete_key, name)
 

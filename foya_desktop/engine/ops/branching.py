@@ -17,8 +17,9 @@ from dataclasses import replace
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
-from foya_desktop.core.messages import Message, MessageStatus, ToolCallPart, ToolResultPart, ToolState
+from foya_desktop.core.messages import Message, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.core.model import AgentMode, Phase, Session
+from foya_desktop.engine.ops.eligibility import BranchBlock, branch_block
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
@@ -43,21 +44,22 @@ async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_mes
     return created
 
 
+BRANCH_REFUSALS: dict[BranchBlock, str] = {
+    "user_message": "Cannot branch at a user message: branch after a complete reply or tool result instead.",
+    "incomplete_reply": "Cannot branch after a reply that did not complete: branch after an earlier "
+                        "complete reply or tool result.",
+    "call_without_result": "Cannot branch after a tool call without its result: branch after the tool "
+                           "result instead.",
+    "answered_later": "Cannot branch here: a tool call before this point gets its result only after it. "
+                      "Branch after the tool result.",
+}
+
+
 def check_boundary(src: BranchSource, running: bool) -> None:
-    """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one."""
-    last = src.prefix[-1]
-    if last.role == "user":
-        raise InvalidOperation("Cannot branch at a user message: branch after a complete reply or "
-                               "tool result instead.")
-    if last.role == "assistant" and last.status != MessageStatus.COMPLETE:
-        raise InvalidOperation("Cannot branch after a reply that did not complete: branch after an "
-                               "earlier complete reply or tool result.")
-    if last.role == "assistant" and last.tool_calls:
-        raise InvalidOperation("Cannot branch after a tool call without its result: branch after "
-                               "the tool result instead.")
-    if src.answered_later:
-        raise InvalidOperation("Cannot branch here: a tool call before this point gets its result "
-                               "only after it. Branch after the tool result.")
+    """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one (``eligibility``)."""
+    block = branch_block(src.prefix[-1], bool(src.answered_later))
+    if block is not None:
+        raise InvalidOperation(BRANCH_REFUSALS[block])
     if running and _unanswered_in_turn(src.prefix, src.active_turn):
         raise InvalidOperation("Cannot branch here: a tool call before this point is still running.")
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from foya_desktop.core.errors import FoyaError, InvalidOperation
 from foya_desktop.core.events import HistoryRewound
 from foya_desktop.core.ids import new_id
-from foya_desktop.core.messages import ImagePart, Message
+from foya_desktop.core.messages import Message
+from foya_desktop.engine.ops.eligibility import rewind_block
 from foya_desktop.engine.ops.rewind_files import (
     RewindPlan,
     UnsafeFile,
@@ -42,8 +43,6 @@ from foya_desktop.store.ops_rewind import (
     rewind_target,
     write_journal,
 )
-
-NOT_MOVABLE_META = ("browser_elements", "command_id")
 
 
 class RewindStale(InvalidOperation):
@@ -153,10 +152,11 @@ def _plan_now(target: RewindTarget) -> RewindPlan:
 
 
 def _check_movable(message: Message) -> None:
-    if any(isinstance(p, ImagePart) for p in message.parts):
+    block = rewind_block(message)
+    if block == "images":
         raise InvalidOperation("This message has attachments (images). Only plain-text messages can "
                                "go back to the composer, so the history cannot be rewound to it.")
-    if any(key in message.meta for key in NOT_MOVABLE_META):
+    if block == "not_movable_meta":
         raise InvalidOperation("This message carries browser elements or a command id; only plain-text "
                                "messages can go back to the composer, so it cannot be rewound to.")
 
