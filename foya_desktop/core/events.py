@@ -10,10 +10,34 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from foya_desktop.core.messages import Message, part_to_json
-from foya_desktop.core.model import Session
+from foya_desktop.core.model import Phase, Session
+
+DeltaKind = Literal["text", "reasoning", "tool_args"]
+"""What a streaming piece belongs to."""
+
+TurnStatus = Literal["completed", "stopped", "error"]
+"""How a turn ended."""
+
+VPState = Literal["running", "done", "stopped", "error"]
+"""One VP's progress within a turn."""
+
+NoticeLevel = Literal["info", "warning", "error"]
+"""How loud a notice is."""
+
+TaskKind = Literal["shell", "subagent"]
+"""What a background task runs."""
+
+TaskState = Literal["running", "completed", "failed", "cancelled", "lost"]
+"""Where a background task is; ``lost``: the app restarted while it ran."""
+
+QuestionCloseReason = Literal["expired", "cancelled", "lost"]
+"""Why a question can no longer be answered."""
+
+ApprovalDecision = Literal["once", "session", "always", "deny", "cancelled"]
+"""How an approval request ended (the person's answer, or ``cancelled`` with the turn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +105,7 @@ class PartDelta(_CarriesMessageId, Event):
 
     message_id: str
     speaker: str
-    kind: str
-    """``text``, ``reasoning`` or ``tool_args``."""
+    kind: DeltaKind
     text: str
 
 
@@ -99,7 +122,7 @@ class StreamEnded(_CarriesMessageId, Event):
 class PhaseChanged(Event):
     """The kernel moved the session to another phase."""
 
-    phase: str
+    phase: Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +165,7 @@ class TurnFinished(Event):
     """A turn ended. ``status`` is ``completed``, ``stopped`` or ``error``."""
 
     turn_id: str
-    status: str
+    status: TurnStatus
     error: str = ""
     usage: Usage = Usage()
 
@@ -153,7 +176,7 @@ class VPStatus(Event):
 
     turn_id: str
     speaker: str
-    state: str
+    state: VPState
     requests: int = 0
     tool_runs: int = 0
     tool_failures: int = 0
@@ -164,7 +187,7 @@ class VPStatus(Event):
 class Notice(Event):
     """A plain-words message for the person (e.g. a retry, a refused operation)."""
 
-    level: str
+    level: NoticeLevel
     text: str
 
 
@@ -216,7 +239,7 @@ class ApprovalResolved(Event):
     """A pending approval was answered (or dropped because the turn ended)."""
 
     request_id: str
-    decision: str
+    decision: ApprovalDecision
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +269,7 @@ class QuestionClosed(Event):
     """The question can no longer be answered: ``expired``, ``cancelled`` or ``lost``."""
 
     question_id: str
-    reason: str
+    reason: QuestionCloseReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,10 +278,9 @@ class TaskRecord:
 
     id: str
     session_id: str
-    kind: str
+    kind: TaskKind
     title: str
-    state: str
-    """``running``, ``completed``, ``failed``, ``cancelled`` or ``lost`` (app restarted)."""
+    state: TaskState
     exit_code: int | None = None
     output_tail: str = ""
     consumed: bool = False

@@ -170,3 +170,19 @@ def test_question_unanswered_joins_the_error_tree() -> None:
 
     error = QuestionUnanswered("expired")
     assert isinstance(error, FoyaError) and error.reason == "expired"
+
+
+async def test_refusals_carry_a_stable_code_and_parameters(kernel: Kernel) -> None:
+    """Issue 7: an engine error has a code and parameters besides its English default text."""
+    s = await kernel.create_session()
+    owner = kernel.turns.owner(s.id)
+    async with owner.hold("delete it"):
+        with pytest.raises(InvalidOperation) as refused:
+            async with owner.hold("rewind"):
+                pass
+    assert refused.value.code == "session_busy"
+    assert refused.value.params == {"session_id": s.id, "operation": "rewind"}
+    assert refused.value.default_text == str(refused.value) and "then rewind" in str(refused.value)
+    from foya_desktop.core.errors import NotFound
+
+    assert NotFound("x").code == "not_found" and OperationStopped("y").code == "operation_stopped"

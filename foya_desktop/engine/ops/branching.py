@@ -59,7 +59,8 @@ def check_boundary(src: BranchSource, running: bool) -> None:
     """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one (``eligibility``)."""
     block = branch_block(src.prefix[-1], bool(src.answered_later))
     if block is not None:
-        raise InvalidOperation(BRANCH_REFUSALS[block])
+        raise InvalidOperation(BRANCH_REFUSALS[block], code=f"branch_{block}",
+                               message_id=src.prefix[-1].id)
     if running and _unanswered_in_turn(src.prefix, src.active_turn):
         raise InvalidOperation("Cannot branch here: a tool call before this point is still running.")
 

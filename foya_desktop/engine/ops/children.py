@@ -23,6 +23,7 @@ from foya_desktop.core.events import (
     TaskRecord,
     TurnFinished,
     TurnStarted,
+    TurnStatus,
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
@@ -103,7 +104,8 @@ class ChildAgents:
         except NotFound:
             pass  # the parent was deleted meanwhile
         self._runs.pop(task.record.id, None)
-        status = {"completed": "completed", "cancelled": "stopped"}.get(state, "error")
+        status: TurnStatus = ("completed" if state == "completed" else
+                              "stopped" if state == "cancelled" else "error")
         return TurnFinished(run.session_id, run.turn_id, status, error, run.usage)
 
     async def wait(self, task_id: str) -> TaskRecord:

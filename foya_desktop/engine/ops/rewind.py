@@ -155,10 +155,12 @@ def _check_movable(message: Message) -> None:
     block = rewind_block(message)
     if block == "images":
         raise InvalidOperation("This message has attachments (images). Only plain-text messages can "
-                               "go back to the composer, so the history cannot be rewound to it.")
+                               "go back to the composer, so the history cannot be rewound to it.",
+                               code=f"rewind_{block}", message_id=message.id)
     if block == "not_movable_meta":
         raise InvalidOperation("This message carries browser elements or a command id; only plain-text "
-                               "messages can go back to the composer, so it cannot be rewound to.")
+                               "messages can go back to the composer, so it cannot be rewound to.",
+                               code=f"rewind_{block}", message_id=message.id)
 
 
 async def _refuse_busy(svc: Services, scheduler: Scheduler, session_id: str) -> None:

@@ -84,7 +84,7 @@ class SessionOwner:
         """Record and announce a phase (the store write is shielded from cancellation)."""
         self._phase = phase
         await asyncio.shield(self._store.set_phase(self.session_id, phase))
-        self._bus.publish(PhaseChanged(self.session_id, str(phase)))
+        self._bus.publish(PhaseChanged(self.session_id, phase))
 
     def launch(self, body: Coroutine[Any, Any, Event | None], *, name: str) -> asyncio.Task[None]:
         """Run ``body`` (a turn or sub-agent run) as the session's task; busy from this call on.
@@ -94,7 +94,8 @@ class SessionOwner:
         queue moves on unless paused.
         """
         if self.busy:
-            raise InvalidOperation("The session is busy; the message waits in the queue.")
+            raise InvalidOperation("The session is busy; the message waits in the queue.",
+                                   code="session_busy", session_id=self.session_id, operation="turn")
         task = asyncio.create_task(self._lifetime(body), name=name)
         self._mark(task)
         return task
@@ -129,7 +130,8 @@ class SessionOwner:
         ``advance=False`` leaves the queue where it is (deletion).
         """
         if self.busy:
-            raise InvalidOperation(f"The session is busy. Stop the running turn first, then {what}.")
+            raise InvalidOperation(f"The session is busy. Stop the running turn first, then {what}.",
+                                   code="session_busy", session_id=self.session_id, operation=what)
         self._held_by = what
         self._mark(None)
         try:
@@ -240,5 +242,5 @@ class Hold:
             if owner._task is task:
                 owner._task = None
         if task.cancelled():
-            raise OperationStopped(stopped)
+            raise OperationStopped(stopped, session_id=owner.session_id)
         return task.result()

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field, replace
 
 from foya_desktop.core.errors import FoyaError, ProviderError
 from foya_desktop.core.events import (
+    DeltaKind,
     MessageAdded,
     MessageUpdated,
     PartDelta,
     StreamEnded,
     StreamStarted,
     Usage,
+    VPState,
     VPStatus,
 )
 from foya_desktop.core.ids import new_id, now_ms
@@ -102,8 +104,12 @@ async def _build_request(svc: Services, run: VPRun, session: Session, model: str
                                run.compaction_lock)
 
 
+DELTA_KINDS: dict[type, DeltaKind] = {TextDelta: "text", ReasoningDelta: "reasoning",
+                                      ToolCallDelta: "tool_args"}
+
+
 def _publish_delta(svc: Services, run: VPRun, message_id: str, event: object) -> None:
-    kind = {TextDelta: "text", ReasoningDelta: "reasoning", ToolCallDelta: "tool_args"}.get(type(event))
+    kind = DELTA_KINDS.get(type(event))
     if kind is not None:
         text = event.fragment if isinstance(event, ToolCallDelta) else getattr(event, "text", "")
         svc.bus.publish(PartDelta(run.session_id, message_id, run.vp.id, kind, text))
@@ -175,11 +181,11 @@ async def _persist(svc: Services, message: Message) -> Message:
     return stored
 
 
-def _status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
+def _status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
     svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, run.requests,
                              run.tool_runs, run.tool_failures, error))
 
 
-def publish_status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
+def publish_status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
     """Public form of the status event for the scheduler's final word."""
     _status(svc, run, state, error)

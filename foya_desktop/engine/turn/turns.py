@@ -9,7 +9,7 @@ import asyncio
 import logging
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.core.events import MessageAdded, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.events import MessageAdded, TurnFinished, TurnStarted, TurnStatus, Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
@@ -83,7 +83,8 @@ class TurnManager:
         turn_id = message.turn_id
         lock = asyncio.Lock()  # parallel VPs of this turn compact at most once
         runs = [VPRun(owner.session_id, turn_id, vp, roster, owner, lock) for vp in picked]
-        status, error = ("stopped" if stopped else "completed"), ""
+        status: TurnStatus = "stopped" if stopped else "completed"
+        error = ""
         try:
             self.svc.bus.publish(TurnStarted(owner.session_id, turn_id, message.id,
                                              tuple(v.id for v in picked)))
