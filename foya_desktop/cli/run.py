@@ -26,7 +26,7 @@ from foya_desktop.engine.kernel import Kernel
 async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
     changes: dict[str, object] = {}
     if args.connection:
-        await kernel.store.get_connection(args.connection)
+        await kernel.get_connection(args.connection)
         changes["connection"] = args.connection
     if args.model:
         changes["model"] = args.model

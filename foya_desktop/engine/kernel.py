@@ -167,6 +167,14 @@ class Kernel(LifecycleOps):
         """A page of valid history, oldest first."""
         return await self.store.history_page(session_id, before_seq, limit)
 
+    async def history(self, session_id: str) -> list[Message]:
+        """The whole valid history, oldest first (``foya sessions show``)."""
+        return await self.store.valid_messages(session_id)
+
+    async def descendants(self, session_id: str) -> list[str]:
+        """Ids of the session's child sessions, deepest first."""
+        return await self.store.descendants(session_id)
+
     async def read_artifact(self, sha: str) -> bytes:
         """An artifact's bytes."""
         return await self.store.read_artifact(sha)
@@ -276,6 +284,10 @@ class Kernel(LifecycleOps):
     async def list_connections(self) -> list[Connection]:
         """Configured connections (no keys)."""
         return await self.store.list_connections()
+
+    async def get_connection(self, name: str) -> Connection:
+        """One connection by name (``NotFound`` names it)."""
+        return await self.store.get_connection(name)
 
     async def add_connection(self, conn: Connection, api_key: str | None = None) -> None:
         """Save a connection; its key goes to the OS keyring only."""
