@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QWidget
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
-from foya_desktop.engine.rewind import RewindResult
+from foya_desktop.engine.ops.rewind import RewindResult
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
