@@ -27,11 +27,12 @@ from foya_desktop.core.model import Session
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
-from foya_desktop.ui.dialogs.new_session import NewSessionDialog
+from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self._build()
         self._connect_signals()
         self.session_actions = SessionActions(self)  # branch, rewind, delete, compact (ui/ops)
+        self.project_actions = ProjectActions(self)  # new project, bind once (ui/projects)
 
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence]] = {
@@ -135,8 +137,6 @@ class MainWindow(QMainWindow):
         self.tree_view.session_activated.connect(self.open_session)
         self.tree_view.new_session_requested.connect(self._new_session_in_project)
         self.tree_view.pin_requested.connect(lambda sid, pin: self._update(sid, pinned=pin))
-        self.tree_view.bind_requested.connect(self._bind)
-        self.tree_model.bind_requested.connect(self._bind)
         self.tree_model.rename_requested.connect(lambda sid, title: self._update(sid, title=title))
         self.tree_model.project_missing.connect(lambda _pid: self.runner.spawn(self._load_projects()))
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
@@ -224,9 +224,6 @@ class MainWindow(QMainWindow):
     def _update(self, session_id: str, **changes: object) -> None:
         self.runner.spawn(self.kernel.update_session(session_id, **changes), "Saving the session")
 
-    def _bind(self, session_id: str, project_id: str) -> None:
-        self.runner.spawn(self.kernel.bind_project(session_id, project_id), "Moving the session")
-
     # ---- dialogs --------------------------------------------------------------------------
 
     def _new_session_in_project(self, project_id: str) -> None:
@@ -238,17 +235,19 @@ class MainWindow(QMainWindow):
         vps, projects, connections = await asyncio.gather(
             self.kernel.list_vps(), self.kernel.list_projects(), self.kernel.list_connections())
         self.speakers.set_vps(vps)
-        dialog = NewSessionDialog(vps, projects, connections, folder, self)
-        if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted:
+        dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session)
+        if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted or dialog.created is None:
             return None
-        v = dialog.values()
-        session = await self.kernel.create_session(
-            title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
-            connection=v.connection, model=v.model)
+        session = dialog.created
         self.tree_model.upsert_session(session)
         self.tree_view.select_session(session.id)
         self.pane.composer.input.setFocus()
         return session
+
+    async def _create_session(self, v: NewSessionValues) -> Session:
+        return await self.kernel.create_session(
+            title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
+            connection=v.connection, model=v.model)
 
     async def connections_flow(self) -> None:
         """Manage model services; the status line refreshes afterwards."""
