@@ -204,8 +204,12 @@ class MainWindow(QMainWindow):
         if isinstance(event, (ApprovalRequested, QuestionAsked, ApprovalResolved, QuestionAnswered,
                               QuestionClosed)):
             sid = event.session_id
-            waiting = len(self.kernel.pending_approvals(sid)) + len(self.kernel.pending_questions(sid))
-            self.tree_model.set_waiting(sid, waiting > 0)
+            # NOTE: an answered question (or resolved approval) is still listed as pending while
+            # its event is delivered; leave it out, or the badge outlives the answer.
+            done = _settled_id(event)
+            waiting = [a for a in self.kernel.pending_approvals(sid) if a.request_id != done] + [
+                q for q in self.kernel.pending_questions(sid) if q.question_id != done]
+            self.tree_model.set_waiting(sid, bool(waiting))
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")
@@ -262,3 +266,10 @@ class MainWindow(QMainWindow):
             event.ignore()
         else:
             event.accept()
+
+
+def _settled_id(event: Event) -> str | None:
+    """The question or approval an event settles, if any."""
+    if isinstance(event, (QuestionAnswered, QuestionClosed)):
+        return event.question_id
+    return event.request_id if isinstance(event, ApprovalResolved) else None

@@ -140,6 +140,30 @@ class FakeKernel:
         return await self.update_session(session_id, project_id=project_id,
                                          workdir=self.projects[project_id].path)
 
+    async def rename_project(self, project_id: str, name: str) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], name=name)
+        return self.projects[project_id]
+
+    async def set_project_instruction(self, project_id: str, instruction: str) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], instruction=instruction)
+        return self.projects[project_id]
+
+    async def project_sessions(self, project_id: str) -> list[str]:
+        return [s.id for s in self.sessions.values() if s.project_id == project_id]
+
+    async def delete_project(self, project_id: str) -> list[str]:
+        self._record("delete_project", project_id)
+        gone = await self.project_sessions(project_id)
+        self.projects.pop(project_id)
+        return gone
+
+    async def relink_project(self, project_id: str, path: str) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], path=path)
+        return self.projects[project_id]
+
+    async def missing_projects(self) -> list[str]:
+        return []
+
     async def list_vps(self) -> list[VP]:
         return list(self.vps)
 
