@@ -29,6 +29,7 @@ from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.projects import ProjectOps
+from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.tools.common import image_mime
@@ -61,7 +62,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:

@@ -33,6 +33,8 @@ from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.projects.actions import ProjectActions
+from foya_desktop.ui.reading.actions import FindActions
+from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -70,6 +72,8 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         self.session_actions = SessionActions(self)  # branch, rewind, delete, compact (ui/ops)
         self.project_actions = ProjectActions(self)  # new project, bind once (ui/projects)
+        self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
+        self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
 
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence]] = {

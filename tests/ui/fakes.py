@@ -31,6 +31,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.store.search import SearchHit
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,18 @@ class FakeKernel:
 
     async def missing_projects(self) -> list[str]:
         return []
+
+    async def search(self, text: str, *, project_id: str | None = None, session_id: str | None = None,
+                     speaker: str | None = None, since_ms: int | None = None, until_ms: int | None = None,
+                     limit: int = 50) -> list[SearchHit]:
+        self._record("search", text)
+        return []
+
+    async def find_in_session(self, session_id: str, text: str, speaker: str | None = None) -> list[str]:
+        return []
+
+    async def message_seq(self, message_id: str) -> int:
+        raise NotFound(f"No message {message_id}.")
 
     async def list_vps(self) -> list[VP]:
         return list(self.vps)
