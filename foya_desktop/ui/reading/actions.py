@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QVBoxLayout
 
 from foya_desktop.ui.reading.find_bar import FindBar
 from foya_desktop.ui.reading.jump import reveal
@@ -37,9 +36,7 @@ class FindActions(QObject):
         super().__init__(window)
         self._w = window
         self.find_bar = FindBar(window.pane, window.kernel, window.speakers)
-        layout = window.pane.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.insertWidget(layout.indexOf(window.pane.composer), self.find_bar)
+        window.pane.insert_above_composer(self.find_bar)
         self.search_window: SearchWindow | None = None
         self.find_action = QAction(FIND, window)
         self.find_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Find))
