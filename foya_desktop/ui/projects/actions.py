@@ -15,7 +15,6 @@ from __future__ import annotations
 import html
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QAction
@@ -27,9 +26,7 @@ from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inf
 from foya_desktop.ui.picker.dialog import choose_folder
 from foya_desktop.ui.projects.dialogs import edit_text
 from foya_desktop.ui.sessions.nodes import RECENTS_ID
-
-if TYPE_CHECKING:
-    from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.window_parts import WindowParts
 
 NEW_PROJECT = "New project…"
 BIND_FOLDER = "Bind to a folder…"
@@ -51,10 +48,10 @@ class ProjectActions(QObject):
         (none; flows run as named tasks on the window's ``TaskRunner``)
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowParts) -> None:
+        super().__init__(window.pane)
         self._w = window
-        self.new_project_action = QAction(NEW_PROJECT, window)
+        self.new_project_action = QAction(NEW_PROJECT, self)
         self.new_project_action.triggered.connect(
             lambda: window.runner.spawn(self.new_project(), "New project"))
         file_menu = window.menuBar().actions()[0].menu()
@@ -73,7 +70,7 @@ class ProjectActions(QObject):
             lambda: window.runner.spawn(self.refresh_missing(), "Checking project folders"))
         window.tree_model.rowsInserted.connect(lambda parent, *_: None if parent.isValid()
                                                else self._check_timer.start())
-        window.installEventFilter(self)
+        window.pane.window().installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Coming back to the window re-checks project folders (one may have been moved)."""
@@ -85,14 +82,14 @@ class ProjectActions(QObject):
 
     async def new_project(self) -> Project | None:
         """Pick a folder and register it as a project (the folder itself is not touched)."""
-        path = await choose_folder(self._w, start=default_workdir(), default_dir=default_workdir(),
+        path = await choose_folder(self._w.pane, start=default_workdir(), default_dir=default_workdir(),
                                    title="New project — choose its folder", confirm_text="Create project")
         if path is None:
             return None
         try:
             project = await self._w.kernel.add_project(path)
         except FoyaError as error:
-            await inform(self._w, "New project", "Cannot create the project", str(error))
+            await inform(self._w.pane, "New project", "Cannot create the project", str(error))
             return None
         self._w.tree_model.upsert_project(project)
         self._w.statusBar().showMessage(f"Project “{project.name}” added — {project.path}", 10_000)
@@ -100,14 +97,14 @@ class ProjectActions(QObject):
 
     async def bind_to_folder(self, session_id: str) -> Session | None:
         """Choose a folder for a Recents session, then bind it (after a confirmation)."""
-        path = await choose_folder(self._w, start=default_workdir(), default_dir=default_workdir(),
+        path = await choose_folder(self._w.pane, start=default_workdir(), default_dir=default_workdir(),
                                    title="Bind the session to a folder", confirm_text="Use this folder")
         if path is None:
             return None
         try:
             project = await self._w.kernel.add_project(path)
         except FoyaError as error:
-            await inform(self._w, "Bind", "Cannot use this folder", str(error))
+            await inform(self._w.pane, "Bind", "Cannot use this folder", str(error))
             return None
         self._w.tree_model.upsert_project(project)
         return await self.bind(session_id, project)
@@ -118,7 +115,7 @@ class ProjectActions(QObject):
         if session is None:
             return None
         if session.project_id is not None or session.parent_id is not None:
-            await inform(self._w, "Move session", "This session cannot move",
+            await inform(self._w.pane, "Move session", "This session cannot move",
                          "A session bound to a project stays in it (and a sub-agent session follows "
                          "its parent). Branch it to continue in another place.")
             return None
@@ -126,13 +123,13 @@ class ProjectActions(QObject):
             "Bind session", f"Bind “{session.title}” to {project.name}?",
             f"<p>From now on its tools work in <b>{html.escape(project.path)}</b> and it uses the "
             "project's instruction.</p><p><b>This cannot be undone</b>: a bound session stays in "
-            "its project. No files are moved.</p>", "Bind", parent=self._w)
+            "its project. No files are moved.</p>", "Bind", parent=self._w.pane)
         if not await confirm(question):
             return None
         try:
             return await self._w.kernel.bind_project(session_id, project.id)
         except FoyaError as error:
-            await inform(self._w, "Bind", "Cannot bind the session", str(error))
+            await inform(self._w.pane, "Bind", "Cannot bind the session", str(error))
             return None
 
     async def rename(self, project_id: str) -> Project | None:
@@ -140,7 +137,7 @@ class ProjectActions(QObject):
         project = self._w.tree_model.project(project_id)
         if project is None:
             return None
-        name = await edit_text(self._w, "Rename project", f"A name for the project in {project.path}. "
+        name = await edit_text(self._w.pane, "Rename project", f"A name for the project in {project.path}. "
                                "The folder itself is not renamed.", project.name)
         if name is None or not name.strip() or name.strip() == project.name:
             return None
@@ -151,7 +148,7 @@ class ProjectActions(QObject):
         project = self._w.tree_model.project(project_id)
         if project is None:
             return None
-        text = await edit_text(self._w, f"Project instruction — {project.name}",
+        text = await edit_text(self._w.pane, f"Project instruction — {project.name}",
                                "Every session in this project gets this instruction (from its next "
                                "reply on). Leave it empty for none.", project.instruction, multiline=True)
         if text is None:
@@ -164,7 +161,7 @@ class ProjectActions(QObject):
         project = self._w.tree_model.project(project_id)
         if project is None:
             return None
-        path = await choose_folder(self._w, start=default_workdir(), default_dir=default_workdir(),
+        path = await choose_folder(self._w.pane, start=default_workdir(), default_dir=default_workdir(),
                                    title=f"Where is {project.name} now? (was {project.path})",
                                    confirm_text="Relink here")
         if path is None:
@@ -186,13 +183,13 @@ class ProjectActions(QObject):
                    f"{'its' if len(ids) == 1 else 'their'} history:</p>{bullet_list(titles)}"
                    if ids else ".</p>") + "<p>This cannot be undone.</p>")
         question = ConfirmDialog("Delete project", f"Delete the project “{project.name}”?", body,
-                                 "Delete project", destructive=True, parent=self._w)
+                                 "Delete project", destructive=True, parent=self._w.pane)
         if not await confirm(question):
             return False
         try:
             await self._w.kernel.delete_project(project_id)
         except FoyaError as error:
-            await inform(self._w, "Delete project", "Cannot delete the project", str(error))
+            await inform(self._w.pane, "Delete project", "Cannot delete the project", str(error))
             return False
         self._w.tree_model.remove_project(project_id)
         self._w.statusBar().showMessage(f"Project “{project.name}” deleted; {project.path} is untouched.",
@@ -211,7 +208,7 @@ class ProjectActions(QObject):
             "<p>A session bound to a project stays in it, so its history and its tools keep "
             "working in the same folder.</p><p>To continue this conversation elsewhere, branch it "
             "from its latest reply; the branch gets the same history and the original stays "
-            "as it is.</p>", "Branch it", parent=self._w)
+            "as it is.</p>", "Branch it", parent=self._w.pane)
         if await confirm(question):
             await self._w.session_actions.flows.branch_latest(session_id)
 
@@ -230,7 +227,7 @@ class ProjectActions(QObject):
         try:
             project = await op
         except FoyaError as error:
-            await inform(self._w, what, f"{what} failed", str(error))
+            await inform(self._w.pane, what, f"{what} failed", str(error))
             return None
         self._w.tree_model.upsert_project(project)
         return project

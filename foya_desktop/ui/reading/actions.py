@@ -9,7 +9,6 @@ session at the message.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
@@ -17,9 +16,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from foya_desktop.ui.reading.find_bar import FindBar
 from foya_desktop.ui.reading.jump import reveal
 from foya_desktop.ui.reading.search_window import SearchWindow
-
-if TYPE_CHECKING:
-    from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.window_parts import WindowParts
 
 FIND = "Find in session…"
 SEARCH_ALL = "Search all sessions…"
@@ -32,23 +29,23 @@ class FindActions(QObject):
         (none; the bar and the window have their own)
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowParts) -> None:
+        super().__init__(window.pane)
         self._w = window
         self.find_bar = FindBar(window.pane, window.kernel, window.speakers)
         window.pane.insert_above_composer(self.find_bar)
         self.search_window: SearchWindow | None = None
-        self.find_action = QAction(FIND, window)
+        self.find_action = QAction(FIND, self)
         self.find_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Find))
         self.find_action.triggered.connect(self._open_find)
-        self.search_action = QAction(SEARCH_ALL, window)
+        self.search_action = QAction(SEARCH_ALL, self)
         self.search_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.search_action.triggered.connect(
             lambda: window.runner.spawn(self.open_search(), "Search"))
         menu = window.menuBar().addMenu("&Edit")
         menu.addAction(self.find_action)
         menu.addAction(self.search_action)
-        window.session_shown.connect(lambda _sid: self.find_bar.close_bar())
+        window.tree_view.session_activated.connect(lambda _sid: self.find_bar.close_bar())
 
     def _open_find(self) -> None:
         if self._w.pane.session is not None:
@@ -57,7 +54,7 @@ class FindActions(QObject):
     async def open_search(self) -> SearchWindow:
         """Show the search window (one per window), with fresh project and speaker choices."""
         if self.search_window is None:
-            self.search_window = SearchWindow(self._w.kernel, self._w)
+            self.search_window = SearchWindow(self._w.kernel, self._w.pane.window())
             self.search_window.open_requested.connect(
                 lambda sid, mid: self._w.runner.spawn(self.open_at(sid, mid), "Opening the message"))
         projects, vps = await asyncio.gather(self._w.kernel.list_projects(), self._w.kernel.list_vps())

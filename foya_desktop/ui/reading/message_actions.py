@@ -8,17 +8,13 @@ is (unlike rewind, nothing is removed).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from foya_desktop.core.messages import ImagePart, Message
 from foya_desktop.ui.timeline.rows import MessageRow
-
-if TYPE_CHECKING:
-    from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.window_parts import WindowParts
 
 QUOTE = "Quote in reply"
 EDIT_AS_NEW = "Edit as new message"
@@ -37,8 +33,8 @@ class MessageActions(QObject):
         (none)
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowParts) -> None:
+        super().__init__(window.pane)
         self._w = window
         window.pane.timeline_view.menu_requested.connect(self._add_actions)
 
