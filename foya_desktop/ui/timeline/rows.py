@@ -78,8 +78,9 @@ class StreamRow:
 
     @property
     def key(self) -> str:
-        """Stable identity for caches: the stream id."""
-        return self.stream_id
+        """Stable identity for caches. The stream id is the id of the message it becomes
+        (carried identity), so it is prefixed: the stored row must not reuse the stream's cache."""
+        return f"stream:{self.stream_id}"
 
     @property
     def speaker_key(self) -> str:
