@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from foya_desktop import __version__
 from foya_desktop.cli_run import run_command
 from foya_desktop.cli_sessions_ops import add_session_op_parsers, dispatch_session_op
+from foya_desktop.cli_sessions_set import add_set_parser, sessions_set
 from foya_desktop.cli_views import sessions_table, show_session
+from foya_desktop.cli_vps import add_vps_parser, vps_command
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import open_kernel
@@ -30,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
-    _sessions_parser(sub.add_parser("sessions", help="list, show, branch, rewind, delete, compact sessions"))
+    _sessions_parser(sub.add_parser("sessions", help="list, show, set, branch, rewind, delete, compact"))
+    add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
     return parser
 
 
@@ -71,6 +74,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show a session's valid history")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
+    add_set_parser(sub)
     add_session_op_parsers(sub)
 
 
@@ -98,6 +102,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await _connections(kernel, args)
         if args.command == "run":
             return await run_command(kernel, args)
+        if args.command == "vps":
+            return await vps_command(kernel, args)
+        if args.action == "set":
+            return await sessions_set(kernel, args)
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done

@@ -21,6 +21,7 @@ from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.store import Store
+from foya_desktop.store.vp_library import ensure_builtins
 from foya_desktop.tools.ask_user import AskUserTool
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools
@@ -33,6 +34,9 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     """A kernel over the store in ``home`` (blocking: opens the database)."""
     store = Store(home)
     reset = store.reset_phases()
+    upgraded = store.write_sync(ensure_builtins)
+    if upgraded:
+        log.info("built-in VP(s) installed or upgraded to the current default: %s", ", ".join(upgraded))
     if reset:
         log.info("reset %d session(s) to idle after the previous run", reset)
     bus = EventBus()

@@ -26,6 +26,10 @@ class Toolbox:
         """A tool by name."""
         return self._tools.get(name)
 
+    def all_names(self) -> list[str]:
+        """Every registered tool name (what a VP's allowed-tools list may name)."""
+        return list(self._tools)
+
     def names_for(self, session: Session, vp: VP) -> list[str]:
         """Tool names offered to ``vp`` in ``session``."""
         names = list(self._tools)
