@@ -13,6 +13,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.provider_pool import ProviderPool
 from foya_desktop.engine.questions import QuestionBroker
 from foya_desktop.engine.recovery import recover
+from foya_desktop.engine.route_forward import ROUTE_FORWARD, RouteForwardTool
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.task_tools import task_tools
 from foya_desktop.engine.tasks import TaskManager
@@ -49,6 +50,7 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
     kernel = Kernel(svc)
     svc.tools.add(agent_tools(kernel.children))
+    svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes)})
     tasks.set_canceller("subagent", kernel.children.cancel)
     return kernel
 

@@ -8,6 +8,7 @@ from foya_desktop.engine.approvals import ApprovalBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.provider_pool import ProviderPool
 from foya_desktop.engine.questions import QuestionBroker
+from foya_desktop.engine.route_forward import RouteBook
 from foya_desktop.engine.tasks import TaskManager
 from foya_desktop.engine.toolbox import Toolbox
 from foya_desktop.store.store import Store
@@ -26,3 +27,5 @@ class Services:
     tasks: TaskManager
     grants: dict[str, set[str]] = field(default_factory=dict)
     """Temporary "allow for this session" grants: in memory only, never copied."""
+    routes: RouteBook = field(default_factory=RouteBook)
+    """RouteForward hand-offs booked in each session's running turn."""

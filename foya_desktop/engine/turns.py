@@ -85,19 +85,33 @@ class TurnManager:
         status, error = ("stopped" if stopped else "completed"), ""
         try:
             enter_turn(rt)
+            self.svc.routes.open(rt.session_id, turn_id, roster)
             self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
             await asyncio.shield(self._set_phase(rt, Phase.TURN))
-            results = await asyncio.gather(*(self._guarded(rt, r) for r in runs))
-            errors = [e for e in results if e]
+            results = await asyncio.gather(*(self._chain(rt, r, runs) for r in list(runs)))
+            errors = [e for errs in results for e in errs]
             if errors:
                 status, error = "error", "; ".join(errors)
         except asyncio.CancelledError:
             status = "stopped"
         finally:
+            self.svc.routes.close(rt.session_id)
             usage = Usage()
             for r in runs:
                 usage = add_usage(usage, r.usage)
             await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
+
+    async def _chain(self, rt: SessionRuntime, run: VPRun, runs: list[VPRun]) -> list[str]:
+        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn)."""
+        errors = [e for e in [await self._guarded(rt, run)] if e]
+        handoffs = self.svc.routes.take(rt.session_id, run.vp.id)
+        by_id = {vp.id: vp for vp in run.roster}
+        targets = [by_id[t] for t in dict.fromkeys(h.target for h in handoffs) if t in by_id]
+        nxt = [VPRun(rt.session_id, run.turn_id, vp, run.roster) for vp in targets]
+        runs.extend(nxt)
+        for errs in await asyncio.gather(*(self._chain(rt, r, runs) for r in nxt)):
+            errors.extend(errs)
+        return errors
 
     async def _guarded(self, rt: SessionRuntime, run: VPRun) -> str:
         """Run one VP; return a plain error sentence instead of raising (siblings go on).
