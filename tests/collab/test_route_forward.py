@@ -9,8 +9,8 @@ from typing import Any
 
 from foya_desktop.core.events import VPStatus
 from foya_desktop.core.model import VP
+from foya_desktop.engine.agents.route_forward import MAX_HOPS
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.route_forward import MAX_HOPS
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
 from tests.helpers.engine import Recorder, wait_turns
 

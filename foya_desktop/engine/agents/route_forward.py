@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from foya_desktop.core.model import VP
-from foya_desktop.engine.context import ROUTE_FORWARD
+from foya_desktop.engine.request.context import ROUTE_FORWARD
 
 __all__ = ["MAX_HOPS", "ROUTE_FORWARD", "Handoff", "RouteBook", "RouteForwardTool", "route_target"]
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
