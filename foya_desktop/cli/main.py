@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from foya_desktop import __version__
 from foya_desktop.cli.run import run_command
+from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.sessions_set import add_set_parser, sessions_set
 from foya_desktop.cli.views import sessions_table, show_session
@@ -75,6 +76,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     add_set_parser(sub)
+    add_collab_parsers(sub)
     add_session_op_parsers(sub)
 
 
@@ -106,6 +108,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await vps_command(kernel, args)
         if args.action == "set":
             return await sessions_set(kernel, args)
+        collab = await dispatch_collab(kernel, args)
+        if collab is not None:
+            return collab
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done

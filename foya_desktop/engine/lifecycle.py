@@ -15,6 +15,7 @@ from foya_desktop.core.events import Checkpoint, TaskRecord
 from foya_desktop.core.model import Session
 from foya_desktop.engine.ops import branching, compaction, deletion, rewind
 from foya_desktop.engine.ops.children import ChildAgents
+from foya_desktop.engine.ops.forking import Forks
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.request.context_window import CompactionPolicy, load_policy, save_policy
 from foya_desktop.store.ops_checkpoints import list_checkpoints
@@ -49,6 +50,28 @@ class LifecycleOps:
         why. Publishes ``SessionChanged`` and ``SessionBranched`` (open the new session).
         """
         return await branching.branch(self.svc, self.turns, session_id, after_message_id)
+
+    # ---- fork -------------------------------------------------------------------
+
+    _forks: Forks | None = None
+
+    @property
+    def forks(self) -> Forks:
+        """The fork maker (remembers forks in progress)."""
+        if self._forks is None:
+            self._forks = Forks(self.svc)
+        return self._forks
+
+    async def fork(self, session_id: str, *, from_turn: str | None = None) -> Session:
+        """Fork the whole session, or (``from_turn`` = any message id of a completed turn) up to
+        and including that turn. Never stops the source; while it generates, the fork stops
+        before the active input. Publishes ``SessionChanged`` and ``SessionBranched`` (open it).
+        """
+        return await self.forks.fork(session_id, from_turn)
+
+    def fork_in_progress(self, session_id: str) -> bool:
+        """Whether a fork of the session is being made (the window disables its fork entries)."""
+        return self.forks.in_progress(session_id)
 
     # ---- rewind -----------------------------------------------------------------
 

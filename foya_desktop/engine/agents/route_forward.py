@@ -61,7 +61,7 @@ class RouteBook:
         self._open: dict[str, _TurnRoutes] = {}
 
     def open(self, session_id: str, turn_id: str, roster: list[VP]) -> None:
-        """A turn starts: routes booked from now on belong to it."""
+        """A turn starts (before its user message is stored): routes booked now belong to it."""
         self._open[session_id] = _TurnRoutes(turn_id, roster)
 
     def close(self, session_id: str) -> None:
@@ -97,6 +97,12 @@ class RouteBook:
         routes.hops += 1
         routes.booked.append(Handoff(sender, target.id, message, call_id))
         return target, ""
+
+    def active_turn(self, session_id: str) -> str:
+        """The id of the session's running turn ("" when none): opened before its user message
+        is stored, so a fork never copies an input that is just being committed."""
+        routes = self._open.get(session_id)
+        return routes.turn_id if routes else ""
 
     def hops(self, session_id: str) -> int:
         """Hand-offs made so far in the running turn."""

@@ -64,8 +64,11 @@ async def compile_messages(history: list[Message], vp: VP, names: dict[str, str]
             if result is not None and result.call_id in st.open_calls:
                 st.open_calls.pop(result.call_id)
                 images = tuple([InlineImage(i.mime, await _load(load, i.artifact)) for i in result.images])
+                gone = [_image_label(i) for i, got in zip(result.images, images, strict=True) if not got.data]
+                content = result.content + "".join(
+                    f"\n[image {label} is no longer available]" for label in gone)
                 st.out.append(LlmMessage("tool", (LlmToolResult(
-                    result.call_id, result.name, result.content, result.is_error,
+                    result.call_id, result.name, content, result.is_error,
                     tuple(i for i in images if i.data)),)))
         elif msg.role == "tool" and (handoff := _handoff_to(vp, msg, st, names)) is not None:
             _close_calls(st)
@@ -111,8 +114,12 @@ async def _user_parts(msg: Message, load: ArtifactLoader) -> tuple[LlmPart, ...]
         elif isinstance(p, ImagePart):
             data = await _load(load, p.artifact)
             parts.append(InlineImage(p.mime, data) if data else
-                         TextPart(f"[image {p.name or p.artifact[:12]} is no longer available]"))
+                         TextPart(f"[image {_image_label(p)} is no longer available]"))
     return tuple(parts) or (TextPart(""),)
+
+
+def _image_label(part: ImagePart) -> str:
+    return part.name or part.artifact[:12]
 
 
 async def _load(load: ArtifactLoader, sha: str) -> bytes:

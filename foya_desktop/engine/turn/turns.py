@@ -55,9 +55,11 @@ class TurnManager:
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
             parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
+        turn_id = new_id("turn")
+        self.svc.routes.open(rt.session_id, turn_id, roster)  # active before its input commits (fork)
         message = await self.svc.store.append_message(Message(
             id=new_id("msg"), session_id=rt.session_id, role="user", parts=tuple(parts),
-            turn_id=new_id("turn"), created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
+            turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
         self.svc.bus.publish(MessageAdded(rt.session_id, message))
         return message, picked, roster
 
@@ -72,6 +74,7 @@ class TurnManager:
                 stopped = True
                 message, picked, roster = await opening
         except Exception as exc:
+            self.svc.routes.close(rt.session_id)
             stored.set_exception(exc)
             rt.task = None
             return
@@ -85,7 +88,6 @@ class TurnManager:
         status, error = ("stopped" if stopped else "completed"), ""
         try:
             enter_turn(rt)
-            self.svc.routes.open(rt.session_id, turn_id, roster)
             self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
             await asyncio.shield(self._set_phase(rt, Phase.TURN))
             results = await asyncio.gather(*(self._chain(rt, r, runs) for r in list(runs)))
