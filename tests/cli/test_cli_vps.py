@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
+from foya_desktop.engine.bootstrap import open_kernel
+from tests.cli.inproc import Foya
 from tests.cli.test_cli import add_fake, foya, home, server
 from tests.fakeprovider import FakeProviderServer, Reply
 
@@ -35,35 +40,44 @@ def test_readme_flow_add_a_vp_then_run_with_it(home: Path, server: FakeProviderS
     assert {m["speaker"] for m in shown["messages"] if m["role"] == "assistant"} == {"linus", "martin"}
 
 
-def test_edit_remove_and_roster_flags(home: Path, server: FakeProviderServer) -> None:
+def test_edit_remove_and_roster_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Bad input gets a sentence; `sessions set --roster/--default-vp`; remove refused unless --force."""
-    add_fake(home, server)
-    assert foya(home, "vps", "add", "Linus", "--soul", "You implement.").returncode == 0
-    assert foya(home, "vps", "add", "Martin", "--soul", "You review.").returncode == 0
-    bad = foya(home, "vps", "add", "Two Words", "--soul", "x")
-    assert bad.returncode == 1 and "one word" in bad.stderr and "Traceback" not in bad.stderr
-    nosoul = foya(home, "vps", "add", "Solo")
-    assert nosoul.returncode == 2 and "--soul" in nosoul.stderr
-    edited = foya(home, "vps", "edit", "linus", "--rename", "Linux", "--tools", "read_file")
-    assert edited.returncode == 0, edited.stderr
-    assert foya(home, "vps", "duplicate", "Linux", "Linus").returncode == 0
-    server.script(Reply(text="hello"))
-    run = foya(home, "run", "hi")
-    assert run.returncode == 0, run.stderr
-    sid = run.stderr.split("Session ", 1)[1].split()[0]
+    monkeypatch.setenv("FOYA_HOME", str(tmp_path / "home"))
+    foya_ = Foya(capsys)
+    assert foya_("vps", "add", "Linus", "--soul", "You implement.")[0] == 0
+    assert foya_("vps", "add", "Martin", "--soul", "You review.")[0] == 0
+    code, _out, err = foya_("vps", "add", "Two Words", "--soul", "x")
+    assert code == 1 and "one word" in err and "Traceback" not in err
+    code, _out, err = foya_("vps", "add", "Solo")
+    assert code == 2 and "--soul" in err
+    assert foya_("vps", "edit", "linus", "--rename", "Linux", "--tools", "read_file")[0] == 0
+    assert foya_("vps", "duplicate", "Linux", "Linus")[0] == 0
+    sid = _new_session()
 
-    out = foya(home, "sessions", "set", sid, "--roster", "Linux,@Martin", "--default-vp", "Martin", "--json")
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == {"session_id": sid, "roster": ["Linux", "Martin"], "default_vp": "Martin"}
-    bad_default = foya(home, "sessions", "set", sid, "--default-vp", "Linus")
-    assert bad_default.returncode == 1 and "not in the roster" in bad_default.stderr
-    unknown = foya(home, "sessions", "set", sid, "--roster", "Ghost")
-    assert unknown.returncode == 1 and "foya vps add" in unknown.stderr
-    refused = foya(home, "vps", "remove", "Martin")
-    assert refused.returncode == 1 and sid in refused.stderr and "--force" in refused.stderr
-    forced = foya(home, "vps", "remove", "Martin", "--force")
-    assert forced.returncode == 0 and sid in forced.stdout
-    shown = json.loads(foya(home, "sessions", "set", sid, "--roster", "Linux", "--json").stdout)
-    assert shown["roster"] == ["Linux"] and shown["default_vp"] == "Linux"
-    omni = foya(home, "vps", "remove", "omni")
-    assert omni.returncode == 1 and "built in" in omni.stderr
+    code, out, err = foya_("sessions", "set", sid, "--roster", "Linux,@Martin", "--default-vp", "Martin", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"session_id": sid, "roster": ["Linux", "Martin"], "default_vp": "Martin"}
+    code, _out, err = foya_("sessions", "set", sid, "--default-vp", "Linus")
+    assert code == 1 and "not in the roster" in err
+    code, _out, err = foya_("sessions", "set", sid, "--roster", "Ghost")
+    assert code == 1 and "foya vps add" in err
+    code, _out, err = foya_("vps", "remove", "Martin")
+    assert code == 1 and sid in err and "--force" in err
+    code, out, _err = foya_("vps", "remove", "Martin", "--force")
+    assert code == 0 and sid in out
+    code, out, _err = foya_("sessions", "set", sid, "--roster", "Linux", "--json")
+    assert json.loads(out)["roster"] == ["Linux"] and json.loads(out)["default_vp"] == "Linux"
+    code, _out, err = foya_("vps", "remove", "omni")
+    assert code == 1 and "built in" in err
+
+
+def _new_session() -> str:
+    """A session made by a kernel on the same FOYA_HOME (closed again before the CLI runs)."""
+    async def make() -> str:
+        kernel = await open_kernel()
+        try:
+            return (await kernel.create_session(title="pair")).id
+        finally:
+            await kernel.close()
+    return asyncio.run(make())
