@@ -28,6 +28,7 @@ from foya_desktop.ui.ops.session_actions import (
     BRANCH_LATEST,
     COMPACT_NOW,
     DELETE,
+    FORK_TURN,
     REWIND_HERE,
     SHOW_SUMMARY,
 )
@@ -75,7 +76,7 @@ async def test_branch_from_a_reply_opens_the_branch_selected_in_the_tree(
     view = real_window.pane.timeline_view
     assert action_texts(view.menu_for_row(row_of(real_window, "user", "hello"))) == [REWIND_HERE, "Copy text"]
     menu = view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
-    assert action_texts(menu) == [BRANCH_HERE, "Copy text"]
+    assert action_texts(menu) == [BRANCH_HERE, FORK_TURN, "Copy text"]
     grab_menu(menu, shots / "ops_timeline_menu_reply.png")
     grab_menu(view.menu_for_row(row_of(real_window, "user", "second")), shots / "ops_timeline_menu_user.png")
     grab_menu(tree_menu(real_window, sid), shots / "ops_tree_menu.png")

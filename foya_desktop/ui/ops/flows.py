@@ -48,6 +48,18 @@ class SessionFlows:
         self._say(f"Branched into “{created.title}” — the original session is unchanged.")
         return created
 
+    async def fork(self, session_id: str, from_turn: str | None = None) -> Session | None:
+        """Fork the whole session (or up to a turn) with no dialog; open the new session."""
+        try:
+            created = await self._w.kernel.fork(session_id, from_turn=from_turn)
+        except FoyaError as error:
+            await inform(self._w, "Fork", "Cannot fork here", str(error))
+            return None
+        self._w.tree_model.upsert_session(created)
+        self._w.tree_view.select_session(created.id)
+        self._say(f"Forked into “{created.title}” — the original session goes on unchanged.")
+        return created
+
     async def branch_latest(self, session_id: str) -> Session | None:
         """Branch after the newest complete reply or tool result."""
         messages = await self._w.kernel.history_page(session_id, limit=LATEST_PAGE)

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QVBoxLayout
+from PySide6.QtWidgets import QMenu, QToolButton, QVBoxLayout
 
 from foya_desktop.core.events import CompactionCheckpoint, Event
-from foya_desktop.core.messages import Message
+from foya_desktop.core.messages import Message, MessageStatus
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.ui.icons import fork_icon
 from foya_desktop.ui.ops.boundaries import rewind_refusal, row_boundary, row_messages, valid_boundaries
 from foya_desktop.ui.ops.child_banner import READ_ONLY_PLACEHOLDER, SubAgentBanner
 from foya_desktop.ui.ops.flows import SessionFlows
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 BRANCH_HERE = "Branch from here"
 REWIND_HERE = "Rewind to here…"
 BRANCH_LATEST = "Branch from latest reply"
+FORK_SESSION = "Fork session"
+FORK_TURN = "Fork from this turn"
 COMPACT_NOW = "Compact now"
 DELETE = "Delete…"
 SHOW_SUMMARY = "Show the summary…"
@@ -59,6 +62,15 @@ class SessionActions(QObject):
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         window.tree_view.addAction(self.delete_action)
         self.session_menu = window.menuBar().addMenu("&Session")
+        self.fork_button = QToolButton(window.pane)
+        self.fork_button.setText("Fork")
+        self.fork_button.setIcon(fork_icon())
+        self.fork_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.fork_button.setToolTip("Fork this session: a copy with the same history and settings "
+                                    "opens; this one goes on unchanged (also while it is replying).")
+        self.fork_button.setAutoRaise(True)
+        self.fork_button.clicked.connect(self._fork_current)
+        window.pane.installEventFilter(self)
         self._install_banner()
         self._connect_signals()
 
@@ -77,6 +89,7 @@ class SessionActions(QObject):
         w.bridge.other_event.connect(self._on_event)
         w.bridge.phase_changed.connect(lambda *_: self.refresh_banner())
         w.bridge.session_changed.connect(lambda *_: self.refresh_banner())
+        w.pane.timeline_model.modelReset.connect(self._place_fork_button)
         self.banner.open_requested.connect(w.tree_view.select_session)
         self.delete_action.triggered.connect(self._delete_current)
         self.session_menu.aboutToShow.connect(self._fill_session_menu)
@@ -95,6 +108,10 @@ class SessionActions(QObject):
             if after is not None:
                 actions.append(self._action(menu, BRANCH_HERE, lambda: self._w.runner.spawn(
                     self.flows.branch(session.id, after), "Branching")))
+            if self._forkable_turn(session, row.message):
+                turn_message = row.message.id
+                actions.append(self._action(menu, FORK_TURN, lambda: self._w.runner.spawn(
+                    self.flows.fork(session.id, turn_message), "Forking")))
             if row.message.role == "user":
                 actions.append(self._rewind_action(menu, session, row.message))
         elif isinstance(row, CheckpointRow):
@@ -107,6 +124,17 @@ class SessionActions(QObject):
             menu.insertSeparator(existing[0])
         elif actions:
             menu.addActions(actions)
+
+    def _forkable_turn(self, session: Session, message: Message) -> bool:
+        """Offered under a completed reply with a turn id, never on the turn that is generating."""
+        if session.parent_id is not None or message.role != "assistant" or not message.turn_id:
+            return False
+        if message.status != MessageStatus.COMPLETE or message.tool_calls:
+            return False
+        if self._w.kernel.phase(session.id) == Phase.IDLE:
+            return True
+        users = [m for m in self._window_messages() if m.role == "user"]
+        return not users or users[-1].turn_id != message.turn_id
 
     def _rewind_action(self, menu: QMenu, session: Session, message: Message) -> QAction:
         refusal = rewind_refusal(message, self._w.kernel.phase(session.id), session.parent_id is not None)
@@ -139,6 +167,11 @@ class SessionActions(QObject):
 
     def _add_session_actions(self, menu: QMenu, session: Session) -> None:
         sid = session.id
+        if session.parent_id is None:
+            fork = menu.addAction(FORK_SESSION, lambda: self._w.runner.spawn(self.flows.fork(sid), "Forking"))
+            if self._w.kernel.fork_in_progress(sid):
+                fork.setText(f"{FORK_SESSION}  (a fork is being made)")
+                fork.setEnabled(False)
         menu.addAction(BRANCH_LATEST, lambda: self._w.runner.spawn(self.flows.branch_latest(sid),
                                                                    "Branching"))
         if session.parent_id is None:
@@ -159,6 +192,33 @@ class SessionActions(QObject):
             menu.addAction("No session open").setEnabled(False)
             return
         self._add_session_actions(menu, self._w.tree_model.session(session.id) or session)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Keep the fork icon at the top right of the conversation."""
+        if watched is self._w.pane and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self._place_fork_button()
+        return False
+
+    def _place_fork_button(self) -> None:
+        button, pane = self.fork_button, self._w.pane
+        button.adjustSize()
+        button.move(pane.width() - button.width() - 16, 12)
+        button.raise_()
+        session = pane.session
+        button.setVisible(session is not None and session.parent_id is None)
+        button.setEnabled(session is not None and not self._w.kernel.fork_in_progress(session.id))
+
+    def _fork_current(self) -> None:
+        session = self._w.pane.session
+        if session is not None and not self._w.kernel.fork_in_progress(session.id):
+            self.fork_button.setEnabled(False)
+            self._w.runner.spawn(self._fork_and_restore(session.id), "Forking")
+
+    async def _fork_and_restore(self, session_id: str) -> None:
+        try:
+            await self.flows.fork(session_id)
+        finally:
+            self._place_fork_button()
 
     def _delete_current(self) -> None:
         sid = self._w.tree_view.currentIndex().data(SESSION_ID_ROLE)
