@@ -30,6 +30,7 @@ from foya_desktop.ui.ops.session_actions import (
     DELETE,
     FORK_SESSION,
     FORK_TURN,
+    MERGE_WITH,
     REWIND_HERE,
     SHOW_SUMMARY,
 )
@@ -335,5 +336,6 @@ async def test_session_menu_offers_the_operations_for_the_open_session(
     assert action_texts(real_window.session_actions.session_menu) == ["No session open"]
     await open_session(real_window, real_kernel)
     real_window.session_actions.session_menu.aboutToShow.emit()
-    assert action_texts(real_window.session_actions.session_menu) == [FORK_SESSION, BRANCH_LATEST, COMPACT_NOW, DELETE]
+    assert action_texts(real_window.session_actions.session_menu) == [FORK_SESSION, MERGE_WITH, BRANCH_LATEST,
+                                                                           COMPACT_NOW, DELETE]
     assert visible_dialog(ConfirmDialog) is None

@@ -42,6 +42,7 @@ from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow
 BRANCH_HERE = "Branch from here"
 REWIND_HERE = "Rewind to here…"
 BRANCH_LATEST = "Branch from latest reply"
+MERGE_WITH = "Merge with…"
 FORK_SESSION = "Fork session"
 FORK_TURN = "Fork from this turn"
 COMPACT_NOW = "Compact now"
@@ -165,6 +166,8 @@ class SessionActions(QObject):
             if self._kernel.fork_in_progress(sid):
                 fork.setText(f"{FORK_SESSION}  (a fork is being made)")
                 fork.setEnabled(False)
+        if session.parent_id is None:
+            self._merge_menu(menu, session)
         menu.addAction(BRANCH_LATEST, lambda: self._runner.spawn(self.flows.branch_latest(sid),
                                                                    "Branching"))
         if session.parent_id is None:
@@ -176,6 +179,20 @@ class SessionActions(QObject):
         menu.addSeparator()
         delete = menu.addAction(DELETE, lambda: self._runner.spawn(self.flows.delete(sid), "Deleting"))
         delete.setShortcut(QKeySequence(Qt.Key.Key_Delete))  # shown as a hint; the tree owns the key
+
+    def _merge_menu(self, menu: QMenu, session: Session) -> None:
+        """"Merge with…" → every other top-level session; the flow previews before merging."""
+        sub = menu.addMenu(MERGE_WITH)
+        others = [s for s in self._tree.sessions() if s.id != session.id and s.parent_id is None]
+        for other in others:
+            sub.addAction(other.title or other.id, self._merge_slot(session.id, other.id))
+        if not others:
+            sub.addAction("No other session").setEnabled(False)
+
+    def _merge_slot(self, a_id: str, b_id: str) -> Callable[[], None]:
+        def run() -> None:
+            self._runner.spawn(self.flows.merge(a_id, b_id), "Merging")
+        return run
 
     def _fill_session_menu(self) -> None:
         menu = self.session_menu
