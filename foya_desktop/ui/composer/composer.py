@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
+    QLabel,
     QMenu,
     QPushButton,
     QToolButton,
@@ -25,6 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.events import QueueItem
+from foya_desktop.engine.turn.routing import MENTION
+from foya_desktop.ui import theme
 from foya_desktop.ui.composer.input import ComposerInput
 from foya_desktop.ui.timeline.summaries import first_line
 
@@ -73,6 +76,14 @@ class Composer(QWidget):
         self.stop_button = self._make_stop_button()
         self.chips = QHBoxLayout()
         self.chips.setSpacing(4)
+        self.mention_warning = QLabel()
+        """Names ``@mentions`` that match nobody on the roster, before the message is sent."""
+        self.mention_warning.setWordWrap(True)
+        self.mention_warning.setStyleSheet(f"color: {theme.warning_color().name()};")
+        self.mention_warning.hide()
+        self._handles: list[str] = []
+        self._default_name = ""
+        self.input.textChanged.connect(self._check_mentions)
         self._layout()
         self.set_busy(False)
 
@@ -94,6 +105,7 @@ class Composer(QWidget):
         inner.setContentsMargins(10, 6, 8, 6)
         inner.addLayout(self.chips)
         inner.addWidget(self.input)
+        inner.addWidget(self.mention_warning)
         buttons = QHBoxLayout()
         buttons.addWidget(self.attach_button)
         buttons.addStretch(1)
@@ -139,9 +151,30 @@ class Composer(QWidget):
     def set_mentions(self, handles: list[str], default_name: str) -> None:
         """Roster handles for @completion; the placeholder names who answers by default."""
         self.input.set_mentions(handles)
+        self._handles, self._default_name = list(handles), default_name
+        self._check_mentions()
         hint = "@ to address a VP · " if len(handles) > 1 else ""
         self.input.setPlaceholderText(
             f"Message {default_name} — {hint}Enter to send, Shift+Enter for a new line")
+
+    def unknown_mentions(self) -> list[str]:
+        """``@Name``s in the text that match no VP on the roster (case-insensitive)."""
+        known = {h.casefold() for h in self._handles}
+        names = dict.fromkeys(m.group(1) for m in MENTION.finditer(self.input.toPlainText()))
+        return [n for n in names if n.casefold() not in known]
+
+    def _check_mentions(self) -> None:
+        unknown = self.unknown_mentions()
+        if not unknown:
+            self.mention_warning.hide()
+            return
+        listed = ", ".join(f"@{n}" for n in unknown)
+        verb = "is" if len(unknown) == 1 else "are"
+        roster = ", ".join("@" + h for h in self._handles) or "nobody"
+        self.mention_warning.setText(f"{listed} {verb} not on this session's roster, so nobody by that "
+                                     f"name gets this message (the text is sent as written). On the "
+                                     f"roster: {roster}.")
+        self.mention_warning.show()
 
     # ---- text and attachments -------------------------------------------------------------
 
