@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 database_proxy = pw.DatabaseProxy()
 
@@ -270,9 +270,15 @@ TABLES: list[type[BaseModel]] = [
     CheckpointRow, RewindJournalRow, SubagentRow,
 ]
 
+def _add_search_index(db: Any) -> None:
+    """1 → 2: the FTS5 message index (``store/search.py``; created on open) gets every stored message."""
+    from foya_desktop.store.search import backfill
 
-def _v1_vp_library(db: pw.SqliteDatabase) -> None:
-    """Schema 2: VPs remember whether they are built in and their chosen colour."""
+    backfill(db)
+
+
+def _v2_vp_library(db: pw.SqliteDatabase) -> None:
+    """2 → 3: VPs remember whether they are built in and their chosen colour."""
     columns = {c.name for c in db.get_columns("vp_row")}
     if "builtin" not in columns:
         db.execute_sql("ALTER TABLE vp_row ADD COLUMN builtin INTEGER NOT NULL DEFAULT 0")  # type: ignore[no-untyped-call]
@@ -280,5 +286,5 @@ def _v1_vp_library(db: pw.SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE vp_row ADD COLUMN color TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _v1_vp_library}
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library}
 """``{from_version: callable(db)}`` upgrading one step."""

@@ -53,7 +53,7 @@ async def test_fork_icon_sidebar_and_fork_from_this_turn(
     real_window.grab().save(str(shots / "fork_icon.png"))
 
     menu = real_window.pane.timeline_view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
-    assert action_texts(menu) == [BRANCH_HERE, FORK_TURN, "Copy text"]
+    assert [t for t in action_texts(menu) if t in (BRANCH_HERE, FORK_TURN)] == [BRANCH_HERE, FORK_TURN]
     assert FORK_TURN not in action_texts(real_window.pane.timeline_view.menu_for_row(
         row_of(real_window, "user", "hello")))
     find_action(menu, FORK_TURN).trigger()
