@@ -56,9 +56,11 @@ class TurnManager:
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
             parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
+        turn_id = new_id("turn")
+        self.svc.routes.open(session_id, turn_id, roster)  # active before its input commits (fork)
         message = await self.svc.store.append_message(Message(
             id=new_id("msg"), session_id=session_id, role="user", parts=tuple(parts),
-            turn_id=new_id("turn"), created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
+            turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
         self.svc.bus.publish(MessageAdded(session_id, message))
         return message, picked, roster
 
@@ -73,6 +75,7 @@ class TurnManager:
                 stopped = True
                 message, picked, roster = await opening
         except Exception as exc:
+            self.svc.routes.close(owner.session_id)
             stored.set_exception(exc)
             return None
         stored.set_result(message)
@@ -89,16 +92,31 @@ class TurnManager:
             self.svc.bus.publish(TurnStarted(owner.session_id, turn_id, message.id,
                                              tuple(v.id for v in picked)))
             await owner.set_phase(Phase.TURN)
-            results = await asyncio.gather(*(self._guarded(owner, r) for r in runs))
-            errors = [e for e in results if e]
+            results = await asyncio.gather(*(self._chain(owner, r, runs) for r in list(runs)))
+            errors = [e for errs in results for e in errs]
             if errors:
                 status, error = "error", "; ".join(errors)
         except asyncio.CancelledError:
             status = "stopped"
+        finally:
+            self.svc.routes.close(owner.session_id)
         usage = Usage()
         for r in runs:
             usage = add_usage(usage, r.usage)
         return TurnFinished(owner.session_id, turn_id, status, error, usage)
+
+    async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun]) -> list[str]:
+        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn)."""
+        errors = [e for e in [await self._guarded(owner, run)] if e]
+        handoffs = self.svc.routes.take(owner.session_id, run.vp.id)
+        by_id = {vp.id: vp for vp in run.roster}
+        targets = [by_id[t] for t in dict.fromkeys(h.target for h in handoffs) if t in by_id]
+        nxt = [VPRun(owner.session_id, run.turn_id, vp, run.roster, owner, run.compaction_lock)
+               for vp in targets]
+        runs.extend(nxt)
+        for errs in await asyncio.gather(*(self._chain(owner, r, runs) for r in nxt)):
+            errors.extend(errs)
+        return errors
 
     async def _guarded(self, owner: SessionOwner, run: VPRun) -> str:
         """Run one VP; return a plain error sentence instead of raising (siblings go on).
