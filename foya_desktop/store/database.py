@@ -15,6 +15,7 @@ import peewee as pw
 
 from foya_desktop.core.errors import SchemaTooNew
 from foya_desktop.core.ids import now_ms
+from foya_desktop.store import search
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
 
 PRAGMAS = {
@@ -59,6 +60,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
     try:
         with db.atomic():
             db.create_tables(TABLES, safe=True)
+            search.install(db)
             _migrate(db, version)
     except BaseException:
         db.close()  # a failed migration leaves no open connection behind (the next open retries)
