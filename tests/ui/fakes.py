@@ -36,6 +36,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.store.search import SearchHit
 
@@ -424,6 +425,36 @@ class FakeKernel:
         self.queues.pop(session_id, None)
         self.publish(SessionDeletedEvent(session_id))
         return [*deleted, session_id]
+
+    # ---- VPs, fork and merge: flows tested on the real kernel only ------------------------
+
+    async def add_vp(self, vp: VP) -> VP:
+        self._record("add_vp", vp)
+        self.vps.append(vp)
+        return vp
+
+    async def edit_vp(self, ref: str, **changes: Any) -> VP:
+        self._record("edit_vp", ref, changes)
+        old = next(v for v in self.vps if ref in (v.id, v.name))
+        new = dataclasses.replace(old, **changes)
+        self.vps[self.vps.index(old)] = new
+        return new
+
+    async def duplicate_vp(self, ref: str, new_name: str) -> VP:
+        self._record("duplicate_vp", ref, new_name)
+        old = next(v for v in self.vps if ref in (v.id, v.name))
+        return await self.add_vp(dataclasses.replace(old, id=new_id("vp"), name=new_name, builtin=False))
+
+    async def remove_vp(self, ref: str, *, force: bool = False) -> list[str]:
+        self._record("remove_vp", ref, force)
+        self.vps = [v for v in self.vps if ref not in (v.id, v.name)]
+        return []
+
+    async def merge_preview(self, a_id: str, b_id: str) -> MergePlan:
+        raise InvalidOperation("The fake kernel does not merge; test merge flows on the real kernel.")
+
+    async def merge(self, a_id: str, b_id: str) -> Session:
+        raise InvalidOperation("The fake kernel does not merge; test merge flows on the real kernel.")
 
     async def compact(self, session_id: str) -> Checkpoint:
         self._record("compact", session_id)
