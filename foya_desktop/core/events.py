@@ -21,7 +21,7 @@ DeltaKind = Literal["text", "reasoning", "tool_args"]
 TurnStatus = Literal["completed", "stopped", "error"]
 """How a turn ended."""
 
-VPState = Literal["running", "done", "stopped", "error"]
+VPState = Literal["running", "waiting", "done", "stopped", "error"]
 """One VP's progress within a turn."""
 
 NoticeLevel = Literal["info", "warning", "error"]

@@ -7,6 +7,7 @@ import itertools
 import time
 
 from foya_desktop.core.events import MessageAdded, PartDelta, PhaseChanged, StreamEnded, StreamStarted
+from foya_desktop.core.model import Phase
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.ui.bridge import FLUSH_INTERVAL_MS, EngineBridge
 from tests.ui.helpers import reply, settle
@@ -26,7 +27,7 @@ async def test_events_wait_for_release_then_arrive_in_order() -> None:
     bus = EventBus()
     bridge = EngineBridge(bus)
     seen = _record(bridge)
-    bus.publish(PhaseChanged("s", "turn"))
+    bus.publish(PhaseChanged("s", Phase.TURN))
     bus.publish(StreamStarted("s", "st1", "omni", "t1"))
     bus.publish(PartDelta("s", "st1", "omni", "text", "Hel"))
     bus.publish(PartDelta("s", "st1", "omni", "text", "lo"))
@@ -88,5 +89,5 @@ async def test_close_unsubscribes() -> None:
     seen = _record(bridge)
     bridge.release()
     bridge.close()
-    bus.publish(PhaseChanged("s", "idle"))
+    bus.publish(PhaseChanged("s", Phase.IDLE))
     assert seen == []
