@@ -23,6 +23,7 @@ from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.store import Store
 from foya_desktop.tools.ask_user import AskUserTool
 from foya_desktop.tools.base import Tool
+from foya_desktop.tools.process import sweep_orphans
 from foya_desktop.tools.registry import default_tools
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,9 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     providers = ProviderPool(store, bus, keystore, timeouts, retry)
     tasks = TaskManager(store, bus)
     tasks.recover()
+    swept = sweep_orphans()
+    if swept:
+        log.info("ended %d command(s) left running by an earlier Foya", swept)
     recover(store)
     tools: dict[str, Tool] = {**default_tools(), "ask_user": AskUserTool(), **task_tools(tasks)}
     svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(tools),

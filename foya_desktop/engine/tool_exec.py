@@ -24,7 +24,9 @@ from foya_desktop.engine.questions import QuestionUnanswered, new_question
 from foya_desktop.engine.secrets import known_secrets, scrub
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.tree_scan import changed_paths, scan_tree
+from foya_desktop.tools import exposure
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
+from foya_desktop.tools.process import private_tmp
 from foya_desktop.tools.sandbox import SandboxPolicy
 from foya_desktop.tools.shell import scrub_env
 
@@ -58,10 +60,14 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     except ToolError as exc:
         return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True))
     refusal, approved, confine = await _authorise(svc, session, vp, call, action)
+    if refusal is None and confine and action.kind == "exec":
+        ctx, why_not = await asyncio.to_thread(_confined, ctx, svc, session)
+        if why_not is not None:
+            refusal, approved = await _ask(svc, session, vp, call, action,
+                                           f"{action.policy_reason or 'a command'}; Foya cannot confine "
+                                           f"it because {why_not}, so it asks")
     if refusal is not None:
         return _result(session, vp, turn_id, call, refusal)
-    if confine and action.kind == "exec":
-        ctx = await asyncio.to_thread(_confined, ctx, svc, session)
     before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
     output = await _run(tool.run, dict(call.arguments), ctx)
     if not (approved and action.kind == "read"):
@@ -100,12 +106,14 @@ def _scrubbed(output: ToolOutput, workdir: Path) -> ToolOutput:
     return output if content == output.content else replace(output, content=content)
 
 
-def _confined(ctx: ToolContext, svc: Services, session: Session) -> ToolContext:
-    """The context with a sandbox: write only the project and a private temp folder."""
-    tmp = svc.store.home.root / "tmp" / session.id
-    tmp.mkdir(parents=True, exist_ok=True, mode=0o700)
+def _confined(ctx: ToolContext, svc: Services, session: Session) -> tuple[ToolContext, str | None]:
+    """The context with a sandbox (see ``tools.exposure``), or why the project cannot be confined."""
+    tmp = private_tmp(session.id)
     env = {**ctx.env, "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp)}
-    return replace(ctx, env=env, sandbox=SandboxPolicy(writable=(ctx.workdir, tmp)))
+    found = exposure.scan(ctx.workdir, ctx.data_dir)
+    policy = SandboxPolicy(writable=(ctx.workdir, tmp), read_only=tuple(found.read_only),
+                           hidden=tuple(found.hidden))
+    return replace(ctx, env=env, sandbox=policy), found.incomplete
 
 
 async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart,
@@ -120,12 +128,19 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
         return None, False, verdict.confine
     if verdict.decision == "deny":
         return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True), False, False
-    key = grant_key(action, workdir)
-    answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
+    refusal, approved = await _ask(svc, session, vp, call, action, verdict.reason)
+    return refusal, approved, False
+
+
+async def _ask(svc: Services, session: Session, vp: VP, call: ToolCallPart, action: Action,
+               reason: str) -> tuple[ToolOutput | None, bool]:
+    """Ask the person; (refusal or ``None``, approved). May raise ``TurnStopped``."""
+    key = grant_key(action, Path(session.workdir))
+    answer = await svc.approvals.ask(session.id, vp.id, call, action, reason,
                                      can_always=key is not None and not action.network
                                      and session.project_id is not None)
     refusal = await _apply_answer(svc, session, answer, key)
-    return refusal, refusal is None, False
+    return refusal, refusal is None
 
 
 async def _apply_answer(svc: Services, session: Session, answer: Answer,

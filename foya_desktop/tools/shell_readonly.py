@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from foya_desktop.tools import shell_rules as rules
+from foya_desktop.tools.git_safety import unasked_git_problem
 from foya_desktop.tools.shell_judge import split_options
 from foya_desktop.tools.shell_words import Word
 
@@ -129,6 +130,9 @@ def _git(checker: ArgvRules, argv: list[Word]) -> None:
         checker.ask(f"git {sub} is not on the read-only list")
         return
     _table(checker, f"git {sub}", spec, argv[index + 1:])
+    repo_problem = unasked_git_problem(checker.judge.root)
+    if repo_problem is not None:
+        checker.ask(f"git asks here: {repo_problem}")
     if sub == "branch":
         _git_branch(checker, argv[index + 1:])
 
