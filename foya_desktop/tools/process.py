@@ -134,12 +134,11 @@ async def start_process(command: str, workdir: Path, env: dict[str, str], *,
                         sandbox: SandboxPolicy | None = None) -> ProcessHandle:
     """Start ``bash -c command`` in its own process group with stdout and stderr merged.
 
-    With a ``sandbox`` policy, bash is started through the Landlock exec wrapper,
-    which refuses to run the command at all when it cannot confine it.
+    Bash is started through the exec wrapper (``sandbox.wrap_argv``): in its own PID
+    namespace, so nothing it spawns outlives it, and with a ``sandbox`` policy also
+    confined; the wrapper refuses to run the command at all when it cannot confine it.
     """
-    argv = ["/bin/bash", "-c", command]
-    if sandbox is not None:
-        argv = wrap_argv(argv, sandbox)
+    argv = wrap_argv(["/bin/bash", "-c", command], sandbox)
     proc = await asyncio.create_subprocess_exec(
         *argv, cwd=workdir, env=env, start_new_session=True,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
