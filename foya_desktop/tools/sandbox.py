@@ -214,24 +214,48 @@ def _probe(policy: SandboxPolicy | None, work: Path) -> str | None:
     return None
 
 
+def _read_int(path: str) -> int | None:
+    try:
+        return int(Path(path).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _kernel_at_least(major: int, minor: int) -> bool:
+    release = os.uname().release.split("-")[0].split(".")
+    try:
+        return (int(release[0]), int(release[1])) >= (major, minor)
+    except (IndexError, ValueError):
+        return False
+
+
 @functools.cache
 def lifetime_support() -> str | None:
-    """``None`` when commands can run in their own PID namespace here, else why not."""
+    """``None`` when commands can run in their own PID namespace here, else why not.
+
+    Read from the kernel's settings (cheap: no process is started); the wrapper
+    itself refuses to run a confined command when a step fails anyway, so a
+    wrong answer here can only turn an approval prompt into a clear failure.
+    :func:`probe` measures the real thing.
+    """
     if not sys.platform.startswith("linux"):
         return f"{sys.platform} has no PID namespaces"
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="foya-probe-") as tmp:
-        reason = _probe(None, Path(tmp))
-    return None if reason is None else f"commands cannot get their own PID namespace ({reason})"
+    if not _kernel_at_least(5, 12):
+        return "the kernel is older than 5.12 (no mount_setattr)"
+    if os.geteuid() == 0:
+        return None
+    if _read_int("/proc/sys/kernel/unprivileged_userns_clone") == 0:
+        return "unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone=0)"
+    if _read_int("/proc/sys/user/max_user_namespaces") == 0:
+        return "user namespaces are switched off (user.max_user_namespaces=0)"
+    if _read_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1:
+        return "AppArmor forbids unprivileged user namespaces (apparmor_restrict_unprivileged_userns=1)"
+    return None
 
 
 @functools.cache
 def support() -> str | None:
-    """``None`` when every confinement layer works on this machine, else the reason it does not.
-
-    Measured once per process by confining a real probe command.
-    """
+    """``None`` when every confinement layer is available on this machine, else the reason."""
     if not sys.platform.startswith("linux"):
         return f"Foya cannot confine commands on {sys.platform}"
     if abi_version() < 1:
@@ -239,14 +263,18 @@ def support() -> str | None:
     from foya_desktop.tools import seccomp
     if not seccomp.supported():
         return "the seccomp filter supports only x86-64"
-    if lifetime_support() is not None:
-        return lifetime_support()
+    return lifetime_support()
+
+
+def probe() -> tuple[str | None, str | None]:
+    """Run real probe commands: (why a namespace failed, why confinement failed), ``None`` = fine."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="foya-probe-") as tmp:
+        lifetime = _probe(None, Path(tmp))
         work = Path(tmp) / "project"
         (work / ".git").mkdir(parents=True)
-        return _probe(SandboxPolicy(writable=(work,), read_only=(work / ".git",)), work)
+        return lifetime, _probe(SandboxPolicy(writable=(work,), read_only=(work / ".git",)), work)
 
 
 def available() -> bool:

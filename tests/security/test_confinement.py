@@ -218,3 +218,10 @@ def test_repository_drivers_and_missing_repository_ask(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     assert classify_command("git status", plain).decision == "ask"
+
+
+def test_support_check_matches_a_real_probe() -> None:
+    """The cheap support check (used by the approval policy) agrees with running the wrapper."""
+    lifetime, confined = sandbox.probe()
+    assert (sandbox.lifetime_support() is None) == (lifetime is None), lifetime
+    assert (sandbox.support() is None) == (confined is None), confined
