@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from foya_desktop.core.errors import ToolError
@@ -59,12 +59,18 @@ def _safe_path(value: str) -> str:
     return os.pathsep.join(p for p in value.split(os.pathsep) if os.path.isabs(p))
 
 
-def scrub_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """A copy of ``environ`` without secrets, Foya's variables and shell start-up hooks."""
+def scrub_env(environ: Mapping[str, str], key_names: Collection[str] = (),
+              key_values: Collection[str] = ()) -> dict[str, str]:
+    """A copy of ``environ`` without secrets, Foya's variables and shell start-up hooks.
+
+    ``key_names``/``key_values``: the connections' own key variables and keys, whatever the
+    variables are called (``--api-key-env OPENAI_KEY_PROD``) and wherever else a key is copied.
+    """
     clean: dict[str, str] = {}
     for name, value in environ.items():
         if (name in _DROP_NAMES or name.startswith(_DROP_PREFIXES) or _SECRET_NAME.search(name)
-                or _URL_WITH_PASSWORD.search(value)):
+                or _URL_WITH_PASSWORD.search(value) or name in key_names
+                or any(key in value for key in key_values)):
             continue
         clean[name] = _safe_path(value) if name == "PATH" else value
     return clean
@@ -79,7 +85,7 @@ def command_env(command: str, ctx: ToolContext) -> dict[str, str]:
     """The environment for ``command``: ``shell_env``, plus git's safe settings when the command
     policy lets it run unasked (see ``git_safety``; only listed reads are in such a command)."""
     env = shell_env(ctx.env or os.environ)
-    if classify_command(command, ctx.workdir).decision == "allow":
+    if classify_command(command, ctx.workdir, ctx.data_dir).decision == "allow":
         env |= git_safety.safe_env(real_root(ctx.workdir))
     return env
 
@@ -107,7 +113,7 @@ class RunCommandTool:
     def _checked(self, args: dict[str, Any], ctx: ToolContext) -> tuple[str, int, Verdict]:
         command = arg_str(args, "command")
         timeout_s = arg_int(args, "timeout_s", default=DEFAULT_TIMEOUT_S, low=1, high=MAX_TIMEOUT_S)
-        verdict = classify_command(command, ctx.workdir)
+        verdict = classify_command(command, ctx.workdir, ctx.data_dir)
         if verdict.decision == "deny":
             raise ToolError(f"Refused by the command policy: {verdict.reason}")
         return command, timeout_s, verdict

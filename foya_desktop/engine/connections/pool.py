@@ -32,6 +32,10 @@ class ProviderPool:
         self.timeouts = timeouts or Timeouts()
         self.retry = retry or RetryPolicy()
         self._cache: dict[tuple[str, Connection], Provider] = {}
+        self.key_env_names: set[str] = set()
+        """Every connection's key variable (whatever its name): never given to commands."""
+        self.key_values: set[str] = set()
+        """Keys this process sent: scrubbed from tool output, never given to commands."""
 
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
@@ -49,9 +53,13 @@ class ProviderPool:
         if not model:
             raise InvalidOperation(f"No model is chosen for connection {conn.name!r}. Pick one in "
                                    "the composer or pass --model.")
+        self.key_env_names |= {c.api_key_env for c in await self._store.list_connections() if c.api_key_env}
         key = (session.id, conn)
         if key not in self._cache:
-            self._cache[key] = make_provider(conn, resolve_api_key(conn, self.keystore),
+            api_key = resolve_api_key(conn, self.keystore)
+            if api_key:
+                self.key_values.add(api_key)
+            self._cache[key] = make_provider(conn, api_key,
                                              timeouts=self.timeouts, retry=self.retry,
                                              on_retry=self._notice(session.id))
         return self._cache[key], model

@@ -47,7 +47,8 @@ class RunBackgroundTool:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Start it and return the task id at once."""
         record = await self._tasks.start_shell(ctx.session_id, str(args["command"]), ctx.workdir,
-                                               command_env(str(args["command"]), ctx), ctx.sandbox)
+                                               command_env(str(args["command"]), ctx), ctx.sandbox,
+                                               ctx.redact)
         return ToolOutput(f"Started background task {record.id}: {record.title}")
 
 

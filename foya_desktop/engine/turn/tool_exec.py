@@ -72,7 +72,7 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
     output = await _run(tool.run, dict(call.arguments), ctx)
     if not (approved and action.kind == "read"):
-        output = await asyncio.to_thread(_scrubbed, output, ctx.workdir)
+        output = await asyncio.to_thread(_scrubbed, output, ctx.workdir, svc.providers.key_values)
     run = await _stored(svc, session, vp, turn_id, call, output)
     if before is not None:
         after = await asyncio.to_thread(scan_tree, ctx.workdir)
@@ -82,8 +82,11 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
 
 def tool_context(session: Session, svc: Services, asker: Asker | None = None) -> ToolContext:
     """The confinement and environment for tools in ``session``."""
-    return ToolContext(session_id=session.id, workdir=Path(session.workdir),
-                       data_dir=svc.store.home.root, env=scrub_env(dict(os.environ)), ask_user=asker)
+    keys = svc.providers.key_values
+    workdir = Path(session.workdir)
+    env = scrub_env(dict(os.environ), svc.providers.key_env_names, keys)
+    return ToolContext(session_id=session.id, workdir=workdir, data_dir=svc.store.home.root, env=env,
+                       ask_user=asker, redact=lambda text: scrub(text, known_secrets(workdir) | keys))
 
 
 Asker = Callable[[str, tuple[str, ...]], Awaitable[str]]
@@ -100,9 +103,9 @@ def _asker(svc: Services, session: Session, vp: VP, call: ToolCallPart, turn_id:
     return ask
 
 
-def _scrubbed(output: ToolOutput, workdir: Path) -> ToolOutput:
-    """The output with known secret values replaced (see ``engine.secrets``)."""
-    secrets = known_secrets(workdir)
+def _scrubbed(output: ToolOutput, workdir: Path, keys: set[str]) -> ToolOutput:
+    """The output with known secret values and the connections' keys replaced (see ``secrets``)."""
+    secrets = known_secrets(workdir) | keys
     content = scrub(output.content, secrets)
     return output if content == output.content else replace(output, content=content)
 
