@@ -16,6 +16,7 @@ from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_sessi
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
+from foya_desktop.core.terminal import visible
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
@@ -62,6 +63,9 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--approval", choices=[m.value for m in ApprovalMode],
                    help="approval mode; with no window every 'ask' is answered 'deny'")
     p.add_argument("--json", action="store_true", help="one JSON object per engine event")
+    p.add_argument("--allow-broad-project", action="store_true",
+                   help="accept a project at /, at the home folder or around Foya's data folder "
+                        "(commands and tools can then reach nearly everything)")
 
 
 def _sessions_parser(p: argparse.ArgumentParser) -> None:
@@ -84,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
-        print(f"foya: error: {exc}", file=sys.stderr)
+        print(f"foya: error: {visible(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
@@ -102,9 +106,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if done is not None:
             return done
         if args.action == "list":
-            print(sessions_table(await kernel.list_sessions(), as_json=args.json))
+            print(visible(sessions_table(await kernel.list_sessions(), as_json=args.json)))
             return 0
-        print(await show_session(kernel, args.id, as_json=args.json))
+        print(visible(await show_session(kernel, args.id, as_json=args.json)))
         return 0
     finally:
         await kernel.close()

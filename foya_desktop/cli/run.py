@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import (
@@ -20,7 +21,9 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.messages import ToolCallPart
 from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.core.terminal import visible
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.tools.paths import broad_project_reason
 
 
 async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
@@ -36,11 +39,25 @@ async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
         if args.project or args.vp:
             raise InvalidOperation("--project and --vp only apply to a new session.")
         session = await kernel.get_session(args.session)
+        _check_broad(session.workdir, kernel, args)
         return await kernel.update_session(session.id, **changes) if changes else session
+    _check_broad(args.project, kernel, args)
     return await kernel.create_session(
         title=args.prompt.strip().splitlines()[0][:60], workdir=args.project, roster=args.vp,
         connection=args.connection or "", model=args.model or "",
         approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK))
+
+
+def _check_broad(project: str | None, kernel: Kernel, args: argparse.Namespace) -> None:
+    """Refuse a project that would make confinement meaningless, unless the flag says so."""
+    if not project or getattr(args, "allow_broad_project", False):
+        return
+    reason = broad_project_reason(Path(project), kernel.store.home.root)
+    if reason is not None:
+        raise InvalidOperation(
+            f"The project folder {project} {reason}. Tools and commands may read and change "
+            "everything inside a project, so this would remove nearly all confinement. "
+            "Choose a smaller folder, or pass --allow-broad-project if you really mean it.")
 
 
 class _Printer:
@@ -79,15 +96,15 @@ class _Printer:
     def _text(self, event: Event) -> None:
         if isinstance(event, StreamStarted) and event.speaker != self._speaker and len(self.names) > 1:
             self._speaker = event.speaker
-            print(f"\n── {self.names.get(event.speaker, event.speaker)} ──", flush=True)
+            print(f"\n── {visible(self.names.get(event.speaker, event.speaker))} ──", flush=True)
         elif isinstance(event, PartDelta) and event.kind == "text":
-            print(event.text, end="", flush=True)
+            print(visible(event.text), end="", flush=True)
         elif isinstance(event, MessageAdded) and event.message.role == "assistant":
             for call in (p for p in event.message.parts if isinstance(p, ToolCallPart)):
-                print(f"\n[{call.name} {json.dumps(call.arguments, ensure_ascii=False)[:120]}]",
-                      file=sys.stderr, flush=True)
+                args = json.dumps(call.arguments, ensure_ascii=False)[:120]
+                print(visible(f"\n[{call.name} {args}]"), file=sys.stderr, flush=True)
         elif isinstance(event, Notice):
-            print(f"\n[{event.level}] {event.text}", file=sys.stderr, flush=True)
+            print(f"\n[{event.level}] {visible(event.text)}", file=sys.stderr, flush=True)
 
 
 async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
@@ -111,7 +128,7 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
                           "error": finished.error}), flush=True)
     if finished.status != "completed":
         reason = finished.error or f"the turn ended with status {finished.status}"
-        print(f"foya: error: {reason}", file=sys.stderr)
+        print(f"foya: error: {visible(reason)}", file=sys.stderr)
         return 1
     return 0
 
