@@ -205,7 +205,7 @@ async def test_rewind_to_a_message_with_an_image_says_why_not(
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # stub says bytes; the binding wants str
     before = len(turns.of(sid))
     await real_kernel.send(sid, "what is in this picture?", attachments=[("image/png", bytes(data.data()))])
     await wait_until(lambda: len(turns.of(sid)) > before and real_kernel.phase(sid) == Phase.IDLE, timeout=15)
