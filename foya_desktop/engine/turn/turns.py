@@ -140,8 +140,16 @@ class TurnManager:
         return ""
 
     async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
-        rt.task = None
-        await asyncio.shield(self._set_phase(rt, Phase.IDLE))
+        # The session stops counting as busy only once "idle" is stored: whoever waited for
+        # idle (``wait_idle``, a window, a test) then reads idle from the store too.
+        write = asyncio.ensure_future(self._set_phase(rt, Phase.IDLE))
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            await write  # a stop arriving now still lets the write finish first
+            raise
+        finally:
+            rt.task = None
         self.svc.bus.publish(event)
         if not rt.paused:
             await self.dispatch_next(rt)
