@@ -47,7 +47,7 @@ def test_provider_error_is_shown_escaped(tmp_path: Path, server: FakeProviderSer
     home, proj = tmp_path / "home", tmp_path / "proj"
     proj.mkdir()
     add_fake(home, server)
-    server.script(Fault.status(400, body={"error": {"message": f"bad {OSC_TITLE} request"}}))
+    server.script(Reply(fault=Fault.status(400, body={"error": {"message": f"bad {OSC_TITLE} request"}})))
     run = foya(home, "run", "--project", str(proj), "hi")
     assert run.returncode == 1
     assert "\x1b" not in run.stderr and "\x07" not in run.stderr
