@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from foya_desktop import __version__
 from foya_desktop.cli_run import run_command
 from foya_desktop.cli_sessions_ops import add_session_op_parsers, dispatch_session_op
+from foya_desktop.cli_settings import add_settings_parser, set_command
 from foya_desktop.cli_views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
@@ -72,6 +73,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     add_session_op_parsers(sub)
+    add_settings_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,6 +100,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await _connections(kernel, args)
         if args.command == "run":
             return await run_command(kernel, args)
+        if args.action == "set":
+            return await set_command(kernel, args)
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done

@@ -28,13 +28,11 @@ from foya_desktop.engine.approvals import Answer, AnswerKind
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.questions import AnswerStatus
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.settings import validated
 from foya_desktop.engine.turns import TurnManager
 from foya_desktop.engine.vps import all_vps, check_roster
 from foya_desktop.store.catalog import update_project
 from foya_desktop.tools.common import image_mime
-
-UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
-             "announcement", "pinned", "sort_order", "roster", "default_vp"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,17 +101,10 @@ class Kernel(LifecycleOps):
         return await self.store.get_session(session_id)
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
-        """Change settings; they apply from the next model step or tool call."""
-        bad = set(changes) - UPDATABLE
-        if bad:
-            raise InvalidOperation(f"Cannot change {', '.join(sorted(bad))} of a session.")
-        if "approval_mode" in changes:
-            changes["approval_mode"] = ApprovalMode(changes["approval_mode"])
-        if "roster" in changes or "default_vp" in changes:
-            current = await self.store.get_session(session_id)
-            ids, chosen = await check_roster(self.store, tuple(changes.get("roster", current.roster)),
-                                             changes.get("default_vp", current.default_vp))
-            changes["roster"], changes["default_vp"] = ids, chosen
+        """Change settings (validated, see ``engine.settings``); they apply from the next
+        model request or tool call."""
+        current = await self.store.get_session(session_id)
+        changes = await validated(self.store, current, changes)
         session = await self.store.update_session(session_id, changes)
         self.bus.publish(SessionChanged(session.id, session))
         return session

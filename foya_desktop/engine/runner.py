@@ -2,9 +2,11 @@
 
 model step → persist the reply → run its tool calls (through the gate) →
 persist results → next step, until the VP stops calling tools or reaches
-its step limit. Settings are re-read before every step, so a change of
-connection, model or approval mode applies from the next step, never to a
-request in flight.
+its step limit. Settings are read from the database before every model
+request and again before every tool call (never cached: another ``foya``
+process may change them), so a change of connection, model, effort or
+approval mode applies to the very next request or call, never to a request
+in flight (Foya seed F22-F24).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ async def run_vp(svc: Services, run: VPRun) -> None:
         if not message.tool_calls:
             _status(svc, run, "done")
             return
-        await _run_tools(svc, run, session, message)
+        await _run_tools(svc, run, message)
     raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.")
 
 
@@ -113,8 +115,9 @@ async def _keep_partial(svc: Services, run: VPRun, step: StepAccumulator, exc: B
     await asyncio.shield(_persist(svc, message))
 
 
-async def _run_tools(svc: Services, run: VPRun, session: Session, message: Message) -> None:
+async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
     for call in message.tool_calls:
+        session = await svc.store.get_session(run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
         run.tool_runs += 1
         try:

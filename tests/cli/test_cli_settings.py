@@ -1,0 +1,76 @@
+"""``foya sessions set``: every change validated, refused with a clear sentence (a real subprocess)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import add_fake, foya
+from tests.fakeprovider import FakeProviderServer, Reply
+
+
+@pytest.fixture
+def server() -> Iterator[FakeProviderServer]:
+    with FakeProviderServer() as s:
+        yield s
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def _session(home: Path, server: FakeProviderServer) -> str:
+    add_fake(home, server)
+    server.script(Reply(text="hi"))
+    run = foya(home, "run", "hello")
+    assert run.returncode == 0, run.stderr
+    return run.stderr.split("Session ", 1)[1].split()[0]
+
+
+def test_set_changes_every_field_and_prints_json(home: Path, server: FakeProviderServer) -> None:
+    sid = _session(home, server)
+    out = foya(home, "sessions", "set", sid, "--title", "Renamed", "--announcement", "Be brief.",
+               "--connection", "fake", "--model", "m2", "--effort", "high", "--approval", "read_only",
+               "--agent-mode", "plan", "--pin", "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["title"] == "Renamed" and got["announcement"] == "Be brief." and got["model"] == "m2"
+    assert (got["reasoning_effort"], got["approval_mode"], got["agent_mode"], got["pinned"]) == (
+        "high", "read_only", "plan", True)
+    unpinned = foya(home, "sessions", "set", sid, "--unpin", "--effort", "default")
+    assert unpinned.returncode == 0 and "pinned=False" in unpinned.stdout
+    listed = json.loads(foya(home, "sessions", "list", "--json").stdout)
+    assert listed[0]["title"] == "Renamed"
+
+
+BAD = [
+    (["--approval", "yolo"], "Unknown approval mode 'yolo'"),
+    (["--agent-mode", "dream"], "Unknown agent mode 'dream': use one of execute, plan, awaiting_confirmation"),
+    (["--effort", "turbo"], "Unknown reasoning effort 'turbo'"),
+    (["--connection", "nope"], "No connection named 'nope'"),
+    (["--title", " "], "A session title cannot be empty."),
+    ([], "Nothing to change"),
+]
+
+
+def test_set_refuses_bad_values_in_words(home: Path, server: FakeProviderServer) -> None:
+    sid = _session(home, server)
+    for args, words in BAD:
+        out = foya(home, "sessions", "set", sid, *args)
+        assert out.returncode == 1, args
+        assert out.stderr.startswith("foya: error:") and words in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+    shown = json.loads(foya(home, "sessions", "list", "--json").stdout)[0]
+    assert shown["title"] != " "
+
+
+def test_set_on_an_unknown_session_says_so(home: Path, server: FakeProviderServer) -> None:
+    add_fake(home, server)
+    out = foya(home, "sessions", "set", "ses_missing", "--title", "x")
+    assert out.returncode == 1 and "No session ses_missing" in out.stderr
+    both = foya(home, "sessions", "set", "ses_missing", "--pin", "--unpin")
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr
