@@ -51,9 +51,9 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
                         call: ToolCallPart) -> ToolRun:
     """Execute ``call`` under the session's approval rules."""
     tool = svc.tools.get(call.name)
-    refusal = svc.tools.refusal(session, vp, call.name)
-    if tool is None or refusal is not None:
-        return _result(session, vp, turn_id, call, ToolOutput(refusal or f"Unknown tool: {call.name}.",
+    unavailable = svc.tools.refusal(session, vp, call.name)
+    if tool is None or unavailable is not None:
+        return _result(session, vp, turn_id, call, ToolOutput(unavailable or f"Unknown tool: {call.name}.",
                                                                is_error=True), blocked=True)
     ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call, turn_id)),
                   call_id=call.call_id, speaker=vp.id)
