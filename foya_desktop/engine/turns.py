@@ -124,8 +124,10 @@ class TurnManager:
         return ""
 
     async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
-        rt.task = None
+        # NOTE: the stored phase is idle before the session stops being busy, so
+        # ``wait_idle`` never returns while the database still says ``turn``.
         await asyncio.shield(self._set_phase(rt, Phase.IDLE))
+        rt.task = None
         self.svc.bus.publish(event)
         if not rt.paused:
             await self.dispatch_next(rt)
