@@ -24,6 +24,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.agent_mode import AgentModeOps
 from foya_desktop.engine.approvals import Answer, AnswerKind
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.questions import AnswerStatus
@@ -59,7 +60,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps):
+class Kernel(LifecycleOps, AgentModeOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:

@@ -12,6 +12,7 @@ from foya_desktop.core.events import MessageAdded, PhaseChanged, TurnFinished, T
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
+from foya_desktop.engine.agent_mode import after_turn
 from foya_desktop.engine.routing import targets
 from foya_desktop.engine.runner import VPRun, publish_status, run_vp
 from foya_desktop.engine.scheduler import Attachment, QueueOps, SessionRuntime
@@ -97,6 +98,8 @@ class TurnManager:
             usage = Usage()
             for r in runs:
                 usage = add_usage(usage, r.usage)
+            if status == "completed":
+                await asyncio.shield(after_turn(self.svc, rt.session_id, status))
             await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
 
     async def _guarded(self, rt: SessionRuntime, run: VPRun) -> str:
