@@ -24,14 +24,14 @@ from foya_desktop.core.events import (
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
-from foya_desktop.engine.agent_mode import AgentModeOps
-from foya_desktop.engine.approvals import Answer, AnswerKind
+from foya_desktop.engine.agents.vps import all_vps, check_roster
+from foya_desktop.engine.asks.approvals import Answer, AnswerKind
+from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.lifecycle import LifecycleOps
-from foya_desktop.engine.questions import AnswerStatus
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.settings import validated
-from foya_desktop.engine.turns import TurnManager
-from foya_desktop.engine.vps import all_vps, check_roster
+from foya_desktop.engine.session.agent_mode import AgentModeOps
+from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.store.catalog import update_project
 from foya_desktop.tools.common import image_mime
 
@@ -102,7 +102,7 @@ class Kernel(LifecycleOps, AgentModeOps):
         return await self.store.get_session(session_id)
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
-        """Change settings (validated, see ``engine.settings``); they apply from the next
+        """Change settings (validated, see ``engine.session.settings``); they apply from the next
         model request or tool call."""
         current = await self.store.get_session(session_id)
         changes = await validated(self.store, current, changes)

@@ -13,8 +13,8 @@ import pytest
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import AgentMode, ApprovalMode, Phase
-from foya_desktop.engine.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
 from tests.helpers.engine import Recorder, wait_turns
 

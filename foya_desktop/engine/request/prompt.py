@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from foya_desktop.core.model import VP, Project, Session
-from foya_desktop.engine.agent_mode import mode_prompt
+from foya_desktop.engine.session.agent_mode import mode_prompt
 
 
 def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project | None) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import AgentMode, ApprovalMode
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.settings import EFFORTS
+from foya_desktop.engine.session.settings import EFFORTS
 
 _FLAGS = (("title", "title"), ("announcement", "announcement"), ("connection", "connection"),
           ("model", "model"), ("effort", "reasoning_effort"), ("approval", "approval_mode"),

@@ -13,7 +13,7 @@ from typing import Any
 
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.model import AgentMode, ApprovalMode, Session
-from foya_desktop.engine.vps import check_roster
+from foya_desktop.engine.agents.vps import check_roster
 from foya_desktop.store.store import Store
 
 UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",

@@ -17,8 +17,8 @@ import logging
 from dataclasses import dataclass
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.engine.context import INTERRUPTED_RESULT
-from foya_desktop.engine.rewind import finish_rewind
+from foya_desktop.engine.ops.rewind import finish_rewind
+from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.store.ops_recovery import interrupt_dangling_calls
 from foya_desktop.store.ops_rewind import Journal, pending_journals
 from foya_desktop.store.store import Store
