@@ -14,6 +14,7 @@ from foya_desktop import __version__
 from foya_desktop.cli.run import run_command
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.settings import add_settings_parser, set_command
+from foya_desktop.cli.status import add_status_parser, status_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
@@ -74,6 +75,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show.add_argument("--json", action="store_true")
     add_session_op_parsers(sub)
     add_settings_parser(sub)
+    add_status_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "sessions" and args.action == "status":
+        return await status_command(args)  # read-only: the store alone, no kernel
     kernel = await open_kernel()
     try:
         if args.command == "connections":

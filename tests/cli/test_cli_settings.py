@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli import add_fake, foya
-from tests.fakeprovider import FakeProviderServer, Reply
+from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 
 
 @pytest.fixture
@@ -74,3 +74,27 @@ def test_set_on_an_unknown_session_says_so(home: Path, server: FakeProviderServe
     assert out.returncode == 1 and "No session ses_missing" in out.stderr
     both = foya(home, "sessions", "set", "ses_missing", "--pin", "--unpin")
     assert both.returncode == 2 and "not allowed with argument" in both.stderr
+
+
+def test_status_prints_the_last_turn_figures(home: Path, server: FakeProviderServer, tmp_path: Path) -> None:
+    """Y41-Y44 from the terminal: the same figures, from the store, in text and JSON."""
+    add_fake(home, server)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "a.md").write_text("alpha\n")
+    server.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "a.md"}),
+                                    ToolCallSpec("write_file", {"path": "b.md", "content": "b"})],
+                        usage=(1234, 56)),
+                  Reply(text="done", usage=(2000, 4)))
+    run = foya(home, "run", "--project", str(proj), "--approval", "read_only", "go")
+    assert run.returncode == 0, run.stderr
+    sid = run.stderr.split("Session ", 1)[1].split()[0]
+    data = json.loads(foya(home, "sessions", "status", sid, "--json").stdout)
+    assert data["running"] is False and data["turn_id"]
+    (vp,) = data["vps"]
+    assert (vp["name"], vp["input_tokens"], vp["output_tokens"], vp["requests"]) == ("Omni", 3234, 60, 2)
+    assert (vp["executions"], vp["failures"], vp["blocked"]) == (1, 1, 1)
+    text = foya(home, "sessions", "status", sid).stdout
+    assert "input tokens 3,234" in text and "tool executions 1 · failed 1 (blocked 1)" in text
+    assert "write_file: 0 executions, 1 failures, 1 blocked" in text
+    assert "New evidence does not mean the task is done." in text

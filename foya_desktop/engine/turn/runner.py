@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from dataclasses import dataclass, field, replace
 
@@ -26,13 +27,14 @@ from foya_desktop.core.events import (
     Usage,
     VPStatus,
 )
+from foya_desktop.core.figures import FigureCounter
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.ops.compaction import build_request
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turn.step import StepAccumulator, add_usage
+from foya_desktop.engine.turn.step import StepAccumulator
 from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
 
 log = logging.getLogger(__name__)
@@ -46,10 +48,13 @@ class VPRun:
     turn_id: str
     vp: VP
     roster: list[VP]
-    usage: Usage = field(default_factory=Usage)
-    requests: int = 0
-    tool_runs: int = 0
-    tool_failures: int = 0
+    counter: FigureCounter = field(default_factory=FigureCounter)
+    """Live figures for the status line; dropped with the run (never kept as history)."""
+
+    @property
+    def usage(self) -> Usage:
+        """What the provider reported for this run's requests."""
+        return self.counter.usage
 
 
 class StepLimitReached(FoyaError):
@@ -75,7 +80,7 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     step = StepAccumulator()
     stream_id = new_id("str")
     svc.bus.publish(StreamStarted(run.session_id, stream_id, run.vp.id, run.turn_id))
-    run.requests += 1
+    run.counter.request()
     _status(svc, run, "running")
     try:
         async with contextlib.aclosing(provider.stream(request)) as stream:
@@ -87,7 +92,7 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
         raise
     finally:
         svc.bus.publish(StreamEnded(run.session_id, stream_id, run.vp.id))
-        run.usage = add_usage(run.usage, step.usage)
+        run.counter.reported(step.usage)
         await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
                                                     step.usage))
     return await _persist(svc, _message(run, step.parts(), MessageStatus.COMPLETE, model=model))
@@ -119,15 +124,17 @@ async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
     for call in message.tool_calls:
         session = await svc.store.get_session(run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
-        run.tool_runs += 1
         try:
             result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
         except asyncio.CancelledError:
             stopped = ToolRun(interrupted_result(session, run.vp, run.turn_id, call))
             await asyncio.shield(_finish_call(svc, message, call, ToolState.ERROR, stopped))
             raise
-        failed = result.message.tool_result is not None and result.message.tool_result.is_error
-        run.tool_failures += int(failed)
+        outcome = result.message.tool_result
+        failed = outcome is not None and outcome.is_error
+        run.counter.tool(call.name, json.dumps(call.arguments, sort_keys=True), blocked=result.blocked,
+                         failed=failed, output=outcome.content if outcome else "",
+                         at=result.message.created_at)
         state = ToolState.ERROR if failed else ToolState.COMPLETED
         message = await _finish_call(svc, message, call, state, result)
         _status(svc, run, "running")
@@ -171,8 +178,9 @@ async def _persist(svc: Services, message: Message) -> Message:
 
 
 def _status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
-    svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, run.requests,
-                             run.tool_runs, run.tool_failures, error))
+    figures = run.counter.snapshot()
+    svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, figures.requests,
+                             figures.executions, figures.failures, error, figures))
 
 
 def publish_status(svc: Services, run: VPRun, state: str, error: str = "") -> None:

@@ -9,6 +9,7 @@ import logging
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import MessageAdded, PhaseChanged, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.figures import add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
@@ -19,7 +20,6 @@ from foya_desktop.engine.session.runtime import Attachment, QueueOps, SessionRun
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
 from foya_desktop.engine.turn.scope import enter_turn
-from foya_desktop.engine.turn.step import add_usage
 from foya_desktop.engine.turn.tool_exec import TurnStopped
 
 log = logging.getLogger(__name__)
