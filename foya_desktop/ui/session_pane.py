@@ -8,6 +8,9 @@ named operation started on the ``TaskRunner`` so failures surface in words.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -117,6 +120,15 @@ class SessionPane(QWidget):
         self.cards.fallback_changed.connect(self.attention.set_questions)
         self.status.approval_chosen.connect(
             lambda mode: self._update(approval_mode=mode) if self.session else None)
+        self.status.effort_chosen.connect(
+            lambda effort: self._update(reasoning_effort=effort) if self.session else None)
+        self.status.agent_mode_chosen.connect(
+            lambda mode: self._update(agent_mode=mode) if self.session else None)
+        self.status.confirm_plan.connect(
+            lambda: self._plan_op(self._kernel.confirm_plan, "Confirming the plan"))
+        self.status.keep_planning.connect(
+            lambda: self._plan_op(self._kernel.keep_planning, "Back to planning"))
+        self.status.stop_requested.connect(lambda: self._stop(True))
 
     # ---- showing a session ----------------------------------------------------------------
 
@@ -203,6 +215,7 @@ class SessionPane(QWidget):
         """Drop streams that will never complete; refresh run state; say why a turn failed."""
         self.timeline_model.finish_turn(event.session_id, event.turn_id)
         if self._is_current(event.session_id):
+            self.status.clear_vp_status()  # live figures are not kept as history (Yeaft Y46)
             self._refresh_run_state()
             if event.status == "error":
                 self.status.set_error(event.error or "The turn failed.")
@@ -274,6 +287,10 @@ class SessionPane(QWidget):
         if self.session is not None:
             self._kernel.resume_queue(self.session.id)
             self._refresh_run_state()
+
+    def _plan_op(self, op: Callable[[str], Coroutine[Any, Any, object]], what: str) -> None:
+        if self.session is not None:
+            self._runner.spawn(op(self.session.id), what)
 
     def _choose_connection(self, name: str, model: str) -> None:
         if self.session is not None:

@@ -29,7 +29,7 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
-from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.bus import EventBus
 
 
@@ -208,6 +208,15 @@ class FakeKernel:
             self.queues.pop(session_id, None)
         if self.phase(session_id) != Phase.IDLE:
             self.set_phase(session_id, Phase.IDLE)
+
+    async def confirm_plan(self, session_id: str) -> Receipt:
+        self._record("confirm_plan", session_id)
+        await self.update_session(session_id, agent_mode=AgentMode.EXECUTE)
+        return await self.send(session_id, "Plan confirmed. Carry it out now.")
+
+    async def keep_planning(self, session_id: str) -> Session:
+        self._record("keep_planning", session_id)
+        return await self.update_session(session_id, agent_mode=AgentMode.PLAN)
 
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
         self._record("interrupt", session_id, dispatch_item_id)
