@@ -15,6 +15,7 @@ from foya_desktop.cli.run import run_command
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.settings import add_settings_parser, set_command
 from foya_desktop.cli.status import add_status_parser, status_command
+from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     _connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
     _sessions_parser(sub.add_parser("sessions", help="list, show, branch, rewind, delete, compact sessions"))
+    add_usage_parser(sub)
     return parser
 
 
@@ -76,6 +78,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     add_session_op_parsers(sub)
     add_settings_parser(sub)
     add_status_parser(sub)
+    add_debug_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,6 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 async def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "sessions" and args.action == "status":
         return await status_command(args)  # read-only: the store alone, no kernel
+    if args.command == "sessions" and args.action == "debug":
+        return await debug_command(args)
+    if args.command == "usage":
+        return await usage_command(args)
     kernel = await open_kernel()
     try:
         if args.command == "connections":

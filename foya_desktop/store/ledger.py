@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from foya_desktop.core.events import Usage
 from foya_desktop.core.messages import Message
 from foya_desktop.store.codec import message_from_row
-from foya_desktop.store.schema import MessageRow, UsageRow
+from foya_desktop.store.schema import MessageRow, PriceRow, UsageRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,7 @@ class UsageEntry:
     model: str
     usage: Usage
     created_at: int
+    connection: str = ""
 
 
 def latest_turn_id(session_id: str) -> str | None:
@@ -52,4 +53,30 @@ def usage_entries(session_id: str | None = None, turn_id: str | None = None) -> 
         query = query.where(UsageRow.turn_id == turn_id)
     return [UsageEntry(r.session_id, r.turn_id, r.speaker, r.model,
                        Usage(r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_write_tokens),
-                       r.created_at) for r in query]
+                       r.created_at, r.connection) for r in query]
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million tokens; ``None`` cache prices fall back to the input price."""
+
+    connection: str
+    model: str
+    input_per_mtok: float
+    output_per_mtok: float
+    cache_read_per_mtok: float | None = None
+    cache_write_per_mtok: float | None = None
+
+
+def set_price(price: Price) -> None:
+    """Insert or replace the price of one connection and model."""
+    PriceRow.insert(connection=price.connection, model=price.model, input_per_mtok=price.input_per_mtok,
+                    output_per_mtok=price.output_per_mtok, cache_read_per_mtok=price.cache_read_per_mtok,
+                    cache_write_per_mtok=price.cache_write_per_mtok).on_conflict_replace().execute()
+
+
+def prices() -> dict[tuple[str, str], Price]:
+    """Every configured price by (connection, model)."""
+    return {(r.connection, r.model): Price(r.connection, r.model, r.input_per_mtok, r.output_per_mtok,
+                                           r.cache_read_per_mtok, r.cache_write_per_mtok)
+            for r in PriceRow.select()}

@@ -98,3 +98,21 @@ def test_status_prints_the_last_turn_figures(home: Path, server: FakeProviderSer
     assert "input tokens 3,234" in text and "tool executions 1 · failed 1 (blocked 1)" in text
     assert "write_file: 0 executions, 1 failures, 1 blocked" in text
     assert "New evidence does not mean the task is done." in text
+
+
+def test_usage_and_debug_from_the_terminal(home: Path, server: FakeProviderServer) -> None:
+    """`foya usage` (no price → "no price", then a price → cost) and `foya sessions debug`."""
+    sid = _session(home, server)
+    plain = foya(home, "usage")
+    assert plain.returncode == 0 and "fake/fake-model  1 requests  input 10" in plain.stdout
+    assert "no price" in plain.stdout and "$0" not in plain.stdout
+    bad = foya(home, "usage", "price", "fake", "fake-model", "--input", "2")
+    assert bad.returncode == 1 and "needs both --input and --output" in bad.stderr
+    assert foya(home, "usage", "price", "fake", "fake-model", "--input", "2", "--output", "10").returncode == 0
+    priced = json.loads(foya(home, "usage", "--session", sid, "--json").stdout)
+    assert priced["cost_usd"] == pytest.approx((10 * 2 + 5 * 10) / 1_000_000)
+    debug = foya(home, "sessions", "debug", sid)
+    assert debug.returncode == 0 and "may contain project text and tool output" in debug.stdout
+    assert "model request to fake/fake-model" in debug.stdout and "stop stop" in debug.stdout
+    data = json.loads(foya(home, "sessions", "debug", sid, "--json").stdout)
+    assert [t["kind"] for t in data["traces"]] == ["step"]

@@ -34,6 +34,7 @@ from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPar
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.ops.compaction import build_request
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.turn.debug_trace import StepTiming, record_step, record_tool
 from foya_desktop.engine.turn.step import StepAccumulator
 from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
 
@@ -76,7 +77,10 @@ async def run_vp(svc: Services, run: VPRun) -> None:
 
 async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     provider, model = await svc.providers.resolve(session, run.vp)
+    connection = (await svc.providers.connection_for(session)).name
     request = await _build_request(svc, run, session, model)
+    timing, retries_before = StepTiming(now_ms()), svc.providers.retries.get(run.session_id, 0)
+    error = ""
     step = StepAccumulator()
     stream_id = new_id("str")
     svc.bus.publish(StreamStarted(run.session_id, stream_id, run.vp.id, run.turn_id))
@@ -85,16 +89,23 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     try:
         async with contextlib.aclosing(provider.stream(request)) as stream:
             async for event in stream:
+                timing.first_byte = timing.first_byte or now_ms()
                 step.feed(event)
                 _publish_delta(svc, run, stream_id, event)
     except (asyncio.CancelledError, ProviderError) as exc:
+        error = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
         await _keep_partial(svc, run, step, exc)
         raise
     finally:
+        timing.ended = now_ms()
         svc.bus.publish(StreamEnded(run.session_id, stream_id, run.vp.id))
         run.counter.reported(step.usage)
         await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
-                                                    step.usage))
+                                                    step.usage, connection))
+        await asyncio.shield(record_step(
+            svc, run.session_id, run.turn_id, run.vp.id, session.workdir, connection=connection,
+            request=request, usage=step.usage, stop_reason=step.finish, timing=timing,
+            retries=svc.providers.retries.get(run.session_id, 0) - retries_before, error=error))
     return await _persist(svc, _message(run, step.parts(), MessageStatus.COMPLETE, model=model))
 
 
@@ -124,6 +135,7 @@ async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
     for call in message.tool_calls:
         session = await svc.store.get_session(run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
+        started = now_ms()
         try:
             result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
         except asyncio.CancelledError:
@@ -135,6 +147,10 @@ async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
         run.counter.tool(call.name, json.dumps(call.arguments, sort_keys=True), blocked=result.blocked,
                          failed=failed, output=outcome.content if outcome else "",
                          at=result.message.created_at)
+        await asyncio.shield(record_tool(
+            svc, run.session_id, run.turn_id, run.vp.id, session.workdir, call=call,
+            result=outcome.content if outcome else "", is_error=failed, blocked=result.blocked,
+            started=started))
         state = ToolState.ERROR if failed else ToolState.COMPLETED
         message = await _finish_call(svc, message, call, state, result)
         _status(svc, run, "running")
