@@ -24,6 +24,9 @@ from dataclasses import dataclass, field
 
 MAX_TOOL_KINDS = 128
 
+DEBUG_WARNING = ("Debug traces may contain project text and tool output. They are for you, the owner "
+                 "of this session: do not export or share them casually.")
+
 HOW_COUNTED = (
     "Tokens are what the provider reported for this VP's model requests in this turn: input includes "
     "cached tokens, sub-agents are not included, and a provider that reports nothing shows \"not "

@@ -31,6 +31,7 @@ from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import AgentModeOps
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.store.catalog import update_project
 from foya_desktop.tools.common import image_mime
@@ -265,6 +266,13 @@ class Kernel(LifecycleOps, AgentModeOps):
     def pending_questions(self, session_id: str) -> list[QuestionAsked]:
         """Open AskUser questions of a session (to show their cards again)."""
         return self.svc.questions.pending(session_id)
+
+    # ---- status and debug ------------------------------------------------------
+
+    async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        """The session's debug traces (see ``engine.turn.debug_trace``), oldest first."""
+        await self.store.get_session(session_id)
+        return await self.store.read(traces, session_id, turn_id)
 
     # ---- background tasks ------------------------------------------------------
 

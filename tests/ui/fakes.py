@@ -214,6 +214,10 @@ class FakeKernel:
         await self.update_session(session_id, agent_mode=AgentMode.EXECUTE)
         return await self.send(session_id, "Plan confirmed. Carry it out now.")
 
+    async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        self._record("debug_traces", session_id, turn_id)
+        return []
+
     async def keep_planning(self, session_id: str) -> Session:
         self._record("keep_planning", session_id)
         return await self.update_session(session_id, agent_mode=AgentMode.PLAN)

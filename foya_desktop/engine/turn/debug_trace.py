@@ -19,6 +19,7 @@ from typing import Any
 import peewee as pw
 
 from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import DEBUG_WARNING
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.llm import InlineImage, LlmPart, LlmRequest, LlmToolResult
 from foya_desktop.core.messages import ToolCallPart, part_to_json
@@ -26,8 +27,7 @@ from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.services import Services
 from foya_desktop.store.schema import DebugTraceRow
 
-WARNING = ("Debug traces may contain project text and tool output. They are for you, the owner of "
-           "this session: do not export or share them casually.")
+WARNING = DEBUG_WARNING
 
 MAX_TRACE_CHARS = 400_000
 """A single trace is cut beyond this (very long histories); the cut is marked."""

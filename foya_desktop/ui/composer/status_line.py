@@ -52,6 +52,7 @@ class StatusLine(QWidget):
         confirm_plan(): "Confirm and execute" was pressed.
         keep_planning(): "Keep planning" was pressed.
         stop_requested(): a VP's Stop was pressed.
+        debug_toggled(bool): show or hide the debug panel.
     """
 
     connection_chosen = Signal(str, str)
@@ -61,6 +62,7 @@ class StatusLine(QWidget):
     confirm_plan = Signal()
     keep_planning = Signal()
     stop_requested = Signal()
+    debug_toggled = Signal(bool)
 
     def __init__(self, speakers: SpeakerDirectory, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,6 +82,9 @@ class StatusLine(QWidget):
         self.confirm_bar = QWidget()
         self.confirm_button = QPushButton("Confirm and execute")
         self.keep_button = QPushButton("Keep planning")
+        self.debug = QPushButton("Debug")
+        self.debug.setCheckable(True)
+        self.debug.setToolTip("Show each model request and tool call of a turn as sent")
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -103,6 +108,7 @@ class StatusLine(QWidget):
         self.confirm_button.clicked.connect(self.confirm_plan)
         self.keep_button.clicked.connect(self.keep_planning)
         self.vp_panel.stop_requested.connect(self.stop_requested)
+        self.debug.toggled.connect(self.debug_toggled)
         self.connection.activated.connect(self._on_connection)
         self.model.activated.connect(self._emit_choice)
 
@@ -129,6 +135,7 @@ class StatusLine(QWidget):
         row.addWidget(self.connection)
         row.addWidget(self.model)
         row.addWidget(self.effort)
+        row.addWidget(self.debug)
         outer.addLayout(row)
 
     def _switch_mode(self) -> None:
