@@ -27,6 +27,7 @@ from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
+from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import AgentModeOps
@@ -228,6 +229,10 @@ class Kernel(LifecycleOps, AgentModeOps):
             self.turns.queue_ops.clear(rt)
             rt.paused = False
 
+    async def stop_vp(self, session_id: str, speaker: str) -> bool:
+        """Stop one VP of the running turn (the others go on); ``False`` if it was not running."""
+        return await self.turns.stop_vp(self.turns.runtime(session_id), speaker)
+
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
         """Stop the running turn, then send the chosen queued message next."""
         rt = self.turns.runtime(session_id)
@@ -268,6 +273,10 @@ class Kernel(LifecycleOps, AgentModeOps):
         return self.svc.questions.pending(session_id)
 
     # ---- status and debug ------------------------------------------------------
+
+    async def usage_report(self, session_id: str | None = None) -> UsageReport:
+        """Tokens (and cost where priced) by connection/model and day; all time without an id."""
+        return await usage_report(self.store, session_id)
 
     async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
         """The session's debug traces (see ``engine.turn.debug_trace``), oldest first."""

@@ -37,6 +37,7 @@ from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
 from foya_desktop.ui.debug_panel import DebugPanel
 from foya_desktop.ui.dialogs.session_settings import SessionSettingsDialog, open_session_settings
+from foya_desktop.ui.dialogs.usage import UsageDialog, open_usage
 from foya_desktop.ui.images.gallery import ImageBrowser
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.speakers import SpeakerDirectory
@@ -75,6 +76,7 @@ class SessionPane(QWidget):
         self.settings_button = QPushButton("Settings…")
         self.settings_button.setToolTip("Title, announcement, VPs, model, effort, approval and agent mode")
         self.settings_dialog: SessionSettingsDialog | None = None
+        self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
         self.attention = AttentionPanel(speakers, kernel.answer_approval)
         self.cards = TimelineCards(self.timeline_view, self.timeline_model, kernel, runner, speakers, self)
@@ -139,9 +141,10 @@ class SessionPane(QWidget):
             lambda: self._plan_op(self._kernel.confirm_plan, "Confirming the plan"))
         self.status.keep_planning.connect(
             lambda: self._plan_op(self._kernel.keep_planning, "Back to planning"))
-        self.status.stop_requested.connect(lambda: self._stop(True))
+        self.status.stop_requested.connect(self._stop_vp)
         self.status.debug_toggled.connect(self._toggle_debug)
         self.settings_button.clicked.connect(self._open_settings)
+        self.status.usage_requested.connect(self._open_usage)
 
     # ---- showing a session ----------------------------------------------------------------
 
@@ -303,6 +306,17 @@ class SessionPane(QWidget):
         if self.session is not None:
             self._kernel.resume_queue(self.session.id)
             self._refresh_run_state()
+
+    def _stop_vp(self, speaker: str) -> None:
+        if self.session is not None:
+            self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), "Stopping")
+
+    def _open_usage(self) -> None:
+        sid = self.session.id if self.session else None
+
+        async def show() -> None:
+            self.usage_dialog = await open_usage(self._kernel, self._runner, sid, self)
+        self._runner.spawn(show(), "Opening token usage")
 
     def _open_settings(self) -> None:
         if self.session is None:

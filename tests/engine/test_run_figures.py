@@ -11,11 +11,11 @@ from pathlib import Path
 
 from foya_desktop.core.events import VPStatus
 from foya_desktop.core.figures import MAX_TOOL_KINDS, FigureCounter, RunFigures, ToolTally, tokens_text
-from foya_desktop.core.model import ApprovalMode
+from foya_desktop.core.model import VP, ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.session.status import turn_status
-from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
-from tests.helpers.engine import Recorder, wait_turns
+from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
+from tests.helpers.engine import Recorder, wait_for, wait_turns
 
 
 def _last_figures(rec: Recorder, speaker: str = "omni") -> RunFigures:
@@ -86,3 +86,25 @@ def test_counter_keeps_known_kinds_counting_past_the_cap() -> None:
     assert (snap.executions, snap.failures, snap.repeated_calls) == (MAX_TOOL_KINDS + 6, 1, 1)
     assert snap.latest_evidence_at == MAX_TOOL_KINDS + 4  # a failure is no evidence
     assert tokens_text(1234567) == "1,234,567"
+
+
+async def test_one_vp_can_be_stopped_while_the_other_goes_on(kernel: Kernel, fake: FakeProviderServer,
+                                                             rec: Recorder) -> None:
+    """Y40: each VP's title line has its own Stop."""
+    await kernel.add_vp(VP("linus", "Linus", "Linus", "You implement."))
+    await kernel.add_vp(VP("martin", "Martin", "Martin", "You review."))
+
+    def respond(body: dict[str, object]) -> Reply:
+        slow = "Your name in this session is Martin " in system_prompt(body)  # type: ignore[arg-type]
+        return Reply(text="word " * (200 if slow else 20), chunk_size=5, delay_per_chunk=0.02)
+    fake.responder = respond
+    s = await kernel.create_session(roster=["linus", "martin"])
+    await kernel.send(s.id, "@Linus @Martin go")
+    await wait_for(lambda: any(isinstance(e, VPStatus) and e.speaker == "martin" and e.requests == 1
+                               for e in rec.events))
+    assert await kernel.stop_vp(s.id, "martin")
+    (done,) = await wait_turns(rec, s.id, 1)
+    assert done.status == "completed"
+    states = {e.speaker: e.state for e in rec.of(VPStatus) if isinstance(e, VPStatus)}
+    assert states == {"linus": "done", "martin": "stopped"}
+    assert not await kernel.stop_vp(s.id, "martin"), "nothing left to stop"

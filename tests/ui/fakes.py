@@ -27,10 +27,12 @@ from foya_desktop.core.events import (
     TaskChanged,
     TaskRecord,
 )
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.connections.usage import UsageReport
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,14 @@ class FakeKernel:
     async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
         self._record("debug_traces", session_id, turn_id)
         return []
+
+    async def usage_report(self, session_id: str | None = None) -> UsageReport:
+        self._record("usage_report", session_id)
+        return UsageReport((), 0, Usage(), None, 0)
+
+    async def stop_vp(self, session_id: str, speaker: str) -> bool:
+        self._record("stop_vp", session_id, speaker)
+        return True
 
     async def keep_planning(self, session_id: str) -> Session:
         self._record("keep_planning", session_id)

@@ -7,6 +7,7 @@ from pathlib import Path
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
+from tests.fakeprovider import FakeProviderServer, Reply
 from tests.ui.helpers import settle, wait_until
 
 
@@ -61,3 +62,23 @@ async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_on
     await wait_until(lambda: again.error.isVisibleTo(again), what="refusal shown")
     assert "cannot be empty" in again.error.text() and again.isVisible()
     again.reject()
+
+
+async def test_usage_window_shows_session_and_all_time_with_no_price(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, shots: Path) -> None:
+    """Usage in the window: by connection/model and day; "no price" until a price is set."""
+    fake_provider.script(Reply(text="hi", usage=(1234, 56)))
+    sid = await _select(real_window, real_kernel)
+    await real_kernel.send(sid, "hello")
+    await real_kernel.wait_idle()
+    pane = real_window.pane
+    pane.status.usage.click()
+    await wait_until(lambda: pane.usage_dialog is not None and pane.usage_dialog.isVisible(), what="usage")
+    dialog = pane.usage_dialog
+    assert dialog is not None and len(dialog.tables) == 2
+    row = dialog.tables[0].topLevelItem(0)
+    assert row is not None
+    assert [row.text(c) for c in (1, 2, 3, 6, 7)] == ["fake/fake-model", "1", "1,234", "56", "no price"]
+    await settle(2)
+    dialog.grab().save(str(shots / "usage_window.png"))
+    dialog.reject()

@@ -88,13 +88,17 @@ class TurnManager:
             enter_turn(rt)
             self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
             await asyncio.shield(self._set_phase(rt, Phase.TURN))
-            results = await asyncio.gather(*(self._guarded(rt, r) for r in runs))
-            errors = [e for e in results if e]
+            rt.vp_tasks = {r.vp.id: asyncio.ensure_future(self._guarded(rt, r)) for r in runs}
+            results = await asyncio.gather(*rt.vp_tasks.values(), return_exceptions=True)
+            errors = [e for e in results if isinstance(e, str) and e]
             if errors:
                 status, error = "error", "; ".join(errors)
+            elif results and all(isinstance(e, asyncio.CancelledError) for e in results):
+                status = "stopped"  # every VP was stopped on its own
         except asyncio.CancelledError:
             status = "stopped"
         finally:
+            rt.vp_tasks = {}
             usage = Usage()
             for r in runs:
                 usage = add_usage(usage, r.usage)
@@ -143,6 +147,15 @@ class TurnManager:
         if nxt is not None:
             item, attachments = nxt
             await self.start(rt, item.text, attachments)
+
+    async def stop_vp(self, rt: SessionRuntime, speaker: str) -> bool:
+        """Stop one VP's run in the current turn; its siblings go on. ``False`` if it is not running."""
+        task = rt.vp_tasks.get(speaker)
+        if task is None or task.done():
+            return False
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return True
 
     async def stop(self, rt: SessionRuntime) -> None:
         """Cancel the running turn and wait until it has wound down."""

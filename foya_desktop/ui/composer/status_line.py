@@ -51,8 +51,9 @@ class StatusLine(QWidget):
         agent_mode_chosen(str): an ``AgentMode`` value (the one-click switch).
         confirm_plan(): "Confirm and execute" was pressed.
         keep_planning(): "Keep planning" was pressed.
-        stop_requested(): a VP's Stop was pressed.
+        stop_requested(str): the Stop of this VP (speaker id) was pressed.
         debug_toggled(bool): show or hide the debug panel.
+        usage_requested(): open the usage window.
     """
 
     connection_chosen = Signal(str, str)
@@ -61,8 +62,9 @@ class StatusLine(QWidget):
     agent_mode_chosen = Signal(str)
     confirm_plan = Signal()
     keep_planning = Signal()
-    stop_requested = Signal()
+    stop_requested = Signal(str)
     debug_toggled = Signal(bool)
+    usage_requested = Signal()
 
     def __init__(self, speakers: SpeakerDirectory, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,6 +87,8 @@ class StatusLine(QWidget):
         self.debug = QPushButton("Debug")
         self.debug.setCheckable(True)
         self.debug.setToolTip("Show each model request and tool call of a turn as sent")
+        self.usage = QPushButton("Usage")
+        self.usage.setToolTip("Tokens and cost of this session and of all time")
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -109,6 +113,7 @@ class StatusLine(QWidget):
         self.keep_button.clicked.connect(self.keep_planning)
         self.vp_panel.stop_requested.connect(self.stop_requested)
         self.debug.toggled.connect(self.debug_toggled)
+        self.usage.clicked.connect(self.usage_requested)
         self.connection.activated.connect(self._on_connection)
         self.model.activated.connect(self._emit_choice)
 
@@ -135,6 +140,7 @@ class StatusLine(QWidget):
         row.addWidget(self.connection)
         row.addWidget(self.model)
         row.addWidget(self.effort)
+        row.addWidget(self.usage)
         row.addWidget(self.debug)
         outer.addLayout(row)
 

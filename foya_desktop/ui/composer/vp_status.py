@@ -39,7 +39,7 @@ class VPStatusBlock(QWidget):
         self.name_label = QLabel(f"<b style='color:{color}'>{_escape(name)}</b>")
         self.state_label = QLabel()
         self.stop_button = QPushButton("Stop")
-        self.stop_button.setToolTip("Stop this turn (the queue waits)")
+        self.stop_button.setToolTip("Stop this VP (the others go on)")
         self.stop_button.setFlat(True)
         self.figures_label = QLabel()
         self.figures_label.setTextFormat(Qt.TextFormat.RichText)
@@ -97,10 +97,10 @@ class VPStatusPanel(QWidget):
     """The per-VP blocks of the current turn (empty when nothing runs).
 
     Signals:
-        stop_requested(): a VP's Stop was pressed.
+        stop_requested(str): the Stop of this speaker's block was pressed.
     """
 
-    stop_requested = Signal()
+    stop_requested = Signal(str)
 
     def __init__(self, speakers: SpeakerDirectory, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -117,7 +117,8 @@ class VPStatusPanel(QWidget):
         if block is None:
             block = VPStatusBlock(self._speakers.name(status.speaker),
                                   self._speakers.color(status.speaker).name(), self)
-            block.stop_requested.connect(self.stop_requested)
+            speaker = status.speaker
+            block.stop_requested.connect(lambda: self.stop_requested.emit(speaker))
             self.blocks[status.speaker] = block
             self._box.addWidget(block)
         block.show_status(status)
