@@ -80,10 +80,12 @@ class VPStatusBlock(QWidget):
             state += f" — {status.error}"
         self.state_label.setText(state)
         self.stop_button.setVisible(running)
-        failed = (f"<a href='failed'>{f.failures} failed</a>" if f.failures else "0 failed")
+        # the headline counters are the event's own (the engine fills them from the same figures)
+        failures = status.tool_failures
+        failed = f"<a href='failed'>{failures} failed</a>" if failures else "0 failed"
         self.figures_label.setText(
             f"input {tokens_text(f.input_tokens)} · output {tokens_text(f.output_tokens)} tokens · "
-            f"{f.requests} model requests · {f.executions} tool executions · {failed} · "
+            f"{status.requests} model requests · {status.tool_runs} tool executions · {failed} · "
             "<a href='details'>Run details</a>")
         self.tools_label.setText(_tools_table(f))
         self.details_label.setText(_details(f))
