@@ -29,12 +29,13 @@ from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.projects import ProjectOps
+from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import AgentModeOps
 from foya_desktop.engine.session.settings import validated
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
-from foya_desktop.store.catalog import update_project
 from foya_desktop.tools.common import image_mime
 
 
@@ -62,7 +63,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, AgentModeOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
@@ -133,7 +134,7 @@ class Kernel(LifecycleOps, AgentModeOps):
         """Register a folder as a project (idempotent); ``name`` renames it."""
         project = await self._project_for(path)
         if name.strip() and name.strip() != project.name:
-            project = await self.store.write(update_project, project.id, name.strip(), None)
+            project = await self.rename_project(project.id, name)
         return project
 
     # ---- VPs ------------------------------------------------------------------

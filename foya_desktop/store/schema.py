@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 database_proxy = pw.DatabaseProxy()
 
@@ -304,11 +304,19 @@ TABLES: list[type[BaseModel]] = [
     CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow,
 ]
 
+def _add_search_index(db: Any) -> None:
+    """1 → 2: the FTS5 message index (``store/search.py``; created on open) gets every stored message."""
+    from foya_desktop.store.search import backfill
 
-def _v1_to_v2(db: pw.SqliteDatabase) -> None:
-    """Usage rows learn their connection; prices and debug traces are new tables."""
+    backfill(db)
+
+
+
+
+def _v2_to_v3(db: pw.SqliteDatabase) -> None:
+    """2 → 3: usage rows learn their connection; prices and debug traces are new tables."""
     db.execute_sql("ALTER TABLE usage_row ADD COLUMN connection TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_to_v3}
 """``{from_version: callable(db)}`` upgrading one step."""
