@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any
 
+from foya_desktop.cli.sessions_set import set_changes
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import AgentMode, ApprovalMode
 from foya_desktop.engine.kernel import Kernel
@@ -22,10 +23,8 @@ _FLAGS = (("title", "title"), ("announcement", "announcement"), ("connection", "
           ("agent_mode", "agent_mode"))
 
 
-def add_settings_parser(sub: Any) -> None:
-    """Add ``set`` to ``foya sessions``' subparsers."""
-    p = sub.add_parser("set", help="change a session's title, model, effort, approval or agent mode…")
-    p.add_argument("id")
+def add_settings_flags(p: argparse.ArgumentParser) -> None:
+    """Add the settings flags to ``foya sessions set`` (``cli.sessions_set`` owns id, roster, --json)."""
     p.add_argument("--title", metavar="T")
     p.add_argument("--announcement", metavar="A", help="shown to every VP in its system prompt")
     p.add_argument("--connection", metavar="C", help="a configured connection name")
@@ -39,7 +38,6 @@ def add_settings_parser(sub: Any) -> None:
     pin = p.add_mutually_exclusive_group()
     pin.add_argument("--pin", dest="pinned", action="store_const", const=True)
     pin.add_argument("--unpin", dest="pinned", action="store_const", const=False)
-    p.add_argument("--json", action="store_true", help="print the session's settings as JSON")
 
 
 def settings_changes(args: argparse.Namespace) -> dict[str, Any]:
@@ -52,15 +50,18 @@ def settings_changes(args: argparse.Namespace) -> dict[str, Any]:
 
 async def set_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Apply the requested changes and print the resulting settings."""
-    changes = settings_changes(args)
+    changes = {**set_changes(args), **settings_changes(args)}
     if not changes:
         raise InvalidOperation("Nothing to change: pass at least one of --title, --announcement, "
-                               "--connection, --model, --effort, --approval, --agent-mode, --pin/--unpin.")
+                               "--connection, --model, --effort, --approval, --agent-mode, --pin/--unpin, "
+                               "--roster, --default-vp.")
     s = await kernel.update_session(args.id, **changes)
-    settings = {"id": s.id, "title": s.title, "announcement": s.announcement, "connection": s.connection,
-                "model": s.model, "reasoning_effort": s.reasoning_effort,
+    names = {vp.id: vp.name for vp in await kernel.list_vps()}
+    settings = {"session_id": s.id, "title": s.title, "announcement": s.announcement,
+                "connection": s.connection, "model": s.model, "reasoning_effort": s.reasoning_effort,
                 "approval_mode": str(s.approval_mode), "agent_mode": str(s.agent_mode),
-                "pinned": s.pinned, "roster": list(s.roster), "default_vp": s.default_vp}
+                "pinned": s.pinned, "roster": [names.get(v, v) for v in s.roster],
+                "default_vp": names.get(s.default_vp, s.default_vp)}
     if args.json:
         print(json.dumps(settings, ensure_ascii=False))
     else:
