@@ -326,7 +326,8 @@ def _v2_vp_library(db: pw.SqliteDatabase) -> None:
 
 def _v3_to_v4(db: pw.SqliteDatabase) -> None:
     """3 → 4: usage rows learn their connection; prices and debug traces are new tables."""
-    db.execute_sql("ALTER TABLE usage_row ADD COLUMN connection TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
+    if "connection" not in {c.name for c in db.get_columns("usage_row")}:
+        db.execute_sql("ALTER TABLE usage_row ADD COLUMN connection TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
 
 
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4}
