@@ -57,10 +57,14 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
     db = pw.SqliteDatabase(str(path), pragmas=PRAGMAS, lock_type="IMMEDIATE")
     database_proxy.initialize(db)
     db.connect(reuse_if_open=True)
-    with db.atomic():
-        db.create_tables(TABLES, safe=True)
-        search.install(db)
-        _migrate(db, version)
+    try:
+        with db.atomic():
+            db.create_tables(TABLES, safe=True)
+            search.install(db)
+            _migrate(db, version)
+    except BaseException:
+        db.close()  # a failed migration leaves no open connection behind (the next open retries)
+        raise
     return db
 
 

@@ -95,7 +95,7 @@ async def test_one_vp_can_be_stopped_while_the_other_goes_on(kernel: Kernel, fak
     await kernel.add_vp(VP("martin", "Martin", "Martin", "You review."))
 
     def respond(body: dict[str, object]) -> Reply:
-        slow = "Your name in this session is Martin " in system_prompt(body)  # type: ignore[arg-type]
+        slow = "Your name in this session is Martin " in system_prompt(body)
         return Reply(text="word " * (200 if slow else 20), chunk_size=5, delay_per_chunk=0.02)
     fake.responder = respond
     s = await kernel.create_session(roster=["linus", "martin"])

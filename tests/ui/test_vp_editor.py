@@ -45,3 +45,31 @@ async def test_create_edit_duplicate_delete(real_window: MainWindow, real_kernel
     await settle()
     dialog.grab().save(str(shots / "vp_editor.png"))
     dialog.close_button.click()
+
+
+async def test_roster_and_default_vp_of_an_existing_session(real_window: MainWindow, real_kernel: Kernel) -> None:
+    """Y03: Session ▸ Roster and default VP… changes who works in the session."""
+    from foya_desktop.core.model import VP
+    from foya_desktop.ui.dialogs.roster import RosterDialog
+    from foya_desktop.ui.ops.session_actions import ROSTER
+    from tests.ui.helpers import wait_until
+    from tests.ui.ops_helpers import find_action, tree_menu
+
+    await real_kernel.add_vp(VP("", "Linus", "", "You implement."))
+    await real_kernel.add_vp(VP("", "Martin", "", "You review."))
+    session = await real_kernel.create_session(title="team")
+    await wait_until(lambda: real_window.tree_model.session(session.id) is not None, what="tree row")
+    find_action(tree_menu(real_window, session.id), ROSTER).trigger()
+    dialog = await dialog_of(RosterDialog)
+    assert dialog.roster() == ("omni",)
+    dialog.checks["linus"].setChecked(True)
+    dialog.checks["martin"].setChecked(True)
+    dialog.checks["omni"].setChecked(False)
+    assert [dialog.default_vp.itemText(i) for i in range(dialog.default_vp.count())] == ["Linus", "Martin"]
+    dialog.default_vp.setCurrentIndex(1)
+    dialog.buttons.accepted.emit()
+    await wait_until(lambda: real_window.tree_model.session(session.id) is not None
+                     and real_window.tree_model.session(session.id).roster == ("linus", "martin"),  # type: ignore[union-attr]
+                     what="roster saved")
+    updated = await real_kernel.get_session(session.id)
+    assert (updated.roster, updated.default_vp) == (("linus", "martin"), "martin")

@@ -155,10 +155,16 @@ class TurnManager:
         return ""
 
     async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
-        # NOTE: the stored phase is idle before the session stops being busy, so
-        # ``wait_idle`` never returns while the database still says ``turn``.
-        await asyncio.shield(self._set_phase(rt, Phase.IDLE))
-        rt.task = None
+        # The session stops counting as busy only once "idle" is stored: whoever waited for
+        # idle (``wait_idle``, a window, a test) then reads idle from the store too.
+        write = asyncio.ensure_future(self._set_phase(rt, Phase.IDLE))
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            await write  # a stop arriving now still lets the write finish first
+            raise
+        finally:
+            rt.task = None
         self.svc.bus.publish(event)
         if not rt.paused:
             await self.dispatch_next(rt)
