@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
+from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.run import run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
     add_usage_parser(sub)
     add_search_parser(sub)
+    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
     return parser
 
 
@@ -120,6 +122,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await run_command(kernel, args)
         if args.command == "search":
             return await search_command(kernel, args)
+        if args.command == "projects":
+            return await projects_command(kernel, args)
         if args.command == "vps":
             return await vps_command(kernel, args)
         if args.action == "set":
