@@ -16,7 +16,10 @@ from foya_desktop.cli.run import run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
-from foya_desktop.cli.sessions_set import add_set_parser, sessions_set
+from foya_desktop.cli.sessions_set import add_set_parser
+from foya_desktop.cli.settings import add_settings_flags, set_command
+from foya_desktop.cli.status import add_status_parser, status_command
+from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.cli.vps import add_vps_parser, vps_command
 from foya_desktop.core.errors import FoyaError
@@ -38,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
     _sessions_parser(sub.add_parser("sessions", help="list, show, set, fork, merge, branch, rewind, …"))
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
+    add_usage_parser(sub)
     add_search_parser(sub)
     add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
     return parser
@@ -83,9 +87,11 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show a session's valid history")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
-    add_set_parser(sub)
+    add_settings_flags(add_set_parser(sub))
     add_collab_parsers(sub)
     add_session_op_parsers(sub)
+    add_status_parser(sub)
+    add_debug_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -106,6 +112,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "sessions" and args.action == "status":
+        return await status_command(args)  # read-only: the store alone, no kernel
+    if args.command == "sessions" and args.action == "debug":
+        return await debug_command(args)
+    if args.command == "usage":
+        return await usage_command(args)
     kernel = await open_kernel()
     try:
         if args.command == "connections":
@@ -119,7 +131,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "vps":
             return await vps_command(kernel, args)
         if args.action == "set":
-            return await sessions_set(kernel, args)
+            return await set_command(kernel, args)
         collab = await dispatch_collab(kernel, args)
         if collab is not None:
             return collab

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 database_proxy = pw.DatabaseProxy()
 
@@ -179,8 +179,11 @@ class UsageRow(BaseModel):
     session_id = pw.CharField(index=True)
     turn_id = pw.TextField(default="")
     speaker = pw.TextField(default="")
+    connection = pw.TextField(default="")
+    """The connection name the request went to (schema 2; '' for older rows)."""
     model = pw.TextField(default="")
     input_tokens = pw.IntegerField(null=True)
+    """All prompt tokens, cache reads and writes included (see ``core.figures.Usage``)."""
     output_tokens = pw.IntegerField(null=True)
     cache_read_tokens = pw.IntegerField(null=True)
     cache_write_tokens = pw.IntegerField(null=True)
@@ -257,6 +260,39 @@ class SubagentRow(BaseModel):
     agent = pw.TextField()
 
 
+class PriceRow(BaseModel):
+    """A price per million tokens for one connection and model (USD), set by the person."""
+
+    connection = pw.TextField()
+    model = pw.TextField()
+    input_per_mtok = pw.FloatField()
+    output_per_mtok = pw.FloatField()
+    cache_read_per_mtok = pw.FloatField(null=True)
+    """``None``: cache reads cost the input price."""
+    cache_write_per_mtok = pw.FloatField(null=True)
+
+    class Meta:
+        primary_key = pw.CompositeKey("connection", "model")
+
+
+class DebugTraceRow(BaseModel):
+    """One model step or tool call of a turn as sent and received, for the debug panel.
+
+    Stored per session and deleted with it (cascade); never copied by branch, fork or
+    merge. May contain project text and tool output: for the owner only.
+    """
+
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="debug_traces")
+    session_id: str
+    turn_id = pw.TextField(index=True)
+    speaker = pw.TextField(default="")
+    kind = pw.TextField()
+    """``step`` (a provider request) or ``tool`` (a tool call)."""
+    data = pw.TextField()
+    """JSON, already redacted."""
+    created_at = pw.BigIntegerField()
+
+
 class TombstoneRow(BaseModel):
     """Ids of deleted sessions: late writes for them are refused forever."""
 
@@ -267,7 +303,7 @@ class TombstoneRow(BaseModel):
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
-    CheckpointRow, RewindJournalRow, SubagentRow,
+    CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow,
 ]
 
 def _add_search_index(db: Any) -> None:
@@ -286,5 +322,13 @@ def _v2_vp_library(db: pw.SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE vp_row ADD COLUMN color TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library}
+
+
+def _v3_to_v4(db: pw.SqliteDatabase) -> None:
+    """3 → 4: usage rows learn their connection; prices and debug traces are new tables."""
+    if "connection" not in {c.name for c in db.get_columns("usage_row")}:
+        db.execute_sql("ALTER TABLE usage_row ADD COLUMN connection TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
+
+
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4}
 """``{from_version: callable(db)}`` upgrading one step."""

@@ -36,6 +36,8 @@ class ProviderPool:
         """Every connection's key variable (whatever its name): never given to commands."""
         self.key_values: set[str] = set()
         """Keys this process sent: scrubbed from tool output, never given to commands."""
+        self.retries: dict[str, int] = {}
+        """Retries made per session so far (the debug trace records each step's share)."""
 
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
@@ -69,6 +71,7 @@ class ProviderPool:
 
     def _notice(self, session_id: str) -> Callable[[int, float, ProviderError], None]:
         def on_retry(attempt: int, delay: float, error: ProviderError) -> None:
+            self.retries[session_id] = self.retries.get(session_id, 0) + 1
             self._bus.publish(Notice(session_id, "warning",
                                      f"{error} Retrying in {delay:.0f} s (attempt {attempt + 1})."))
         return on_retry
