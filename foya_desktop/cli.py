@@ -21,6 +21,9 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
+READ_ONLY_ACTIONS = ("list", "show")
+"""``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """All subcommands and options."""
@@ -80,19 +83,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         from foya_desktop.app import main as app_main
         return app_main(list(argv) if argv is not None else sys.argv[1:])
-    setup_logging(default_home())
     try:
+        setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
         print(f"foya: error: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
         return 130
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
-    kernel = await open_kernel()
+    reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
+    kernel = await open_kernel(read_only=reading)
     try:
         if args.command == "connections":
             return await _connections(kernel, args)

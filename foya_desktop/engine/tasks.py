@@ -40,10 +40,6 @@ class TaskManager:
         """Who stops records of another kind (sub-agents are run by ``ChildAgents``)."""
         self._cancellers[kind] = cancel
 
-    def recover(self) -> int:
-        """Start-up: records of jobs that were running are now ``lost``."""
-        return self._store.write_sync(task_rows.mark_lost)
-
     async def start_shell(self, session_id: str, command: str, workdir: Path,
                           env: dict[str, str], sandbox: SandboxPolicy | None = None) -> TaskRecord:
         """Start ``command`` in the background (confined when ``sandbox`` is given) and record it."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 database_proxy = pw.DatabaseProxy()
 
@@ -199,6 +199,8 @@ class TaskRow(BaseModel):
     consumed = pw.BooleanField(default=False)
     created_at = pw.BigIntegerField()
     finished_at = pw.BigIntegerField(null=True)
+    lease_id = pw.TextField(null=True)
+    """The process lease that runs the job (``store.leases``): only its death makes the job lost."""
 
 
 class CheckpointRow(BaseModel):
@@ -262,11 +264,45 @@ class TombstoneRow(BaseModel):
     deleted_at = pw.BigIntegerField()
 
 
+class LeaseRow(BaseModel):
+    """A live (or crashed) process using this database; ``store.leases`` asks the OS which."""
+
+    id = pw.CharField(primary_key=True)
+    pid = pw.IntegerField()
+    start_time = pw.BigIntegerField()
+    kind = pw.TextField()
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "process_lease"
+
+
+class ClaimRow(BaseModel):
+    """A session some process is running a turn or an operation in (one per session)."""
+
+    session_id = pw.CharField(primary_key=True)
+    lease_id = pw.TextField(index=True)
+    what = pw.TextField()
+    since = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "session_claim"
+
+
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
-    CheckpointRow, RewindJournalRow, SubagentRow,
+    CheckpointRow, RewindJournalRow, SubagentRow, LeaseRow, ClaimRow,
 ]
 
-MIGRATIONS: dict[int, Any] = {}
-"""``{from_version: callable(db)}`` upgrading one step; none yet."""
+
+
+def _v1_to_v2(db: pw.SqliteDatabase) -> None:
+    """Process leases and session claims (new tables, made by ``create_tables``); task owners."""
+    columns = {c.name for c in db.get_columns("task_row")}
+    if "lease_id" not in columns:
+        db.execute_sql("ALTER TABLE task_row ADD COLUMN lease_id TEXT")  # type: ignore[no-untyped-call]
+
+
+MIGRATIONS: dict[int, Any] = {1: _v1_to_v2}
+"""``{from_version: callable(db)}`` upgrading one step."""
