@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from foya_desktop.cli import main
+from foya_desktop.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

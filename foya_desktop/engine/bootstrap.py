@@ -6,17 +6,17 @@ import asyncio
 import logging
 from pathlib import Path
 
-from foya_desktop.engine.agent_tools import agent_tools
-from foya_desktop.engine.approvals import ApprovalBroker
+from foya_desktop.engine.agents.tools import agent_tools
+from foya_desktop.engine.asks.approvals import ApprovalBroker
+from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.connections.pool import ProviderPool
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.provider_pool import ProviderPool
-from foya_desktop.engine.questions import QuestionBroker
-from foya_desktop.engine.recovery import recover
+from foya_desktop.engine.ops.recovery import recover
+from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.task_tools import task_tools
-from foya_desktop.engine.tasks import TaskManager
-from foya_desktop.engine.toolbox import Toolbox
+from foya_desktop.engine.tasks.manager import TaskManager
+from foya_desktop.engine.tasks.tools import task_tools
 from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home, default_home

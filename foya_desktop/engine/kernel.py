@@ -24,12 +24,12 @@ from foya_desktop.core.events import (
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
-from foya_desktop.engine.approvals import Answer, AnswerKind
+from foya_desktop.engine.agents.vps import all_vps, check_roster
+from foya_desktop.engine.asks.approvals import Answer, AnswerKind
+from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.lifecycle import LifecycleOps
-from foya_desktop.engine.questions import AnswerStatus
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turns import TurnManager
-from foya_desktop.engine.vps import all_vps, check_roster
+from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.store.catalog import update_project
 from foya_desktop.tools.common import image_mime
 

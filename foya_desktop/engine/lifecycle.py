@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import Checkpoint, TaskRecord
 from foya_desktop.core.model import Session
-from foya_desktop.engine import branching, compaction, deletion, rewind
-from foya_desktop.engine.children import ChildAgents
-from foya_desktop.engine.context_window import CompactionPolicy, load_policy, save_policy
-from foya_desktop.engine.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.ops import branching, compaction, deletion, rewind
+from foya_desktop.engine.ops.children import ChildAgents
+from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.request.context_window import CompactionPolicy, load_policy, save_policy
 from foya_desktop.store.ops_checkpoints import list_checkpoints
 from foya_desktop.store.ops_children import ChildTask
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
-    from foya_desktop.engine.turns import TurnManager
+    from foya_desktop.engine.turn.turns import TurnManager
 
 
 class LifecycleOps:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from foya_desktop.engine.approvals import ApprovalBroker
+from foya_desktop.engine.asks.approvals import ApprovalBroker
+from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
-from foya_desktop.engine.provider_pool import ProviderPool
-from foya_desktop.engine.questions import QuestionBroker
-from foya_desktop.engine.tasks import TaskManager
-from foya_desktop.engine.toolbox import Toolbox
+from foya_desktop.engine.connections.pool import ProviderPool
+from foya_desktop.engine.request.toolbox import Toolbox
+from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.store.store import Store
 
 

@@ -21,7 +21,7 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
-from foya_desktop.engine.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 
 ApprovalAnswer = Literal["once", "session", "always", "deny"]
 

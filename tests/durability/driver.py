@@ -35,7 +35,7 @@ from foya_desktop.core.messages import MessageStatus, ToolState
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.rewind import _survey
+from foya_desktop.engine.ops.rewind import _survey
 from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home

@@ -8,8 +8,8 @@ import pytest
 
 from foya_desktop.core.events import ApprovalRequested, TurnFinished
 from foya_desktop.core.model import ApprovalMode
-from foya_desktop.engine.approvals import decide, grant_key
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.permissions.policy import decide, grant_key
 from foya_desktop.tools.base import Action
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.engine import Recorder, wait_for, wait_turns

@@ -11,9 +11,9 @@ from foya_desktop.core.events import (
     TaskChanged,
     TaskRecord,
 )
+from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.questions import AnswerStatus
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import FileChangeRow
 from foya_desktop.store.tasks import insert_task

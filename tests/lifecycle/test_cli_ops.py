@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from foya_desktop.cli import main
+from foya_desktop.cli.main import main
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.providers.keys import KeyStore

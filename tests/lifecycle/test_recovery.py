@@ -6,8 +6,8 @@ from pathlib import Path
 
 from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolState
 from foya_desktop.core.model import ApprovalMode, Phase
-from foya_desktop.engine.context import INTERRUPTED_RESULT
-from foya_desktop.engine.recovery import NOT_STARTED_RESULT
+from foya_desktop.engine.ops.recovery import NOT_STARTED_RESULT
+from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.store.ops_children import finish_child
 from foya_desktop.store.tasks import get_task
 from tests.fakeprovider import FakeProviderServer

@@ -12,8 +12,8 @@ from foya_desktop.core.events import HistoryRewound
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.rewind import RewindStale, _survey
-from foya_desktop.engine.rewind_files import ops_to_json
+from foya_desktop.engine.ops.rewind import RewindStale, _survey
+from foya_desktop.engine.ops.rewind_files import ops_to_json
 from foya_desktop.store.ops_checkpoints import add_checkpoint, list_checkpoints
 from foya_desktop.store.ops_rewind import Journal, pending_journals, write_journal
 from tests.fakeprovider import FakeProviderServer, Reply

@@ -8,8 +8,8 @@ from pytestqt.modeltest import ModelTester
 from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.messages import ImagePart, Message, MessageStatus, TextPart
 from foya_desktop.core.model import Phase, Session
-from foya_desktop.engine.rewind import RewindPreview
-from foya_desktop.engine.rewind_files import UnsafeFile
+from foya_desktop.engine.ops.rewind import RewindPreview
+from foya_desktop.engine.ops.rewind_files import UnsafeFile
 from foya_desktop.ui import theme
 from foya_desktop.ui.ops.boundaries import latest_boundary, rewind_refusal, row_boundary, valid_boundaries
 from foya_desktop.ui.ops.child_banner import SubAgentBanner

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
-from foya_desktop.engine.rewind import RewindResult
+from foya_desktop.engine.ops.rewind import RewindResult
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
 from foya_desktop.ui.ops.rewind_dialog import RewindDialog, run_rewind

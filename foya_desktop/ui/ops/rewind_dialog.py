@@ -17,7 +17,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.engine.rewind import RewindPreview, RewindResult, RewindStale
+from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult, RewindStale
 from foya_desktop.ui import theme
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list

@@ -19,9 +19,9 @@ from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, MessageStatus, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.core.model import AgentMode, Phase, Session
-from foya_desktop.engine.context import INTERRUPTED_RESULT
+from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turns import TurnManager
+from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.store.ops_branch import BranchSource, branch_source, create_branch
 
 

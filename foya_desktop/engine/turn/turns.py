@@ -12,15 +12,15 @@ from foya_desktop.core.events import MessageAdded, Notice, PhaseChanged, TurnFin
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
-from foya_desktop.engine.claims import claim, release_if_idle
-from foya_desktop.engine.routing import targets
-from foya_desktop.engine.runner import VPRun, publish_status, run_vp
-from foya_desktop.engine.scheduler import Attachment, QueueOps, SessionRuntime
+from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.step import add_usage
-from foya_desktop.engine.tool_exec import TurnStopped
-from foya_desktop.engine.turn_scope import enter_turn
-from foya_desktop.engine.vps import roster_of
+from foya_desktop.engine.session.claims import claim, release_if_idle
+from foya_desktop.engine.session.runtime import Attachment, QueueOps, SessionRuntime
+from foya_desktop.engine.turn.routing import targets
+from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
+from foya_desktop.engine.turn.scope import enter_turn
+from foya_desktop.engine.turn.step import add_usage
+from foya_desktop.engine.turn.tool_exec import TurnStopped
 
 log = logging.getLogger(__name__)
 

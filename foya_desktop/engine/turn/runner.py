@@ -28,10 +28,10 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.compaction import build_request
+from foya_desktop.engine.ops.compaction import build_request
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.step import StepAccumulator, add_usage
-from foya_desktop.engine.tool_exec import ToolRun, interrupted_result, run_tool_call
+from foya_desktop.engine.turn.step import StepAccumulator, add_usage
+from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
 
 log = logging.getLogger(__name__)
 

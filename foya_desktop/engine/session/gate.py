@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import PhaseChanged
 from foya_desktop.core.model import Phase
-from foya_desktop.engine.claims import claim, release_if_idle
-from foya_desktop.engine.scheduler import SessionRuntime
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.claims import claim, release_if_idle
+from foya_desktop.engine.session.runtime import SessionRuntime
 
 if TYPE_CHECKING:
-    from foya_desktop.engine.turns import TurnManager
+    from foya_desktop.engine.turn.turns import TurnManager
 
 
 _DOING = {"rewind": "being rewound", "delete it": "being deleted"}

@@ -18,12 +18,13 @@ from foya_desktop.core.errors import FoyaError, ToolError
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.approvals import Answer, decide, grant_key
-from foya_desktop.engine.context import INTERRUPTED_RESULT
-from foya_desktop.engine.questions import QuestionUnanswered, new_question
-from foya_desktop.engine.secrets import known_secrets, scrub
+from foya_desktop.engine.asks.approvals import Answer
+from foya_desktop.engine.asks.questions import QuestionUnanswered, new_question
+from foya_desktop.engine.permissions.policy import decide, grant_key
+from foya_desktop.engine.permissions.secrets import known_secrets, scrub
+from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.tree_scan import changed_paths, scan_tree
+from foya_desktop.engine.turn.tree_scan import changed_paths, scan_tree
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
 from foya_desktop.tools.sandbox import SandboxPolicy
 from foya_desktop.tools.shell import scrub_env

@@ -15,8 +15,8 @@ from typing import Any
 from foya_desktop.core.errors import FoyaError, ToolError
 from foya_desktop.core.events import TaskRecord
 from foya_desktop.core.model import OMNI, VP
-from foya_desktop.engine.children import ChildAgents
-from foya_desktop.engine.vps import all_vps
+from foya_desktop.engine.agents.vps import all_vps
+from foya_desktop.engine.ops.children import ChildAgents
 from foya_desktop.store.ops_children import ChildTask, RunningCall, running_calls
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_bool, arg_int, arg_str

@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, replace
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
 from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.context import compile_messages
-from foya_desktop.engine.prompt import system_prompt
+from foya_desktop.engine.request.context import compile_messages
+from foya_desktop.engine.request.prompt import system_prompt
 from foya_desktop.engine.services import Services
 from foya_desktop.store.ops_checkpoints import get_policy, latest_checkpoint, set_policy
 from foya_desktop.store.store import Store

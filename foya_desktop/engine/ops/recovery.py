@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.engine.context import INTERRUPTED_RESULT
-from foya_desktop.engine.rewind import finish_rewind
-from foya_desktop.engine.rewind_files import ops_from_json, remove_rewind_temps
+from foya_desktop.engine.ops.rewind import finish_rewind
+from foya_desktop.engine.ops.rewind_files import ops_from_json, remove_rewind_temps
+from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.store import sessions, tasks
 from foya_desktop.store.ops_recovery import interrupt_dangling_calls
 from foya_desktop.store.ops_rewind import Journal, pending_journals

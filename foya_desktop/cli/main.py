@@ -11,9 +11,9 @@ import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
-from foya_desktop.cli_run import run_command
-from foya_desktop.cli_sessions_ops import add_session_op_parsers, dispatch_session_op
-from foya_desktop.cli_views import sessions_table, show_session
+from foya_desktop.cli.run import run_command
+from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
+from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import open_kernel

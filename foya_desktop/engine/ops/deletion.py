@@ -15,8 +15,8 @@ from contextlib import AsyncExitStack
 
 from foya_desktop.core.events import SessionDeletedEvent
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session_gate import held
-from foya_desktop.engine.turns import TurnManager
+from foya_desktop.engine.session.gate import held
+from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_delete import delete_sessions
 

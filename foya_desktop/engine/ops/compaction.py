@@ -22,17 +22,17 @@ from foya_desktop.core.events import Checkpoint, CompactionCheckpoint, Notice
 from foya_desktop.core.llm import LlmMessage, LlmRequest
 from foya_desktop.core.messages import ImagePart, Message, TextPart
 from foya_desktop.core.model import VP, Phase, Session
-from foya_desktop.engine.claims import claim, release_if_idle
-from foya_desktop.engine.context_window import compose, estimate_tokens, load_policy
+from foya_desktop.engine.agents.vps import roster_of
+from foya_desktop.engine.request.context_window import compose, estimate_tokens, load_policy
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session_gate import set_phase
-from foya_desktop.engine.step import StepAccumulator
-from foya_desktop.engine.turn_scope import TURN_SCOPE
-from foya_desktop.engine.vps import roster_of
+from foya_desktop.engine.session.claims import claim, release_if_idle
+from foya_desktop.engine.session.gate import set_phase
+from foya_desktop.engine.turn.scope import TURN_SCOPE
+from foya_desktop.engine.turn.step import StepAccumulator
 from foya_desktop.store.ops_checkpoints import add_checkpoint, latest_checkpoint, turn_start_seq
 
 if TYPE_CHECKING:
-    from foya_desktop.engine.turns import TurnManager
+    from foya_desktop.engine.turn.turns import TurnManager
 
 log = logging.getLogger(__name__)
 

@@ -28,19 +28,19 @@ from foya_desktop.core.events import (
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, Phase, Session
-from foya_desktop.engine.claims import claim
-from foya_desktop.engine.runner import VPRun, run_vp
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session_gate import set_phase
-from foya_desktop.engine.tool_exec import TurnStopped
-from foya_desktop.engine.turn_scope import enter_turn
+from foya_desktop.engine.session.claims import claim
+from foya_desktop.engine.session.gate import set_phase
+from foya_desktop.engine.turn.runner import VPRun, run_vp
+from foya_desktop.engine.turn.scope import enter_turn
+from foya_desktop.engine.turn.tool_exec import TurnStopped
 from foya_desktop.store import ops_children as rows
 from foya_desktop.store.ops_children import ChildTask
 from foya_desktop.store.tasks import update_task
 
 if TYPE_CHECKING:
-    from foya_desktop.engine.scheduler import SessionRuntime
-    from foya_desktop.engine.turns import TurnManager
+    from foya_desktop.engine.session.runtime import SessionRuntime
+    from foya_desktop.engine.turn.turns import TurnManager
 
 log = logging.getLogger(__name__)
 

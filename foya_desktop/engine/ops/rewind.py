@@ -21,7 +21,7 @@ from foya_desktop.core.errors import FoyaError, InvalidOperation
 from foya_desktop.core.events import HistoryRewound
 from foya_desktop.core.ids import new_id
 from foya_desktop.core.messages import ImagePart, Message
-from foya_desktop.engine.rewind_files import (
+from foya_desktop.engine.ops.rewind_files import (
     RewindPlan,
     UnsafeFile,
     affected_paths,
@@ -32,8 +32,8 @@ from foya_desktop.engine.rewind_files import (
     ops_to_json,
 )
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session_gate import held
-from foya_desktop.engine.turns import TurnManager
+from foya_desktop.engine.session.gate import held
+from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_rewind import (
     Journal,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from foya_desktop.engine.scheduler import SessionRuntime
+from foya_desktop.engine.session.runtime import SessionRuntime
 from foya_desktop.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 async def claim(store: Store, session_id: str, what: str) -> None:
     """Claim the session for this process; raises ``SessionBusyElsewhere`` when another has it."""
-    from foya_desktop.engine.recovery import repair_session
+    from foya_desktop.engine.ops.recovery import repair_session
     if await store.claim(session_id, what, lambda sid: repair_session(store, sid)):
         log.info("repaired session %s, left mid-turn by a process that died", session_id)
 

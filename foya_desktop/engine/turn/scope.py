@@ -12,7 +12,7 @@ import asyncio
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from foya_desktop.engine.scheduler import SessionRuntime
+from foya_desktop.engine.session.runtime import SessionRuntime
 
 
 @dataclass

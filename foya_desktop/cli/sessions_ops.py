@@ -15,7 +15,7 @@ from typing import Any
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.rewind import RewindPreview
+from foya_desktop.engine.ops.rewind import RewindPreview
 
 
 def add_session_op_parsers(sub: Any) -> None:

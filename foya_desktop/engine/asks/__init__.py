@@ -1,0 +1,1 @@
+"""Waiting for the person: approval requests and AskUser questions, answered by id."""

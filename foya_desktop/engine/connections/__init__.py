@@ -1,0 +1,1 @@
+"""Model connections: one provider client per configured connection, created on first use."""

@@ -1,0 +1,1 @@
+"""Operations on a whole session: branch, rewind, delete, compact, sub-agents and start-up recovery."""

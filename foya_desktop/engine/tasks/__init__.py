@@ -1,0 +1,1 @@
+"""Background commands a VP started: their records, output tails and the tools that manage them."""
