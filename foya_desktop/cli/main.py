@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
-from foya_desktop.cli.run import run_command
+from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
@@ -55,13 +55,17 @@ def _connections_parser(p: argparse.ArgumentParser) -> None:
 
 
 def _run_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("prompt", help="the message to send (use @Name to address VPs)")
+    p.add_argument("prompt", nargs="?", help="the message to send (use @Name to address VPs); "
+                   "'-' reads it from standard input")
+    p.add_argument("--prompt-file", metavar="FILE", help="read the message from this UTF-8 file")
     p.add_argument("--session", help="continue this session id")
-    p.add_argument("--project", metavar="DIR", help="bind a new session to this folder")
+    p.add_argument("--project", metavar="DIR",
+                   help="bind a new session to this folder (with --session: must be its folder)")
     p.add_argument("--connection", metavar="NAME")
     p.add_argument("--model", metavar="M")
     p.add_argument("--vp", action="append", default=[], metavar="NAME",
-                   help="roster of a new session (repeatable; the first is the default VP)")
+                   help="roster of a new session (repeatable; the first is the default VP; with "
+                   "--session: must match its roster)")
     p.add_argument("--approval", choices=[m.value for m in ApprovalMode],
                    help="approval mode; with no window every 'ask' is answered 'deny'")
     p.add_argument("--json", action="store_true", help="one JSON object per engine event")
@@ -95,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "run":
+        args.prompt = read_prompt(args)  # bad input is refused before the database is opened
     reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
     kernel = await open_kernel(read_only=reading)
     try:

@@ -25,6 +25,12 @@ class InvalidOperation(FoyaError):
     """A request that breaks a rule (e.g. rebinding a project, branching at a user message)."""
 
 
+class BadInput(InvalidOperation):
+    """A command line or form value that cannot be used as given (exit code 2, like a usage error)."""
+
+    exit_code = 2
+
+
 class SessionDeleted(FoyaError):
     """A write for a session that has been deleted (tombstoned)."""
 

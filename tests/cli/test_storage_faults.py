@@ -189,6 +189,6 @@ def test_a_full_disk(tmp_path: Path) -> None:
             f"{sys.executable} -m foya_desktop connections add a --kind openai --base-url http://127.0.0.1:9/v1 && "
             f"(dd if=/dev/zero of={home}/filler bs=4k 2>/dev/null; true)")
     out = _in_namespace(fill, home, "connections", "add", "b", "--kind", "openai",
-                        "--base-url", "http://127.0.0.1:9/v1", "--model", "x" * 200_000)
+                        "--base-url", "http://127.0.0.1:9/v1", "--model", "x" * 20_000)
     line = _plain(out, EXIT_FULL)
     assert "full" in line
