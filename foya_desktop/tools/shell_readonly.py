@@ -7,14 +7,24 @@ git internals, not secret-looking). Anything else is reported as ``ask``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from foya_desktop.tools import shell_rules as rules
-from foya_desktop.tools.shell_judge import split_options
+from foya_desktop.tools.shell_judge import PathJudge, split_options
 from foya_desktop.tools.shell_words import Word
 
-if TYPE_CHECKING:
-    from foya_desktop.tools.shell_argv import ArgvRules
+
+class ArgvRules(Protocol):
+    """What these checks need from ``shell_argv.ArgvRules``: its judge, ``ask`` and ``check``.
+
+    A Protocol rather than an import, so the two modules do not import each other.
+    """
+
+    judge: PathJudge
+
+    def ask(self, reason: str, network: bool = False, outside: bool = False) -> None: ...
+
+    def check(self, argv: list[Word]) -> None: ...
 
 _FIND_GLOBAL = ("-H", "-P")
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from foya_desktop.core.events import ApprovalRequested, ApprovalResolved, Event
+from foya_desktop.core.events import ApprovalRequested, ApprovalResolved
 from foya_desktop.ui.cards.approval_card import ApprovalCard
 from foya_desktop.ui.kernel_api import ApprovalAnswer
 from foya_desktop.ui.speakers import SpeakerDirectory
@@ -65,14 +65,15 @@ class AttentionPanel(QWidget):
         self._queue = [r for r in approvals if r.session_id == session_id]
         self._show_head()
 
-    def apply(self, event: Event) -> None:
-        """A request of this session was made or resolved."""
-        if event.session_id != self._session_id:
-            return
-        if isinstance(event, ApprovalRequested) and event.request_id not in self.pending_ids():
+    def on_approval_requested(self, event: ApprovalRequested) -> None:
+        """A request was made (shown when it belongs to the session on screen)."""
+        if event.session_id == self._session_id and event.request_id not in self.pending_ids():
             self._queue.append(event)
             self._show_head()
-        elif isinstance(event, ApprovalResolved):
+
+    def on_approval_resolved(self, event: ApprovalResolved) -> None:
+        """A request was answered or dropped."""
+        if event.session_id == self._session_id:
             self._queue = [r for r in self._queue if r.request_id != event.request_id]
             self._show_head()
 

@@ -11,38 +11,56 @@ Repainting per token costs far more than the text is worth, so deltas are
 merged per stream and kind and flushed at most ~60 times a second. Any other
 event first flushes pending deltas, so a ``StreamEnded`` never overtakes the
 text that preceded it.
+
+Every event kind has its own signal carrying its own type, so a view connects
+to exactly what it handles and nothing downstream sorts events with
+``isinstance``. An event kind without a signal is a programming error: it is
+logged and dropped (and ``tests/ui/test_bridge.py`` fails for it).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from foya_desktop.core.events import (
+    ApprovalRequested,
+    ApprovalResolved,
+    CompactionCheckpoint,
     Event,
+    HistoryRewound,
     MessageAdded,
     MessageUpdated,
     Notice,
     PartDelta,
     PhaseChanged,
+    QuestionAnswered,
+    QuestionAsked,
+    QuestionClosed,
     QueueChanged,
+    SessionBranched,
     SessionChanged,
     SessionDeletedEvent,
     StreamEnded,
     StreamStarted,
+    TaskChanged,
     TurnFinished,
     TurnStarted,
     VPStatus,
 )
 from foya_desktop.ui.kernel_api import BusLike
 
+log = logging.getLogger(__name__)
+
 FLUSH_INTERVAL_MS = 16
 """≈ 60 Hz: the most often streamed text is handed to the views."""
 
 
 class EngineBridge(QObject):
-    """Subscribes to the engine bus and re-emits events as Qt signals.
+    """Subscribes to the engine bus and re-emits each event kind on its own typed signal.
 
     Signals:
         session_changed(SessionChanged): metadata created or updated.
@@ -59,24 +77,39 @@ class EngineBridge(QObject):
         turn_finished(TurnFinished): a turn ended (completed, stopped or error).
         vp_status(VPStatus): per-VP progress within a turn.
         notice(Notice): a plain-words message for the person.
-        other_event(Event): any other engine event (approvals, questions, tasks, branches…),
-            delivered in order, for views that need it.
+        approval_requested(ApprovalRequested): a tool call waits for the person's decision.
+        approval_resolved(ApprovalResolved): a pending approval was answered or dropped.
+        question_asked(QuestionAsked): a VP asks the person something.
+        question_answered(QuestionAnswered): the engine accepted an answer.
+        question_closed(QuestionClosed): a question can no longer be answered.
+        task_changed(TaskChanged): a background task record was created or changed.
+        session_branched(SessionBranched): a session was branched from another.
+        history_rewound(HistoryRewound): the valid history of a session shrank.
+        compaction_checkpoint(CompactionCheckpoint): a compaction checkpoint was written.
     """
 
-    session_changed = Signal(object)
+    session_changed = Signal(SessionChanged)
     session_deleted = Signal(str)
-    message_added = Signal(object)
-    message_updated = Signal(object)
-    stream_started = Signal(object)
+    message_added = Signal(MessageAdded)
+    message_updated = Signal(MessageUpdated)
+    stream_started = Signal(StreamStarted)
     stream_delta = Signal(str, str, str, str, str)
-    stream_ended = Signal(object)
+    stream_ended = Signal(StreamEnded)
     phase_changed = Signal(str, str)
-    queue_changed = Signal(object)
-    turn_started = Signal(object)
-    turn_finished = Signal(object)
-    vp_status = Signal(object)
-    notice = Signal(object)
-    other_event = Signal(object)
+    queue_changed = Signal(QueueChanged)
+    turn_started = Signal(TurnStarted)
+    turn_finished = Signal(TurnFinished)
+    vp_status = Signal(VPStatus)
+    notice = Signal(Notice)
+    approval_requested = Signal(ApprovalRequested)
+    approval_resolved = Signal(ApprovalResolved)
+    question_asked = Signal(QuestionAsked)
+    question_answered = Signal(QuestionAnswered)
+    question_closed = Signal(QuestionClosed)
+    task_changed = Signal(TaskChanged)
+    session_branched = Signal(SessionBranched)
+    history_rewound = Signal(HistoryRewound)
+    compaction_checkpoint = Signal(CompactionCheckpoint)
 
     def __init__(self, bus: BusLike, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +149,10 @@ class EngineBridge(QObject):
         for (session_id, stream_id, speaker, kind), pieces in pending.items():
             self.stream_delta.emit(session_id, stream_id, speaker, kind, "".join(pieces))
 
+    def handles(self, kind: type[Event]) -> bool:
+        """Whether ``kind`` has a signal (``PartDelta`` goes to ``stream_delta``)."""
+        return kind is PartDelta or kind in self._emitters
+
     def _on_event(self, event: Event) -> None:
         if self._buffer is not None:
             self._buffer.append(event)
@@ -129,10 +166,10 @@ class EngineBridge(QObject):
         if self._pending:
             self.flush_deltas()
         emit = self._emitters.get(type(event))
-        if emit is not None:
-            emit(event)
-        else:
-            self.other_event.emit(event)
+        if emit is None:
+            log.error("no bridge signal for %s; add one to ui/bridge.py", type(event).__name__)
+            return
+        emit(event)
 
     def _queue_delta(self, event: PartDelta) -> None:
         key = (event.session_id, event.stream_id, event.speaker, event.kind)
@@ -140,11 +177,8 @@ class EngineBridge(QObject):
         if not self._timer.isActive() and self._buffer is None:
             self._timer.start()
 
-    def _build_emitters(self) -> dict[type[Event], Callable[[Event], None]]:
-        def phase(e: Event) -> None:
-            assert isinstance(e, PhaseChanged)
-            self.phase_changed.emit(e.session_id, str(e.phase))
-
+    def _build_emitters(self) -> dict[type[Event], Callable[[Any], None]]:
+        """Event kind → what emits it; one line per kind, one signal per line."""
         return {
             SessionChanged: self.session_changed.emit,
             SessionDeletedEvent: lambda e: self.session_deleted.emit(e.session_id),
@@ -152,10 +186,19 @@ class EngineBridge(QObject):
             MessageUpdated: self.message_updated.emit,
             StreamStarted: self.stream_started.emit,
             StreamEnded: self.stream_ended.emit,
-            PhaseChanged: phase,
+            PhaseChanged: lambda e: self.phase_changed.emit(e.session_id, str(e.phase)),
             QueueChanged: self.queue_changed.emit,
             TurnStarted: self.turn_started.emit,
             TurnFinished: self.turn_finished.emit,
             VPStatus: self.vp_status.emit,
             Notice: self.notice.emit,
+            ApprovalRequested: self.approval_requested.emit,
+            ApprovalResolved: self.approval_resolved.emit,
+            QuestionAsked: self.question_asked.emit,
+            QuestionAnswered: self.question_answered.emit,
+            QuestionClosed: self.question_closed.emit,
+            TaskChanged: self.task_changed.emit,
+            SessionBranched: self.session_branched.emit,
+            HistoryRewound: self.history_rewound.emit,
+            CompactionCheckpoint: self.compaction_checkpoint.emit,
         }

@@ -3,6 +3,8 @@
 Every signal connection of the window lives in ``_connect_signals()`` (one
 place to read how events flow), which ends by releasing the bridge: events
 published while the window was being built are delivered then, in order.
+Nothing built here connects itself to the bridge or to another part of the
+window; each part is handed only the collaborators it uses.
 """
 
 from __future__ import annotations
@@ -13,16 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
 
-from foya_desktop.core.events import (
-    ApprovalRequested,
-    ApprovalResolved,
-    Event,
-    Notice,
-    QuestionAnswered,
-    QuestionAsked,
-    QuestionClosed,
-    SessionChanged,
-)
+from foya_desktop.core.events import Event, Notice, SessionChanged
 from foya_desktop.core.model import Session
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
@@ -31,6 +24,7 @@ from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
@@ -65,9 +59,15 @@ class MainWindow(QMainWindow):
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
                                               use_tray=use_tray)
         self._actions = self._make_actions()
+        self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
         self._connect_signals()
-        self.session_actions = SessionActions(self)  # branch, rewind, delete, compact (ui/ops)
+
+    def _make_session_actions(self) -> SessionActions:
+        pane, tree = self.pane, self.tree_model
+        flows = SessionFlows(self.kernel, tree, self.tree_view, pane, self.statusBar(), self)
+        return SessionActions(flows, self.kernel, self.runner, tree, self.tree_view, pane,
+                              pane.timeline_model, pane.composer, self)
 
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence]] = {
@@ -101,6 +101,9 @@ class MainWindow(QMainWindow):
         menu.addSeparator()
         menu.addAction(self._actions["close"])
         menu.addAction(self._actions["quit"])
+        self.menuBar().addMenu(self.session_actions.session_menu)
+        self.tree_view.addAction(self.session_actions.delete_action)
+        self.pane.insert_above_composer(self.session_actions.banner)
         toolbar = QToolBar("Main")
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -110,35 +113,68 @@ class MainWindow(QMainWindow):
         self.statusBar().setSizeGripEnabled(False)
 
     def _connect_signals(self) -> None:
-        b = self.bridge
+        """Every connection of the window, then ``release()``: buffered events arrive wired."""
+        self._connect_bridge()
+        self._connect_views()
+        self.bridge.release()
+
+    def _connect_bridge(self) -> None:
+        """Engine events to their handlers: one typed bridge signal per event kind."""
+        b, pane, live, ops = self.bridge, self.pane, self.live, self.session_actions
+        # sessions
         b.session_changed.connect(self._on_session_changed)
+        b.session_changed.connect(ops.refresh_banner)
         b.session_deleted.connect(self._on_session_deleted)
-        b.message_added.connect(lambda e: self.live.message_added(e.message))
-        b.message_added.connect(self.pane.on_message_added)
-        b.message_updated.connect(self.pane.on_message_updated)
-        b.stream_started.connect(self.live.start)
-        b.stream_started.connect(self.pane.on_stream_started)
-        b.stream_delta.connect(lambda sid, st, _sp, kind, text: self.live.delta(sid, st, kind, text))
-        b.stream_delta.connect(self.pane.on_stream_delta)
-        b.stream_ended.connect(lambda e: self.live.end(e.session_id, e.stream_id))
-        b.stream_ended.connect(self.pane.on_stream_ended)
-        b.turn_started.connect(self.pane.on_turn_started)
-        b.turn_finished.connect(lambda e: self.live.turn_finished(e.session_id, e.turn_id))
-        b.turn_finished.connect(self.pane.on_turn_finished)
-        b.vp_status.connect(self.pane.on_vp_status)
         b.phase_changed.connect(self.tree_model.set_phase)
-        b.phase_changed.connect(self.pane.on_phase_changed)
-        b.queue_changed.connect(self.pane.on_queue_changed)
+        b.phase_changed.connect(pane.on_phase_changed)
+        b.phase_changed.connect(ops.refresh_banner)  # Qt drops the arguments it does not take
+        b.history_rewound.connect(pane.on_history_rewound)
+        b.compaction_checkpoint.connect(ops.on_compaction_checkpoint)
+        # messages and streams
+        b.message_added.connect(live.message_added)
+        b.message_added.connect(pane.on_message_added)
+        b.message_updated.connect(pane.on_message_updated)
+        b.stream_started.connect(live.start)
+        b.stream_started.connect(pane.on_stream_started)
+        b.stream_delta.connect(live.delta)
+        b.stream_delta.connect(pane.on_stream_delta)
+        b.stream_ended.connect(live.end)
+        b.stream_ended.connect(pane.on_stream_ended)
+        # turns and the queue
+        b.turn_started.connect(pane.on_turn_started)
+        b.turn_finished.connect(live.turn_finished)
+        b.turn_finished.connect(pane.on_turn_finished)
+        b.vp_status.connect(pane.on_vp_status)
+        b.queue_changed.connect(pane.on_queue_changed)
         b.notice.connect(self._on_notice)
-        b.other_event.connect(self.pane.on_other_event)
-        b.other_event.connect(self._on_other_event)
+        # what waits for the person: cards in the pane, a mark in the tree
+        b.approval_requested.connect(pane.attention.on_approval_requested)
+        b.approval_resolved.connect(pane.attention.on_approval_resolved)
+        b.question_asked.connect(pane.cards.book.on_asked)
+        b.question_answered.connect(pane.cards.book.on_answered)
+        b.question_closed.connect(pane.cards.book.on_closed)
+        for waiting in (b.approval_requested, b.approval_resolved, b.question_asked,
+                        b.question_answered, b.question_closed):
+            waiting.connect(self._on_waiting_changed)
+        b.task_changed.connect(pane.tasks.on_task_changed)
+
+    def _connect_views(self) -> None:
+        """The window's own parts to each other: tree, pane, session operations, menus."""
+        pane, ops = self.pane, self.session_actions
+        # the session tree
         self.tree_view.session_activated.connect(self.open_session)
         self.tree_view.new_session_requested.connect(self._new_session_in_project)
         self.tree_view.pin_requested.connect(lambda sid, pin: self._update(sid, pinned=pin))
         self.tree_view.bind_requested.connect(self._bind)
+        self.tree_view.menu_requested.connect(ops.tree_actions)
         self.tree_model.bind_requested.connect(self._bind)
         self.tree_model.rename_requested.connect(lambda sid, title: self._update(sid, title=title))
         self.tree_model.project_missing.connect(lambda _pid: self.runner.spawn(self._load_projects()))
+        # session operations in the pane
+        pane.timeline_view.menu_requested.connect(ops.timeline_actions)
+        pane.timeline_model.modelReset.connect(ops.on_timeline_reset)
+        ops.banner.open_requested.connect(self.tree_view.select_session)
+        # welcome page, menus, lifecycle
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
         self._actions["new"].triggered.connect(
@@ -149,7 +185,6 @@ class MainWindow(QMainWindow):
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
         self.runner.failed.connect(lambda text: self.statusBar().showMessage("⚠ " + text, 15000))
-        b.release()
 
     # ---- start-up and sessions ------------------------------------------------------------
 
@@ -199,13 +234,11 @@ class MainWindow(QMainWindow):
         if self.pane.session is not None and self.pane.session.id == session_id:
             self.runner.spawn(self.show_session(None))
 
-    def _on_other_event(self, event: Event) -> None:
+    def _on_waiting_changed(self, event: Event) -> None:
         """Sessions waiting for the person get a mark in the tree, even when not on screen."""
-        if isinstance(event, (ApprovalRequested, QuestionAsked, ApprovalResolved, QuestionAnswered,
-                              QuestionClosed)):
-            sid = event.session_id
-            waiting = len(self.kernel.pending_approvals(sid)) + len(self.kernel.pending_questions(sid))
-            self.tree_model.set_waiting(sid, waiting > 0)
+        sid = event.session_id
+        waiting = len(self.kernel.pending_approvals(sid)) + len(self.kernel.pending_questions(sid))
+        self.tree_model.set_waiting(sid, waiting > 0)
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import (
-    Event,
     HistoryRewound,
     MessageAdded,
     MessageUpdated,
@@ -32,7 +31,7 @@ from foya_desktop.ui.cards.timeline_cards import TimelineCards
 from foya_desktop.ui.composer.composer import Attachment, Composer, read_attachments
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
-from foya_desktop.ui.images.gallery import ImageBrowser
+from foya_desktop.ui.images.browser import ImageBrowser
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.tasks.panel import TasksPanel
@@ -225,19 +224,33 @@ class SessionPane(QWidget):
             self.queue.set_items(event.items, self._kernel.queue_paused(event.session_id))
             self.composer.set_queue(event.items)
 
-    def on_other_event(self, event: Event) -> None:
-        """Approval and question cards come and go; tasks change; a rewind reloads the history."""
-        self.cards.book.apply(event)  # every session's questions: coming back shows where each stands
-        if not self._is_current(event.session_id):
-            return
-        self.attention.apply(event)
-        self.tasks.apply(event)
-        if isinstance(event, HistoryRewound):  # the valid history shrank: reload, words back to the composer
+    def on_history_rewound(self, event: HistoryRewound) -> None:
+        """The valid history shrank: reload, and the rewound words go back to the composer."""
+        if self._is_current(event.session_id):
             self.composer.restore(event.text, [])
             self._reload()
 
     def _is_current(self, session_id: str) -> bool:
         return self.session is not None and self.session.id == session_id
+
+    # ---- for window-level actions (narrow collaborators, see ui/ops/ports.py) -------------
+
+    def put_back(self, session_id: str, text: str) -> None:
+        """Words the person wrote earlier go back into the composer, above any draft there."""
+        if not self._is_current(session_id):
+            return
+        box = self.composer.input
+        draft = box.toPlainText()
+        if text not in draft:
+            box.setPlainText(text + ("\n\n" + draft if draft.strip() else ""))
+        box.setFocus()
+        box.moveCursor(box.textCursor().MoveOperation.End)
+
+    def insert_above_composer(self, widget: QWidget) -> None:
+        """A strip that belongs right above the composer (the sub-agent banner)."""
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(layout.indexOf(self.composer), widget)
 
     # ---- actions --------------------------------------------------------------------------
 

@@ -168,8 +168,8 @@ async def real_window(real_kernel: Kernel) -> AsyncIterator[MainWindow]:
 class _window:
     """Build, start and show a window; on exit close it without the tray and drain its tasks."""
 
-    def __init__(self, kernel: Any) -> None:
-        self.bridge = EngineBridge(kernel.bus)
+    def __init__(self, kernel: Any, bridge: EngineBridge | None = None) -> None:
+        self.bridge = bridge or EngineBridge(kernel.bus)
         self.window = MainWindow(kernel, self.bridge, use_tray=False)
 
     async def __aenter__(self) -> MainWindow:

@@ -151,13 +151,13 @@ async def test_events_during_the_first_page_load_are_neither_lost_nor_doubled() 
 
     live = LiveStreams()
     live.start(StreamStarted("s", "old", "omni", "t0"))
-    live.delta("s", "old", "text", "begun before the switch")
+    live.delta("s", "old", "omni", "text", "begun before the switch")
     model = TimelineModel(theme.body_font())
     loading = asyncio.ensure_future(model.load("s", slow_loader, lambda: live.of("s")))
     await asyncio.sleep(0.01)
     (late,) = kernel.add_messages("s", [reply("arrived while loading", mid="late")])
     model.add_message(late)
-    live.delta("s", "old", "text", " and continued")  # the model has no row for it yet
+    live.delta("s", "old", "omni", "text", " and continued")  # the model has no row for it yet
     model.start_stream(StreamStarted("s", "new", "linus", "t1"))
     gate.set()
     await loading

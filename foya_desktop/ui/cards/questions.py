@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from foya_desktop.core.events import Event, QuestionAnswered, QuestionAsked, QuestionClosed
+from foya_desktop.core.events import QuestionAnswered, QuestionAsked, QuestionClosed
 from foya_desktop.ui.aio import TaskRunner, describe_error
 from foya_desktop.ui.kernel_api import KernelApi
 
@@ -105,14 +105,17 @@ class QuestionBook(QObject):
         for asked in pending:
             self._learn(asked)
 
-    def apply(self, event: Event) -> None:
-        """Follow the engine's question events, for every session."""
-        if isinstance(event, QuestionAsked):
-            self._learn(event)
-        elif isinstance(event, QuestionAnswered):
-            self._confirm(event.question_id, event.answer)
-        elif isinstance(event, QuestionClosed):
-            self._close(event.question_id, CLOSE_REASONS.get(event.reason, event.reason))
+    def on_asked(self, event: QuestionAsked) -> None:
+        """A question was asked (in any session)."""
+        self._learn(event)
+
+    def on_answered(self, event: QuestionAnswered) -> None:
+        """The engine accepted and stored an answer."""
+        self._confirm(event.question_id, event.answer)
+
+    def on_closed(self, event: QuestionClosed) -> None:
+        """The question can no longer be answered."""
+        self._close(event.question_id, CLOSE_REASONS.get(event.reason, event.reason))
 
     def submit(self, question_id: str, answer: str) -> None:
         """Send the person's answer; the state says *sending* until the engine confirms."""

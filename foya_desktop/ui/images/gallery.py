@@ -1,30 +1,23 @@
-"""Which images belong to "the same reply", and opening the viewer on them.
+"""Which images belong to "the same reply" (the viewer shows them; browser.py opens it).
 
 A reply is one VP's share of one turn: its assistant messages and the
 results of its tool calls (images a tool returned sit at that tool). The
 person's own message is its own gallery. Messages without a turn id (old or
 imported ones) are not guessed into a group: they form a gallery alone.
 
-Clicking a thumbnail opens the one viewer of the window on it (reused, so
-clicking another thumbnail re-targets it instead of stacking dialogs).
+Pure grouping, no widgets: the viewer (``viewer.py``) shows a list of
+``GalleryImage`` and ``browser.py`` connects thumbnail clicks to it, so the
+import order is gallery ← viewer ← browser, without a circle.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QWidget
 
 from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.rows import MessageRow
 from foya_desktop.ui.timeline.summaries import summarize_args
-from foya_desktop.ui.timeline.view import TimelineView
-
-if TYPE_CHECKING:
-    from foya_desktop.ui.images.viewer import ArtifactReader, ImageViewer
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,35 +74,3 @@ def _call_caption(call: ToolCallPart) -> str:
 
 def _attachment(message: Message) -> str:
     return "Your attachment" if message.role == "user" else "Image"
-
-
-class ImageBrowser(QObject):
-    """Connects the timeline's thumbnail clicks to the image viewer.
-
-    Signals:
-        (none of its own; the viewer's ``shown`` says what is on screen)
-    """
-
-    def __init__(self, view: TimelineView, model: TimelineModel, reader: ArtifactReader,
-                 window: QWidget) -> None:
-        super().__init__(window)
-        self._model, self._reader, self._window = model, reader, window
-        self.viewer: ImageViewer | None = None
-        view.timeline_delegate.image_clicked.connect(self.open_at)
-
-    def open_at(self, row: int, sha: str) -> None:
-        """Open the viewer on the thumbnail ``sha`` drawn in timeline row ``row``."""
-        from foya_desktop.ui.images.viewer import ImageViewer
-
-        if not 0 <= row < self._model.rowCount():
-            return
-        images = reply_images(self._model, row)
-        key = self._model.row_at(row).key
-        index = next((i for i, image in enumerate(images) if image.sha == sha and image.row_key == key),
-                     next((i for i, image in enumerate(images) if image.sha == sha), 0))
-        if self.viewer is None:
-            self.viewer = ImageViewer(self._reader, self._window)
-        self.viewer.show_images(images, index)
-        self.viewer.show()
-        self.viewer.raise_()
-        self.viewer.activateWindow()

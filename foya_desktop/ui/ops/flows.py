@@ -10,18 +10,18 @@ the kernel's events arrive, as for every other change.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from PySide6.QtWidgets import QWidget
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.engine.ops.rewind import RewindResult
+from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
+from foya_desktop.ui.ops.ports import ComposerFiller, SessionSelector, StatusReporter
 from foya_desktop.ui.ops.rewind_dialog import RewindDialog, run_rewind
-
-if TYPE_CHECKING:
-    from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 
 LATEST_PAGE = 200
 """How far back "Branch from latest reply" looks for a complete reply."""
@@ -29,31 +29,37 @@ STATUS_MS = 10_000
 
 
 class SessionFlows:
-    """Branch, rewind, delete and compact, as the window runs them."""
+    """Branch, rewind, delete and compact, as the window runs them.
 
-    def __init__(self, window: MainWindow) -> None:
-        self._w = window
+    ``parent`` is where dialogs open; the other collaborators are what a flow changes
+    once the kernel agreed (see ``ports.py``).
+    """
+
+    def __init__(self, kernel: KernelApi, tree: SessionTreeModel, selector: SessionSelector,
+                 composer: ComposerFiller, status: StatusReporter, parent: QWidget) -> None:
+        self._kernel, self._tree, self._selector = kernel, tree, selector
+        self._composer, self._status, self._parent = composer, status, parent
 
     # ---- branch -----------------------------------------------------------------------------
 
     async def branch(self, session_id: str, after_message_id: str) -> Session | None:
         """A new session from the history up to ``after_message_id``; open it."""
         try:
-            created = await self._w.kernel.branch(session_id, after_message_id)
+            created = await self._kernel.branch(session_id, after_message_id)
         except FoyaError as error:
-            await inform(self._w, "Branch", "Cannot branch here", str(error))
+            await inform(self._parent, "Branch", "Cannot branch here", str(error))
             return None
-        self._w.tree_model.upsert_session(created)
-        self._w.tree_view.select_session(created.id)
+        self._tree.upsert_session(created)
+        self._selector.select_session(created.id)
         self._say(f"Branched into “{created.title}” — the original session is unchanged.")
         return created
 
     async def branch_latest(self, session_id: str) -> Session | None:
         """Branch after the newest complete reply or tool result."""
-        messages = await self._w.kernel.history_page(session_id, limit=LATEST_PAGE)
+        messages = await self._kernel.history_page(session_id, limit=LATEST_PAGE)
         after = latest_boundary(messages)
         if after is None:
-            await inform(self._w, "Branch", "Nothing to branch from yet",
+            await inform(self._parent, "Branch", "Nothing to branch from yet",
                          "A branch starts from a complete reply, and this session has none yet.")
             return None
         return await self.branch(session_id, after)
@@ -63,37 +69,25 @@ class SessionFlows:
     async def rewind(self, session_id: str, message_id: str) -> RewindResult | None:
         """Preview, confirm in a dialog, then put the message's words back in the composer."""
         try:
-            preview = await self._w.kernel.rewind_preview(session_id, message_id)
+            preview = await self._kernel.rewind_preview(session_id, message_id)
         except FoyaError as error:
-            await inform(self._w, "Rewind", "Cannot rewind to this message", str(error))
+            await inform(self._parent, "Rewind", "Cannot rewind to this message", str(error))
             return None
-        dialog = RewindDialog(preview, self._w)
+        dialog = RewindDialog(preview, self._parent)
         try:
-            result = await run_rewind(self._w.kernel, dialog)
+            result = await run_rewind(self._kernel, dialog)
         finally:
             dialog.deleteLater()
         if result is not None:
-            self._restore_text(session_id, result.text)
+            self._composer.put_back(session_id, result.text)
             self._say(_rewound_words(result, preview.messages_removed))
         return result
-
-    def _restore_text(self, session_id: str, text: str) -> None:
-        """The rewound message goes back into the composer, above any draft already there."""
-        pane = self._w.pane
-        if pane.session is None or pane.session.id != session_id:
-            return
-        box = pane.composer.input
-        draft = box.toPlainText()
-        if text not in draft:
-            box.setPlainText(text + ("\n\n" + draft if draft.strip() else ""))
-        box.setFocus()
-        box.moveCursor(box.textCursor().MoveOperation.End)
 
     # ---- delete -----------------------------------------------------------------------------
 
     async def delete(self, session_id: str) -> list[str]:
         """Confirm (irreversible; names the sub-agent sessions that go too), then delete."""
-        model = self._w.tree_model
+        model = self._tree
         session = model.session(session_id)
         if session is None:
             return []
@@ -101,10 +95,10 @@ class SessionFlows:
                     if n.session is not None]
         dialog = ConfirmDialog("Delete session", f"Delete “{session.title or 'Untitled session'}”?",
                                _delete_words(children, model.phase(session_id) != Phase.IDLE),
-                               "Delete", destructive=True, parent=self._w)
+                               "Delete", destructive=True, parent=self._parent)
         if not await confirm(dialog):
             return []
-        deleted = await self._w.kernel.delete_session(session_id)
+        deleted = await self._kernel.delete_session(session_id)
         for gone in deleted:  # the events did this already; a no-op then
             model.remove_session(gone)
         extra = f" and {len(deleted) - 1} sub-agent session(s)" if len(deleted) > 1 else ""
@@ -116,18 +110,18 @@ class SessionFlows:
     async def compact(self, session_id: str) -> Checkpoint:
         """Summarise the history for later requests; the marker appears when it is written."""
         self._say("Compacting… a summary of the history is being written.")
-        checkpoint = await self._w.kernel.compact(session_id)
+        checkpoint = await self._kernel.compact(session_id)
         self._say("Compacted: later requests start from the summary; the timeline keeps everything.")
         return checkpoint
 
     async def show_summary(self, summary: str, automatic: bool) -> None:
         """What the model sees instead of the messages above a checkpoint marker."""
         how = "automatically, when the context filled up" if automatic else "on request"
-        await inform(self._w, "Compaction summary", f"Summary written {how}",
+        await inform(self._parent, "Compaction summary", f"Summary written {how}",
                      summary or "(empty summary)")
 
     def _say(self, text: str) -> None:
-        self._w.statusBar().showMessage(text, STATUS_MS)
+        self._status.showMessage(text, STATUS_MS)
 
 
 def _delete_words(children: list[Session], running: bool) -> str:

@@ -7,6 +7,10 @@ delete), and the menu bar. The views only announce that a menu is being
 built (``menu_requested``); this object adds the actions that make sense at
 that spot and runs the flows (``flows.py``) as named tasks.
 
+It is handed the few pieces it uses (``ports.py``), never the window, and it
+connects nothing outside itself: the window's ``_connect_signals()`` wires the
+views' and the bridge's signals to its slots, before the bridge is released.
+
 It also keeps two pieces of pane state that follow from the session tree:
 compaction markers (loaded whenever the timeline opens a session, added live)
 and the sub-agent strip (read-only child sessions, running sub-agents).
@@ -15,23 +19,24 @@ and the sub-agent strip (read-only child sessions, running sub-agents).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QVBoxLayout
+from PySide6.QtWidgets import QMenu, QWidget
 
-from foya_desktop.core.events import CompactionCheckpoint, Event
+from foya_desktop.core.events import CompactionCheckpoint
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.ui.aio import TaskRunner
+from foya_desktop.ui.composer.composer import Composer
+from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import rewind_refusal, row_boundary, row_messages, valid_boundaries
 from foya_desktop.ui.ops.child_banner import READ_ONLY_PLACEHOLDER, SubAgentBanner
 from foya_desktop.ui.ops.flows import SessionFlows
-from foya_desktop.ui.sessions.tree_model import SESSION_ID_ROLE
+from foya_desktop.ui.ops.ports import SessionSelector, ShownSession
+from foya_desktop.ui.sessions.tree_model import SessionTreeModel
+from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow
-
-if TYPE_CHECKING:
-    from foya_desktop.ui.main_window import MainWindow
 
 BRANCH_HERE = "Branch from here"
 REWIND_HERE = "Rewind to here…"
@@ -48,44 +53,31 @@ class SessionActions(QObject):
         (none; operations run as named tasks on the window's ``TaskRunner``)
     """
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self._w = window
-        self.flows = SessionFlows(window)
+    def __init__(self, flows: SessionFlows, kernel: KernelApi, runner: TaskRunner, tree: SessionTreeModel,
+                 selector: SessionSelector, shown: ShownSession, timeline: TimelineModel,
+                 composer: Composer, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.flows = flows
+        self._kernel, self._runner, self._tree, self._selector = kernel, runner, tree, selector
+        self._shown, self._timeline, self._composer = shown, timeline, composer
         self.banner = SubAgentBanner()
-        self.delete_action = QAction("Delete session…", window.tree_view)
+        """The sub-agent strip; the window places it above the composer."""
+        self.delete_action = QAction("Delete session…", self)
+        """Del / Ctrl+Backspace on the session tree; the window adds it to the tree view."""
         self.delete_action.setShortcuts([QKeySequence(Qt.Key.Key_Delete),
                                          QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Backspace)])
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        window.tree_view.addAction(self.delete_action)
-        self.session_menu = window.menuBar().addMenu("&Session")
-        self._install_banner()
-        self._connect_signals()
-
-    def _install_banner(self) -> None:
-        # NOTE: placed into the pane's layout from here, right above the composer, so the pane
-        # itself does not need to know about sub-agents.
-        layout = self._w.pane.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.insertWidget(layout.indexOf(self._w.pane.composer), self.banner)
-
-    def _connect_signals(self) -> None:
-        w = self._w
-        w.pane.timeline_view.menu_requested.connect(self._timeline_actions)
-        w.tree_view.menu_requested.connect(self._tree_actions)
-        w.pane.timeline_model.modelReset.connect(self._on_timeline_reset)
-        w.bridge.other_event.connect(self._on_event)
-        w.bridge.phase_changed.connect(lambda *_: self.refresh_banner())
-        w.bridge.session_changed.connect(lambda *_: self.refresh_banner())
-        self.banner.open_requested.connect(w.tree_view.select_session)
+        self.session_menu = QMenu("&Session", parent)
+        """The menu bar's Session menu; the window adds it to its menu bar."""
         self.delete_action.triggered.connect(self._delete_current)
         self.session_menu.aboutToShow.connect(self._fill_session_menu)
 
     # ---- the timeline's context menu -----------------------------------------------------------
 
-    def _timeline_actions(self, menu: QMenu, row_number: int) -> None:
-        session = self._w.pane.session
-        model = self._w.pane.timeline_model
+    def timeline_actions(self, menu: QMenu, row_number: int) -> None:
+        """The timeline builds a context menu on row ``row_number``: branch, rewind, summary."""
+        session = self._shown.session
+        model = self._timeline
         if session is None or not 0 <= row_number < model.rowCount():
             return
         row = model.row_at(row_number)
@@ -93,13 +85,13 @@ class SessionActions(QObject):
         if isinstance(row, MessageRow):
             after = row_boundary(row, valid_boundaries(self._window_messages()))
             if after is not None:
-                actions.append(self._action(menu, BRANCH_HERE, lambda: self._w.runner.spawn(
+                actions.append(self._action(menu, BRANCH_HERE, lambda: self._runner.spawn(
                     self.flows.branch(session.id, after), "Branching")))
             if row.message.role == "user":
                 actions.append(self._rewind_action(menu, session, row.message))
         elif isinstance(row, CheckpointRow):
             summary, automatic = row.summary, row.automatic
-            actions.append(self._action(menu, SHOW_SUMMARY, lambda: self._w.runner.spawn(
+            actions.append(self._action(menu, SHOW_SUMMARY, lambda: self._runner.spawn(
                 self.flows.show_summary(summary, automatic), "Showing the summary")))
         existing = menu.actions()
         if actions and existing:  # ours first, then "Copy text"
@@ -109,8 +101,8 @@ class SessionActions(QObject):
             menu.addActions(actions)
 
     def _rewind_action(self, menu: QMenu, session: Session, message: Message) -> QAction:
-        refusal = rewind_refusal(message, self._w.kernel.phase(session.id), session.parent_id is not None)
-        action = self._action(menu, REWIND_HERE, lambda: self._w.runner.spawn(
+        refusal = rewind_refusal(message, self._kernel.phase(session.id), session.parent_id is not None)
+        action = self._action(menu, REWIND_HERE, lambda: self._runner.spawn(
             self.flows.rewind(session.id, message.id), "Rewinding"))
         if refusal is not None:
             action.setText(f"{REWIND_HERE}  ({refusal})")
@@ -124,14 +116,15 @@ class SessionActions(QObject):
         return action
 
     def _window_messages(self) -> list[Message]:
-        model = self._w.pane.timeline_model
+        model = self._timeline
         rows = (model.row_at(i) for i in range(model.rowCount()))
         return [m for r in rows if isinstance(r, MessageRow) for m in row_messages(r)]
 
     # ---- the session tree's context menu, the Session menu and the Del key ----------------------
 
-    def _tree_actions(self, menu: QMenu, session_id: str) -> None:
-        session = self._w.tree_model.session(session_id)
+    def tree_actions(self, menu: QMenu, session_id: str) -> None:
+        """The session tree builds a context menu on a session: branch, compact, delete."""
+        session = self._tree.session(session_id)
         if session is None:
             return
         menu.addSeparator()
@@ -139,59 +132,59 @@ class SessionActions(QObject):
 
     def _add_session_actions(self, menu: QMenu, session: Session) -> None:
         sid = session.id
-        menu.addAction(BRANCH_LATEST, lambda: self._w.runner.spawn(self.flows.branch_latest(sid),
+        menu.addAction(BRANCH_LATEST, lambda: self._runner.spawn(self.flows.branch_latest(sid),
                                                                    "Branching"))
         if session.parent_id is None:
-            compact = menu.addAction(COMPACT_NOW, lambda: self._w.runner.spawn(self.flows.compact(sid),
+            compact = menu.addAction(COMPACT_NOW, lambda: self._runner.spawn(self.flows.compact(sid),
                                                                               "Compacting"))
-            if self._w.tree_model.phase(sid) != Phase.IDLE:
+            if self._tree.phase(sid) != Phase.IDLE:
                 compact.setText(f"{COMPACT_NOW}  (wait for the reply to finish)")
                 compact.setEnabled(False)
         menu.addSeparator()
-        delete = menu.addAction(DELETE, lambda: self._w.runner.spawn(self.flows.delete(sid), "Deleting"))
+        delete = menu.addAction(DELETE, lambda: self._runner.spawn(self.flows.delete(sid), "Deleting"))
         delete.setShortcut(QKeySequence(Qt.Key.Key_Delete))  # shown as a hint; the tree owns the key
 
     def _fill_session_menu(self) -> None:
         menu = self.session_menu
         menu.clear()
-        session = self._w.pane.session
+        session = self._shown.session
         if session is None:
             menu.addAction("No session open").setEnabled(False)
             return
-        self._add_session_actions(menu, self._w.tree_model.session(session.id) or session)
+        self._add_session_actions(menu, self._tree.session(session.id) or session)
 
     def _delete_current(self) -> None:
-        sid = self._w.tree_view.currentIndex().data(SESSION_ID_ROLE)
+        sid = self._selector.current_session_id()
         if sid:
-            self._w.runner.spawn(self.flows.delete(str(sid)), "Deleting")
+            self._runner.spawn(self.flows.delete(sid), "Deleting")
 
     # ---- pane state: compaction markers and the sub-agent strip -------------------------------
 
-    def _on_timeline_reset(self) -> None:
+    def on_timeline_reset(self) -> None:
         """The timeline (re)opened a session: fetch its checkpoints; sub-agent state may differ."""
-        sid = self._w.pane.timeline_model.session_id
+        sid = self._timeline.session_id
         self.refresh_banner()
         if sid is not None:
-            self._w.runner.spawn(self._load_checkpoints(sid), "Loading compaction markers")
+            self._runner.spawn(self._load_checkpoints(sid), "Loading compaction markers")
 
     async def _load_checkpoints(self, session_id: str) -> None:
-        checkpoints = await self._w.kernel.checkpoints(session_id)
-        self._w.pane.timeline_model.set_checkpoints(session_id, checkpoints)
+        checkpoints = await self._kernel.checkpoints(session_id)
+        self._timeline.set_checkpoints(session_id, checkpoints)
 
-    def _on_event(self, event: Event) -> None:
-        if isinstance(event, CompactionCheckpoint):
-            self._w.pane.timeline_model.add_checkpoint(event.checkpoint)
+    def on_compaction_checkpoint(self, event: CompactionCheckpoint) -> None:
+        """A checkpoint was written: its marker appears (if the session is on screen)."""
+        self._timeline.add_checkpoint(event.checkpoint)
 
     def refresh_banner(self) -> None:
         """Child session on screen: read-only, say so. Parent: list its running sub-agents."""
-        shown = self._w.pane.session
-        tree = self._w.tree_model
+        shown = self._shown.session
+        tree = self._tree
         session = (tree.session(shown.id) or shown) if shown is not None else None
         if session is None:
             self.banner.clear()
             return
         read_only = session.parent_id is not None
-        composer = self._w.pane.composer
+        composer = self._composer
         composer.setEnabled(not read_only)
         if read_only:
             parent = tree.session(session.parent_id or "")

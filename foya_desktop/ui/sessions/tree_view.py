@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.model import Phase
 from foya_desktop.ui import theme
 from foya_desktop.ui.sessions.nodes import Node
-from foya_desktop.ui.sessions.tree_model import NODE_ROLE, SessionTreeModel
+from foya_desktop.ui.sessions.tree_model import NODE_ROLE, SESSION_ID_ROLE, SessionTreeModel
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -171,6 +171,11 @@ class SessionTreeView(QTreeView):
         if index.isValid():
             self.setCurrentIndex(index)
             self.scrollTo(index)
+
+    def current_session_id(self) -> str | None:
+        """The session under the tree's cursor, if the cursor is on a session."""
+        sid = self.currentIndex().data(SESSION_ID_ROLE)
+        return str(sid) if sid else None
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         node: Node | None = current.data(NODE_ROLE) if current.isValid() else None

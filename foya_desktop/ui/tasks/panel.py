@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.events import Event, TaskChanged, TaskRecord
+from foya_desktop.core.events import TaskChanged, TaskRecord
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.kernel_api import KernelApi
@@ -127,9 +127,9 @@ class TasksPanel(QWidget):
         if generation == self._generation:
             self.model.set_tasks(records)
 
-    def apply(self, event: Event) -> None:
+    def on_task_changed(self, event: TaskChanged) -> None:
         """A task of the session on screen was created or changed."""
-        if isinstance(event, TaskChanged) and event.session_id == self.session_id:
+        if event.session_id == self.session_id:
             self._update(event.task)
 
     def _update(self, record: TaskRecord) -> None:

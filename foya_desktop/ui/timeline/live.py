@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from foya_desktop.core.events import StreamStarted
+from foya_desktop.core.events import MessageAdded, StreamEnded, StreamStarted, TurnFinished
 from foya_desktop.core.messages import Message
 
 
@@ -65,8 +65,8 @@ class LiveStreams:
         streams = self._sessions.setdefault(event.session_id, {})
         streams[event.stream_id] = LiveStream(event.stream_id, event.speaker, event.turn_id)
 
-    def delta(self, session_id: str, stream_id: str, kind: str, text: str) -> None:
-        """Coalesced streamed text."""
+    def delta(self, session_id: str, stream_id: str, _speaker: str, kind: str, text: str) -> None:
+        """Coalesced streamed text (the bridge's ``stream_delta``)."""
         stream = self._sessions.get(session_id, {}).get(stream_id)
         if stream is None:
             return
@@ -77,23 +77,24 @@ class LiveStreams:
         else:
             stream.tool_args += text
 
-    def end(self, session_id: str, stream_id: str) -> None:
+    def end(self, event: StreamEnded) -> None:
         """The step stopped streaming; its message follows."""
-        stream = self._sessions.get(session_id, {}).get(stream_id)
+        stream = self._sessions.get(event.session_id, {}).get(event.stream_id)
         if stream is not None:
             stream.ended = True
 
-    def message_added(self, message: Message) -> None:
+    def message_added(self, event: MessageAdded) -> None:
         """A stored message replaces the stream it completes."""
+        message = event.message
         streams = self._sessions.get(message.session_id, {})
         found = match_stream(streams.values(), message)
         if found is not None:
             del streams[found.stream_id]
 
-    def turn_finished(self, session_id: str, turn_id: str) -> None:
+    def turn_finished(self, event: TurnFinished) -> None:
         """Anything still open for a finished turn will never complete."""
-        streams = self._sessions.get(session_id, {})
-        for stream_id in [s.stream_id for s in streams.values() if s.turn_id == turn_id]:
+        streams = self._sessions.get(event.session_id, {})
+        for stream_id in [s.stream_id for s in streams.values() if s.turn_id == event.turn_id]:
             del streams[stream_id]
 
     def drop_session(self, session_id: str) -> None:
