@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import getpass
 import json
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -96,6 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # the last line of defence: a sentence and the log, never a traceback
+        logging.getLogger("foya_desktop.cli").exception("internal error")
+        print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
+              f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
+        return 70
 
 
 async def _dispatch(args: argparse.Namespace) -> int:

@@ -54,7 +54,21 @@ def corrupt_advice(home: Home, what: str) -> str:
 
 
 def translate(exc: BaseException, home: Home) -> StorageError | None:
-    """The plain-words storage error for ``exc``, or ``None`` if it is not a storage fault."""
+    """The plain-words storage error for ``exc`` (or the error it happened while handling: a
+    full disk makes SQLite roll back by itself, and Peewee's own ROLLBACK then fails with
+    "no transaction is active"), or ``None`` if it is not a storage fault."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            break
+        plain = _translate_one(seen, home)
+        if plain is not None:
+            return plain
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _translate_one(exc: BaseException, home: Home) -> StorageError | None:
     if isinstance(exc, StorageError):
         return exc
     if isinstance(exc, OSError):
