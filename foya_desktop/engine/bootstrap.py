@@ -6,6 +6,7 @@ import asyncio
 import logging
 from pathlib import Path
 
+from foya_desktop.engine.agents.route_forward import ROUTE_FORWARD, RouteForwardTool
 from foya_desktop.engine.agents.tools import agent_tools
 from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
@@ -21,6 +22,7 @@ from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.store import Store
+from foya_desktop.store.vp_library import ensure_builtins
 from foya_desktop.tools.ask_user import AskUserTool
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools
@@ -38,6 +40,10 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     no live process holds.
     """
     store = Store(home, kind=kind, read_only=read_only)
+    if not read_only:
+        upgraded = store.write_sync(ensure_builtins)
+        if upgraded:
+            log.info("built-in VP(s) installed or upgraded to the current default: %s", ", ".join(upgraded))
     bus = EventBus()
     providers = ProviderPool(store, bus, keystore, timeouts, retry)
     tasks = TaskManager(store, bus)
@@ -52,6 +58,7 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
     kernel = Kernel(svc)
     svc.tools.add(agent_tools(kernel.children))
+    svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes)})
     tasks.set_canceller("subagent", kernel.children.cancel)
     return kernel
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import peewee as pw
 
 from foya_desktop.core.errors import DatabaseCorrupt, SchemaInvalid, SchemaTooNew, StorageError
+from foya_desktop.store import search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
@@ -118,6 +119,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
             db.connect(reuse_if_open=True)
             with db.atomic():
                 db.create_tables(TABLES, safe=True)
+                search.install(db)
                 _migrate(db, version)
         except Exception as exc:
             db.close()

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 
 database_proxy = pw.DatabaseProxy()
 
@@ -102,7 +102,7 @@ class MessageRow(BaseModel):
 
 
 class VPRow(BaseModel):
-    """User-defined personas (the built-in ``omni`` is not stored)."""
+    """The VP library: user-defined personas and the built-in ``omni`` (stored so it can be edited)."""
 
     id = pw.CharField(primary_key=True)
     name = pw.TextField(unique=True)
@@ -111,6 +111,8 @@ class VPRow(BaseModel):
     model_hint = pw.TextField(default="")
     tools = pw.TextField(default="[]")
     max_steps = pw.IntegerField(default=25)
+    builtin = pw.BooleanField(default=False)
+    color = pw.TextField(default="")
 
 
 class ConnectionRow(BaseModel):
@@ -295,14 +297,28 @@ TABLES: list[type[BaseModel]] = [
     CheckpointRow, RewindJournalRow, SubagentRow, LeaseRow, ClaimRow,
 ]
 
+def _add_search_index(db: Any) -> None:
+    """1 → 2: the FTS5 message index (``store/search.py``; created on open) gets every stored message."""
+    from foya_desktop.store.search import backfill
+
+    backfill(db)
 
 
-def _v1_to_v2(db: pw.SqliteDatabase) -> None:
-    """Process leases and session claims (new tables, made by ``create_tables``); task owners."""
+def _v2_vp_library(db: pw.SqliteDatabase) -> None:
+    """2 → 3: VPs remember whether they are built in and their chosen colour."""
+    columns = {c.name for c in db.get_columns("vp_row")}
+    if "builtin" not in columns:
+        db.execute_sql("ALTER TABLE vp_row ADD COLUMN builtin INTEGER NOT NULL DEFAULT 0")  # type: ignore[no-untyped-call]
+    if "color" not in columns:
+        db.execute_sql("ALTER TABLE vp_row ADD COLUMN color TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
+
+
+def _v3_process_leases(db: pw.SqliteDatabase) -> None:
+    """3 → 4: process leases and session claims (new tables, made by ``create_tables``); task owners."""
     columns = {c.name for c in db.get_columns("task_row")}
     if "lease_id" not in columns:
         db.execute_sql("ALTER TABLE task_row ADD COLUMN lease_id TEXT")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_process_leases}
 """``{from_version: callable(db)}`` upgrading one step."""
