@@ -21,6 +21,7 @@ from pathlib import Path
 import peewee as pw
 
 from foya_desktop.core.errors import DatabaseCorrupt, SchemaInvalid, SchemaTooNew, StorageError
+from foya_desktop.core.ids import now_ms
 from foya_desktop.store import search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
 from foya_desktop.store.home import Home
@@ -166,16 +167,13 @@ def _wal_possible(path: Path) -> bool:
         con.close()
 
 
-def backup_path(backups: Path, version: int) -> Path:
-    """The one copy kept before upgrading from ``version``."""
-    return backups / f"foya-schema{version}.sqlite3"
-
-
 def _backup(path: Path, backups: Path, version: int) -> None:
-    target = backup_path(backups, version)
-    if target.exists():
-        return  # an earlier (failed) upgrade already made it: one copy per version
+    """Copy the database before upgrading from ``version`` — once: a failing upgrade retried at
+    every start keeps the first copy instead of adding another."""
+    if any(backups.glob(f"foya-schema{version}-*.sqlite3")):
+        return
     backups.mkdir(parents=True, exist_ok=True)
+    target = backups / f"foya-schema{version}-{now_ms()}.sqlite3"
     partial = target.with_suffix(".partial")
     src = sqlite3.connect(_ro_uri(path), uri=True)
     dst = sqlite3.connect(str(partial))

@@ -134,7 +134,8 @@ def test_a_failing_upgrade_keeps_one_backup(made: Path) -> None:
     for _ in range(3):
         line = _plain(foya(made, "connections", "list"), 11)
         assert "could not be upgraded" in line or "was not changed" in line
-    assert [p.name for p in (made / "backups").iterdir()] == ["foya-schema1.sqlite3"]
+    (backup,) = (made / "backups").iterdir()
+    assert backup.name.startswith("foya-schema1-") and backup.suffix == ".sqlite3"
 
 
 def test_a_database_locked_longer_than_the_busy_timeout(made: Path) -> None:
