@@ -9,13 +9,14 @@ stored; then the kernel is closed and the loop ends.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import qasync
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleFactory
 
 from foya_desktop.core.errors import FoyaError
@@ -79,6 +80,7 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> 
 
     window.quit_controller.finished.connect(finish)
     _quit_on_signals(window)
+    smoke = _smoke_hook(window)
     window.show()
     try:
         await window.start()
@@ -88,7 +90,45 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> 
         await kernel.close()
         window.hide()
         window.deleteLater()
+        del smoke
     return 0
+
+
+SMOKE_ENV = "FOYA_SMOKE_QUIT_MS"
+"""Test hook: when set to a number of milliseconds, the app prints :data:`SMOKE_PAINTED` on
+stdout after the window's first paint and then quits (the normal way, through the
+``QuitController``) that many milliseconds later. ``tests/ui/test_app_smoke.py`` uses it."""
+
+SMOKE_PAINTED = "foya: first paint"
+
+
+class _FirstPaint(QObject):
+    """Watches the window for its first paint event (only installed by the test hook)."""
+
+    def __init__(self, window: MainWindow, quit_after_ms: int) -> None:
+        super().__init__(window)
+        self._window = window
+        self._quit_after_ms = quit_after_ms
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.Paint:
+            self._window.removeEventFilter(self)
+            print(SMOKE_PAINTED, flush=True)
+            QTimer.singleShot(self._quit_after_ms, self._window.quit_controller.request_quit)
+        return False
+
+
+def _smoke_hook(window: MainWindow) -> _FirstPaint | None:
+    value = os.environ.get(SMOKE_ENV, "").strip()
+    if not value:
+        return None
+    try:
+        quit_after_ms = max(0, int(value))
+    except ValueError:
+        print(f"{SMOKE_ENV} must be a number of milliseconds, not {value!r}; ignored.", file=sys.stderr)
+        return None
+    return _FirstPaint(window, quit_after_ms)
 
 
 def _quit_on_signals(window: MainWindow) -> None:

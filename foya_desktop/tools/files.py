@@ -90,8 +90,10 @@ def _read_text(fh: BinaryIO, shown: str, first: int, count: int) -> ToolOutput:
     if looks_binary(head):
         return ToolOutput(f"{shown} is a binary file; read_file shows text only.", is_error=True)
     fh.seek(0)
-    text = io.TextIOWrapper(fh, encoding="utf-8", errors="replace")
-    lines, note = _numbered(text, first, count)
+    # Closing the wrapper closes ``fh`` early (the caller's ``with`` then finds it closed);
+    # a wrapper left to the garbage collector would warn about an unclosed file.
+    with io.TextIOWrapper(fh, encoding="utf-8", errors="replace") as text:
+        lines, note = _numbered(text, first, count)
     return ToolOutput("\n".join([*lines, note]) if note else "\n".join(lines))
 
 

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,9 @@ def foya(home: Path, *args: str, env: dict[str, str] | None = None, timeout: flo
 
 
 @pytest.fixture
-def server() -> FakeProviderServer:
+def server() -> Iterator[FakeProviderServer]:
     with FakeProviderServer() as s:
-        yield s  # type: ignore[misc]
+        yield s
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,9 @@ def _refused(out: subprocess.CompletedProcess[str], code: int = 2) -> str:
 
 
 @pytest.fixture
-def server() -> FakeProviderServer:
+def server() -> Iterator[FakeProviderServer]:
     with FakeProviderServer() as s:
-        yield s  # type: ignore[misc]
+        yield s
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,7 @@ def _corrupt_page(data: bytes) -> bytes:
     return data[:middle] + b"\xff" * page + data[middle + page:]
 
 
-CORRUPTIONS = {
+CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "garbage-header": lambda d: b"this is not sqlite" + d[18:],
     "truncated-half": lambda d: d[: len(d) // 2],
     "page-overwritten": _corrupt_page,

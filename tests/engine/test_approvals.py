@@ -53,7 +53,7 @@ def test_policy_for_commands(tmp_path: Path, command: str, mode: ApprovalMode, e
 
 def test_secret_files_always_ask_even_in_auto(tmp_path: Path) -> None:
     for kind in ("read", "write"):
-        action = Action(kind=kind, summary="x", paths=(tmp_path / ".env",))  # type: ignore[arg-type]
+        action = Action(kind=kind, summary="x", paths=(tmp_path / ".env",))
         assert decide(action, ApprovalMode.AUTO, tmp_path, set()).decision == "ask"
 
 

@@ -12,6 +12,7 @@ from foya_desktop.core.events import (
     TaskChanged,
     TaskRecord,
 )
+from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
@@ -90,7 +91,7 @@ async def test_headless_question_is_not_invented(kernel: Kernel, fake: FakeProvi
 
 async def test_background_task_lifecycle(kernel: Kernel, fake: FakeProviderServer, rec: Recorder,
                                          project: Path) -> None:
-    s = await kernel.create_session(workdir=str(project), approval_mode="auto")
+    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
     fake.script(Reply(tool_calls=[ToolCallSpec("run_background", {"command": "echo started; sleep 30"})]),
                 Reply(text="started it"))
     await kernel.send(s.id, "start the server")
@@ -122,7 +123,7 @@ async def test_running_task_is_marked_lost_after_restart(home: Home, project: Pa
 
 async def test_files_changed_by_commands_are_listed(kernel: Kernel, fake: FakeProviderServer,
                                                     rec: Recorder, project: Path) -> None:
-    s = await kernel.create_session(workdir=str(project), approval_mode="auto")
+    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
     fake.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": "echo x > made.txt && rm src/app.py"})]),
                 Reply(tool_calls=[ToolCallSpec("write_file", {"path": "tool.txt", "content": "t"})]),
                 Reply(text="done"))

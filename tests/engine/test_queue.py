@@ -6,6 +6,7 @@ from pathlib import Path
 
 from foya_desktop.core.events import QueueChanged
 from foya_desktop.core.messages import MessageStatus
+from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from tests.fakeprovider import FakeProviderServer, Reply, last_user_text
 from tests.helpers.engine import Recorder, wait_for, wait_turns
@@ -105,7 +106,7 @@ async def test_stop_during_a_tool_call_records_an_interrupted_result(
     from foya_desktop.core.messages import ToolState
     from tests.fakeprovider import ToolCallSpec
     fake.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": "sleep 20"})]))
-    s = await kernel.create_session(workdir=str(project), approval_mode="auto")
+    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
     await kernel.send(s.id, "wait a while")
     await wait_for(lambda: any(isinstance(e, MessageUpdated) and e.message.tool_calls
                                and e.message.tool_calls[0].state == ToolState.RUNNING for e in rec.events))

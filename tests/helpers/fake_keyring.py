@@ -10,10 +10,10 @@ from keyring.errors import PasswordDeleteError
 class MemoryKeyring(KeyringBackend):
     """Secure-looking in-memory keyring for tests (priority above 1)."""
 
-    priority = 10  # type: ignore[assignment]
+    priority = 10
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring is unannotated
         self.secrets: dict[tuple[str, str], str] = {}
 
     def set_password(self, service: str, username: str, password: str) -> None:

@@ -244,8 +244,12 @@ class LifecycleMachine(RuleBasedStateMachine):
 
 
 LifecycleMachine.TestCase.settings = settings(
-    max_examples=80, stateful_step_count=25, deadline=None,
+    # Deterministic: the same sequences every run (no random seed, no example database), and
+    # every precondition and draw reads the model only, never engine timing.
+    derandomize=True, database=None,
+    max_examples=50, stateful_step_count=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+# The whole run (50 sequences of real turns) outlasts the suite's per-test timeout of 120 s
+# on a loaded machine; a timeout firing inside a step made Hypothesis report the run as
+# flaky (FlakyFailure/FlakyStrategyDefinition) instead of failing plainly.
 TestLifecycleProperties = pytest.mark.timeout(900)(LifecycleMachine.TestCase)
-"""80 examples of up to 25 steps, each with real turns over HTTP: minutes on a loaded 2-core
-machine, more than the suite's default 120 s per test (issue 14 added no per-step cost here)."""

@@ -76,7 +76,7 @@ async def test_early_stop_leaves_nothing_for_the_gc(server: FakeProviderServer,
     with like_qasync() as unraisable:
         stream = provider.stream(simple_request())
         await anext(stream)
-        await stream.aclose()  # type: ignore[attr-defined]
+        await stream.aclose()
         assert await collect(provider)
         gc.collect()
     assert [f"{u.exc_value} in {u.object!r}" for u in unraisable] == []

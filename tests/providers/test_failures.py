@@ -309,6 +309,6 @@ async def test_consumer_can_stop_early(server: FakeProviderServer, make_provider
     stream = provider.stream(simple_request())
     async for _event in stream:
         break
-    await stream.aclose()  # type: ignore[attr-defined]
+    await stream.aclose()
     events = await collect(provider)
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "next"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.messages import Message, TextPart, ToolResultPart
+from foya_desktop.core.messages import Message, Role, TextPart, ToolResultPart
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.providers.keys import KeyStore
@@ -29,7 +29,7 @@ async def kernel(tmp_path: Path) -> AsyncIterator[Kernel]:
     await k.close()
 
 
-def _msg(mid: str, sid: str, role: str, text: str, speaker: str = "", at: int = 0) -> Message:
+def _msg(mid: str, sid: str, role: Role, text: str, speaker: str = "", at: int = 0) -> Message:
     return Message(mid, sid, role, (TextPart(text),), speaker=speaker or ("omni" if role == "assistant" else ""),
                    created_at=at)
 
@@ -115,11 +115,11 @@ def test_migration_from_schema_1_indexes_existing_messages(tmp_path: Path) -> No
     path = tmp_path / "foya.sqlite3"
     db = open_database(path, tmp_path / "backups")
     SessionRow.insert(id="s1", title="Old", created_at=0, updated_at=0).execute()
-    db.execute_sql("DROP TRIGGER message_search_insert")  # as a schema-1 database had none
+    db.execute_sql("DROP TRIGGER message_search_insert")  # type: ignore[no-untyped-call]  # as a schema-1 database had none
     MessageRow.insert(id="old1", session="s1", seq=1, role="user", speaker="",
                       parts='[{"kind": "text", "text": "legacy words"}]', created_at=0).execute()
-    db.execute_sql("DROP TABLE message_search")
-    db.execute_sql("UPDATE meta_row SET value = '1' WHERE key = 'schema_version'")
+    db.execute_sql("DROP TABLE message_search")  # type: ignore[no-untyped-call]
+    db.execute_sql("UPDATE meta_row SET value = '1' WHERE key = 'schema_version'")  # type: ignore[no-untyped-call]
     db.close()
     db = open_database(path, tmp_path / "backups")
     assert [h.message_id for h in fts.search(fts.SearchQuery("legacy"))] == ["old1"]

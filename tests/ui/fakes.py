@@ -12,18 +12,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from foya_desktop.core.errors import NotFound
+from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import (
     ApprovalRequested,
     ApprovalResolved,
+    Checkpoint,
+    CompactionCheckpoint,
     Event,
+    HistoryRewound,
     MessageAdded,
     PhaseChanged,
     QuestionAnswered,
     QuestionAsked,
     QueueChanged,
     QueueItem,
+    SessionBranched,
     SessionChanged,
+    SessionDeletedEvent,
     TaskChanged,
     TaskRecord,
 )
@@ -31,6 +36,8 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.ops.merging import MergePlan
+from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.store.search import SearchHit
 
 
@@ -62,6 +69,9 @@ class FakeKernel:
     approvals: list[ApprovalRequested] = field(default_factory=list)
     questions: list[QuestionAsked] = field(default_factory=list)
     tasks: dict[str, TaskRecord] = field(default_factory=dict)
+    checkpoint_list: dict[str, list[Checkpoint]] = field(default_factory=dict)
+    auto_turns: bool = False
+    """When true, a started message puts the session in ``turn`` until ``finish_turn``."""
     _seq: int = 0
 
     # ---- test setup -----------------------------------------------------------------------
@@ -194,18 +204,49 @@ class FakeKernel:
 
     async def send(self, session_id: str, text: str, *,
                    attachments: Sequence[tuple[str, bytes]] = ()) -> Receipt:
+        """Like the real kernel: queue while busy (or behind a queue), else start a "turn".
+
+        A fake turn stores the user message and puts the session in ``turn``; the test
+        ends it with ``set_phase(session_id, Phase.IDLE)`` or ``finish_turn``.
+        """
         self._record("send", session_id, text, tuple(attachments))
-        if self.phases.get(session_id, Phase.IDLE) != Phase.IDLE:
+        if not text.strip() and not attachments:
+            raise InvalidOperation("Nothing to send.")
+        await self.get_session(session_id)
+        if self._busy(session_id) or self.queues.get(session_id):
             item = QueueItem(new_id("que"), text, now_ms())
             self.queues.setdefault(session_id, []).append(item)
             self._queue_changed(session_id)
+            if not self._busy(session_id) and session_id in self.paused:
+                self.paused.discard(session_id)
+                self._dispatch_next(session_id)
             return Receipt(None, item.id)
-        (message,) = self.add_messages(session_id, [Message("", session_id, "user", (TextPart(text),))],
-                                       publish=False)
-        message = dataclasses.replace(message, id=new_id("msg"))
-        self.history[session_id][-1] = message
-        self.publish(MessageAdded(session_id, message))
-        return Receipt(message.id, None)
+        self.paused.discard(session_id)
+        return Receipt(self._start(session_id, text), None)
+
+    def _busy(self, session_id: str) -> bool:
+        return self.phases.get(session_id, Phase.IDLE) != Phase.IDLE
+
+    def _start(self, session_id: str, text: str) -> str:
+        (message,) = self.add_messages(session_id, [Message(new_id("msg"), session_id, "user",
+                                                            (TextPart(text),))], publish=True)
+        if self.auto_turns:
+            self.set_phase(session_id, Phase.TURN)
+        return message.id
+
+    def _dispatch_next(self, session_id: str) -> None:
+        queue = self.queues.get(session_id)
+        if self._busy(session_id) or not queue:
+            return
+        item = queue.pop(0)
+        self._queue_changed(session_id)
+        self._start(session_id, item.text)
+
+    def finish_turn(self, session_id: str) -> None:
+        """Test setup: the running turn ends; like the engine, the queue moves unless paused."""
+        self.set_phase(session_id, Phase.IDLE)
+        if session_id not in self.paused:
+            self._dispatch_next(session_id)
 
     def phase(self, session_id: str) -> Phase:
         return self.phases.get(session_id, Phase.IDLE)
@@ -247,16 +288,27 @@ class FakeKernel:
     def resume_queue(self, session_id: str) -> None:
         self._record("resume_queue", session_id)
         self.paused.discard(session_id)
+        self._dispatch_next(session_id)
 
     async def stop(self, session_id: str, *, keep_queue: bool = True) -> None:
+        """Like the real kernel: the turn ends; a kept queue waits (paused), else it is cleared."""
         self._record("stop", session_id, keep_queue)
-        if not keep_queue:
-            self.queues.pop(session_id, None)
-        if self.phase(session_id) != Phase.IDLE:
+        self.paused.add(session_id)
+        if self._busy(session_id):
             self.set_phase(session_id, Phase.IDLE)
+        if not keep_queue:
+            if self.queues.pop(session_id, None) is not None:
+                self._queue_changed(session_id)
+            self.paused.discard(session_id)
 
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
+        """Like the real kernel: stop the turn, then send the chosen queued message next."""
         self._record("interrupt", session_id, dispatch_item_id)
+        self.queue_move(session_id, dispatch_item_id, 0)
+        if self._busy(session_id):
+            self.set_phase(session_id, Phase.IDLE)
+        self.paused.discard(session_id)
+        self._dispatch_next(session_id)
 
     async def list_connections(self) -> list[Connection]:
         return list(self.connections.values())
@@ -321,9 +373,101 @@ class FakeKernel:
         self.put_task(record)
         return record
 
-    async def checkpoints(self, session_id: str) -> list[Any]:
-        """No compaction in the fake: the real kernel's tests cover markers (test_session_ops)."""
+    async def checkpoints(self, session_id: str) -> list[Checkpoint]:
+        return list(self.checkpoint_list.get(session_id, []))
+
+    # ---- lifecycle (simple, in memory; flows are tested on the real kernel) ---------------
+
+    def _refuse_busy(self, session_id: str, what: str) -> None:
+        if self._busy(session_id):
+            raise InvalidOperation(f"Wait for the turn to finish (or stop it) before you {what}.")
+
+    async def branch(self, session_id: str, after_message_id: str) -> Session:
+        self._record("branch", session_id, after_message_id)
+        source = await self.get_session(session_id)
+        history = self.history.get(session_id, [])
+        index = next(i for i, m in enumerate(history) if m.id == after_message_id)
+        new = dataclasses.replace(source, id=new_id("ses"), title=f"{source.title} (branch)",
+                                  origin=f"branch:{session_id}", created_at=now_ms(), updated_at=now_ms())
+        self.sessions[new.id] = new
+        self.add_messages(new.id, [dataclasses.replace(m, id=new_id("msg")) for m in history[:index + 1]])
+        self.publish(SessionChanged(new.id, new))
+        self.publish(SessionBranched(new.id, session_id, after_message_id, index + 1))
+        return new
+
+    async def rewind_preview(self, session_id: str, message_id: str) -> RewindPreview:
+        self._record("rewind_preview", session_id, message_id)
+        self._refuse_busy(session_id, "rewind")
+        history = self.history.get(session_id, [])
+        index = next(i for i, m in enumerate(history) if m.id == message_id)
+        target = history[index]
+        if target.role != "user":
+            raise InvalidOperation("Rewind works on your own messages.")
+        return RewindPreview(session_id, message_id, target.seq, history[-1].seq, new_id("tok"), target.text,
+                             len(history) - index, (), (), ())
+
+    async def rewind_confirm(self, session_id: str, preview: RewindPreview) -> RewindResult:
+        self._record("rewind_confirm", session_id, preview.message_id)
+        self._refuse_busy(session_id, "rewind")
+        history = self.history.get(session_id, [])
+        if not history or history[-1].seq != preview.head_seq:
+            raise InvalidOperation("The history changed since the preview; look at it again.")
+        self.history[session_id] = [m for m in history if m.seq < preview.from_seq]
+        self.publish(HistoryRewound(session_id, preview.message_id, preview.from_seq, preview.text))
+        return RewindResult(session_id, preview.message_id, preview.text, (), (), (), ())
+
+    async def delete_session(self, session_id: str) -> list[str]:
+        self._record("delete_session", session_id)
+        children = [s.id for s in self.sessions.values() if s.parent_id == session_id]
+        deleted = [d for child in children for d in await self.delete_session(child)]
+        self.sessions.pop(session_id, None)
+        self.history.pop(session_id, None)
+        self.queues.pop(session_id, None)
+        self.publish(SessionDeletedEvent(session_id))
+        return [*deleted, session_id]
+
+    # ---- VPs, fork and merge: flows tested on the real kernel only ------------------------
+
+    async def add_vp(self, vp: VP) -> VP:
+        self._record("add_vp", vp)
+        self.vps.append(vp)
+        return vp
+
+    async def edit_vp(self, ref: str, **changes: Any) -> VP:
+        self._record("edit_vp", ref, changes)
+        old = next(v for v in self.vps if ref in (v.id, v.name))
+        new = dataclasses.replace(old, **changes)
+        self.vps[self.vps.index(old)] = new
+        return new
+
+    async def duplicate_vp(self, ref: str, new_name: str) -> VP:
+        self._record("duplicate_vp", ref, new_name)
+        old = next(v for v in self.vps if ref in (v.id, v.name))
+        return await self.add_vp(dataclasses.replace(old, id=new_id("vp"), name=new_name, builtin=False))
+
+    async def remove_vp(self, ref: str, *, force: bool = False) -> list[str]:
+        self._record("remove_vp", ref, force)
+        self.vps = [v for v in self.vps if ref not in (v.id, v.name)]
         return []
+
+    async def merge_preview(self, a_id: str, b_id: str) -> MergePlan:
+        raise InvalidOperation("The fake kernel does not merge; test merge flows on the real kernel.")
+
+    async def merge(self, a_id: str, b_id: str) -> Session:
+        raise InvalidOperation("The fake kernel does not merge; test merge flows on the real kernel.")
+
+    async def compact(self, session_id: str) -> Checkpoint:
+        self._record("compact", session_id)
+        self._refuse_busy(session_id, "compact")
+        history = self.history.get(session_id, [])
+        covered = [c.covers_seq for c in self.checkpoint_list.get(session_id, [])]
+        if not history or (covered and covered[-1] >= history[-1].seq):
+            raise InvalidOperation("Nothing new to compact.")
+        checkpoint = Checkpoint(new_id("chk"), session_id, history[-1].seq,
+                                f"Summary of {len(history)} messages", created_at=now_ms())
+        self.checkpoint_list.setdefault(session_id, []).append(checkpoint)
+        self.publish(CompactionCheckpoint(session_id, checkpoint))
+        return checkpoint
 
     def keyring_problem(self) -> str | None:
         return self.problem

@@ -132,7 +132,7 @@ class Events:
 
     def of(self, kind: type, session_id: str | None = None) -> list[Any]:
         """Events of one type (of one session), in order."""
-        return [e for e in self.seen if isinstance(e, kind) and (session_id is None or e.session_id == session_id)]
+        return [e for e in self.seen if isinstance(e, kind) and (session_id is None or getattr(e, "session_id", None) == session_id)]
 
     async def turns(self, count: int, session_id: str | None = None, timeout: float = 15.0) -> list[Any]:
         """Wait until ``count`` turns have finished; returns them."""

@@ -159,7 +159,7 @@ def _picture(width: int, height: int, a: str, b: str, label: str) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # stub says bytes; the binding wants str
     return bytes(data.data())
 
 

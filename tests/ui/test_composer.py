@@ -38,7 +38,8 @@ def test_mention_completion_offers_roster_handles(qtbot: QtBot) -> None:
     qtbot.keyClicks(composer.input, "please @Li")
     assert composer.input.mention_prefix() == "Li"
     completer = composer.input.completer()
-    assert completer.popup().isVisible()
+    popup = completer.popup()
+    assert popup is not None and popup.isVisible()
     assert completer.currentCompletion() == "Linus"
     composer.input.insert_mention("Linus")
     assert composer.input.toPlainText() == "please @Linus "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QMenu
 
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.kernel import Kernel
@@ -107,7 +108,7 @@ async def test_merge_with_previews_then_opens_the_merged_session(
     await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == sid)
     menu = tree_menu(real_window, sid)
     merge_menu = find_action(menu, MERGE_WITH).menu()
-    assert merge_menu is not None
+    assert isinstance(merge_menu, QMenu)
     find_action(merge_menu, "Plan B").trigger()
     dialog = await dialog_of(MergeDialog)
     body = dialog.body.text()

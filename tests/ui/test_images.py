@@ -27,7 +27,7 @@ from tests.ui.helpers import Events, open_session, reply, settle, show, wait_unt
 def _png(path: Path, color: str, width: int, height: int) -> None:
     image = QImage(width, height, QImage.Format.Format_RGB32)
     image.fill(QColor(color))
-    assert image.save(str(path), "PNG")
+    assert image.save(str(path), "PNG")  # type: ignore[call-overload]  # stub says bytes; the binding wants str
 
 
 def _view(path: str) -> ToolCallSpec:
@@ -140,7 +140,8 @@ async def test_viewer_says_when_an_image_cannot_be_read(real_window: MainWindow,
 
 async def test_a_reply_gallery_spans_the_turn_of_one_vp_only(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
     session = await fake_kernel.create_session(title="Gallery")
-    img = lambda sha, name="": ImagePart(sha, "image/png", name)  # noqa: E731
+    def img(sha: str, name: str = "") -> ImagePart:
+        return ImagePart(sha, "image/png", name)
     fake_kernel.add_messages(session.id, [
         Message("u1", "", "user", (TextPart("look"), img("u" * 64, "mine.png"))),
         reply("", "omni", mid="a1", turn_id="t1", parts=[ToolCallPart("c1", "view_image", {"path": "a.png"})]),

@@ -21,7 +21,7 @@ def test_completion_accepts_with_enter_or_tab(qtbot: QtBot, key: Qt.Key) -> None
     composer.send_requested.connect(lambda: sends.append(1))
     qtbot.keyClicks(composer.input, "ask @Ma")
     popup = composer.input.completer().popup()
-    assert popup.isVisible()
+    assert popup is not None and popup.isVisible()
     qtbot.keyClick(popup, key)
     QApplication.processEvents()
     assert composer.input.toPlainText() == "ask @Martin "

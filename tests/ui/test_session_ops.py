@@ -32,6 +32,7 @@ from foya_desktop.ui.ops.session_actions import (
     FORK_TURN,
     MERGE_WITH,
     REWIND_HERE,
+    ROSTER,
     SHOW_SUMMARY,
 )
 from foya_desktop.ui.reading.message_actions import EDIT_AS_NEW, QUOTE
@@ -204,7 +205,7 @@ async def test_rewind_to_a_message_with_an_image_says_why_not(
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # stub says bytes; the binding wants str
     before = len(turns.of(sid))
     await real_kernel.send(sid, "what is in this picture?", attachments=[("image/png", bytes(data.data()))])
     await wait_until(lambda: len(turns.of(sid)) > before and real_kernel.phase(sid) == Phase.IDLE, timeout=15)
@@ -338,6 +339,6 @@ async def test_session_menu_offers_the_operations_for_the_open_session(
     assert action_texts(real_window.session_actions.session_menu) == ["No session open"]
     await open_session(real_window, real_kernel)
     real_window.session_actions.session_menu.aboutToShow.emit()
-    assert action_texts(real_window.session_actions.session_menu) == [FORK_SESSION, MERGE_WITH, BRANCH_LATEST,
+    assert action_texts(real_window.session_actions.session_menu) == [FORK_SESSION, MERGE_WITH, ROSTER, BRANCH_LATEST,
                                                                            COMPACT_NOW, DELETE]
     assert visible_dialog(ConfirmDialog) is None

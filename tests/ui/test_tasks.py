@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from foya_desktop.core.events import TaskRecord
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
@@ -60,7 +62,7 @@ async def test_panel_follows_task_events_of_the_session_on_screen(fake_window: M
 
 async def test_background_task_from_a_real_turn_can_be_inspected_and_cancelled(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
-        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tasks_panel, "REFRESH_MS", 100)
     project = tmp_path / "proj"
     project.mkdir()
@@ -79,7 +81,7 @@ async def test_background_task_from_a_real_turn_can_be_inspected_and_cancelled(
     await wait_until(lambda: "started" in panel.output.toPlainText(), timeout=10, what="live output")
     assert panel.title.text() == "echo started; sleep 30" and panel.cancel_button.isEnabled()
     panel.cancel_button.click()
-    await wait_until(lambda: panel.model.record(0) is not None and panel.model.record(0).state == "cancelled",
+    await wait_until(lambda: (r := panel.model.record(0)) is not None and r.state == "cancelled",
                      timeout=10, what="cancelled")
     await real_window.runner.drain()
     (record,) = await real_kernel.list_tasks(sid)

@@ -10,12 +10,14 @@ the kernel's events arrive, as for every other change.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QWidget
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.engine.ops.rewind import RewindResult
+from foya_desktop.ui.aio import run_dialog
+from foya_desktop.ui.dialogs.roster import RosterDialog
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
@@ -87,6 +89,25 @@ class SessionFlows:
         self._selector.select_session(created.id)
         self._say(f"Merged into “{created.title}” — both sessions are unchanged.")
         return created
+
+    async def edit_roster(self, session_id: str) -> Session | None:
+        """Pick the session's VPs and its default VP; the kernel checks the rules."""
+        session = self._tree.session(session_id) or await self._kernel.get_session(session_id)
+        dialog = RosterDialog(session, await self._kernel.list_vps(), self._parent)
+        try:
+            if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+                return None
+            roster, default = dialog.roster(), str(dialog.default_vp.currentData() or "")
+        finally:
+            dialog.deleteLater()
+        try:
+            updated = await self._kernel.update_session(session_id, roster=roster, default_vp=default)
+        except FoyaError as error:
+            await inform(self._parent, "Roster", "Cannot change the roster", str(error))
+            return None
+        self._tree.upsert_session(updated)
+        self._say("Roster saved: it applies from the next message.")
+        return updated
 
     async def branch_latest(self, session_id: str) -> Session | None:
         """Branch after the newest complete reply or tool result."""

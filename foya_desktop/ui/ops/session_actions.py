@@ -43,6 +43,7 @@ BRANCH_HERE = "Branch from here"
 REWIND_HERE = "Rewind to here…"
 BRANCH_LATEST = "Branch from latest reply"
 MERGE_WITH = "Merge with…"
+ROSTER = "Roster and default VP…"
 FORK_SESSION = "Fork session"
 FORK_TURN = "Fork from this turn"
 COMPACT_NOW = "Compact now"
@@ -168,6 +169,7 @@ class SessionActions(QObject):
                 fork.setEnabled(False)
         if session.parent_id is None:
             self._merge_menu(menu, session)
+            menu.addAction(ROSTER, lambda: self._runner.spawn(self.flows.edit_roster(sid), "Roster"))
         menu.addAction(BRANCH_LATEST, lambda: self._runner.spawn(self.flows.branch_latest(sid),
                                                                    "Branching"))
         if session.parent_id is None:
