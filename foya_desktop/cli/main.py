@@ -12,11 +12,15 @@ import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
+from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
-from foya_desktop.cli.sessions_set import add_set_parser, sessions_set
+from foya_desktop.cli.sessions_set import add_set_parser
+from foya_desktop.cli.settings import add_settings_flags, set_command
+from foya_desktop.cli.status import add_status_parser, status_command
+from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.cli.vps import add_vps_parser, vps_command
 from foya_desktop.core.errors import FoyaError
@@ -40,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
     _sessions_parser(sub.add_parser("sessions", help="list, show, set, fork, merge, branch, rewind, …"))
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
+    add_usage_parser(sub)
     add_search_parser(sub)
+    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
     return parser
 
 
@@ -85,9 +91,11 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show a session's valid history")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
-    add_set_parser(sub)
+    add_settings_flags(add_set_parser(sub))
     add_collab_parsers(sub)
     add_session_op_parsers(sub)
+    add_status_parser(sub)
+    add_debug_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,6 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "sessions" and args.action == "status":
+        return await status_command(args)  # read-only: the store alone, no kernel
+    if args.command == "sessions" and args.action == "debug":
+        return await debug_command(args)
+    if args.command == "usage":
+        return await usage_command(args)
     if args.command == "run":
         args.prompt = read_prompt(args)  # bad input is refused before the database is opened
     reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
@@ -124,10 +138,12 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await run_command(kernel, args)
         if args.command == "search":
             return await search_command(kernel, args)
+        if args.command == "projects":
+            return await projects_command(kernel, args)
         if args.command == "vps":
             return await vps_command(kernel, args)
         if args.action == "set":
-            return await sessions_set(kernel, args)
+            return await set_command(kernel, args)
         collab = await dispatch_collab(kernel, args)
         if collab is not None:
             return collab

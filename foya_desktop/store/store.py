@@ -280,10 +280,10 @@ class Store:
     # ---- usage ledger -------------------------------------------------------
 
     async def record_usage(self, session_id: str, turn_id: str, speaker: str, model: str,
-                           usage: Usage) -> None:
+                           usage: Usage, connection: str = "") -> None:
         """Add one request's usage to the ledger (kept after session deletion)."""
         await self.write(lambda: UsageRow.insert(
-            session_id=session_id, turn_id=turn_id, speaker=speaker, model=model,
+            session_id=session_id, turn_id=turn_id, speaker=speaker, model=model, connection=connection,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
             cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens,
             created_at=now_ms()).execute())

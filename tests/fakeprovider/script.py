@@ -104,6 +104,8 @@ class Reply:
     usage: tuple[int, int] = (10, 5)
     """(input tokens, output tokens) to report."""
     cached_tokens: int = 0
+    report_usage: bool = True
+    """OpenAI wire only: ``False`` sends no usage chunk (servers without ``include_usage``)."""
     """Part of the input reported as read from the prompt cache."""
     chunk_size: int = 8
     """Characters per text/reasoning/argument chunk."""
@@ -143,7 +145,7 @@ def reply_from_json(data: dict[str, Any] | str) -> Reply:
                   for c in data.get("tool_calls", ()))
     fault = fault_from_json(data["fault"]) if data.get("fault") else None
     simple = {k: data[k] for k in ("text", "reasoning", "cached_tokens", "chunk_size",
-                                   "delay_per_chunk", "finish_reason", "reasoning_key", "signature",
+                                   "delay_per_chunk", "finish_reason", "reasoning_key", "signature", "report_usage",
                                    "interleave_tool_calls") if k in data}
     usage = tuple(data.get("usage", (10, 5)))
     return Reply(**simple, tool_calls=calls, fault=fault, usage=(int(usage[0]), int(usage[1])))

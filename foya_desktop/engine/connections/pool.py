@@ -32,6 +32,8 @@ class ProviderPool:
         self.timeouts = timeouts or Timeouts()
         self.retry = retry or RetryPolicy()
         self._cache: dict[tuple[str, Connection], Provider] = {}
+        self.retries: dict[str, int] = {}
+        """Retries made per session so far (the debug trace records each step's share)."""
 
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
@@ -61,6 +63,7 @@ class ProviderPool:
 
     def _notice(self, session_id: str) -> Callable[[int, float, ProviderError], None]:
         def on_retry(attempt: int, delay: float, error: ProviderError) -> None:
+            self.retries[session_id] = self.retries.get(session_id, 0) + 1
             self._bus.publish(Notice(session_id, "warning",
                                      f"{error} Retrying in {delay:.0f} s (attempt {attempt + 1})."))
         return on_retry

@@ -29,6 +29,8 @@ class SessionRuntime:
     attachments: dict[str, tuple[Attachment, ...]] = field(default_factory=dict)
     paused: bool = False
     """After "stop, keep queue": queued items wait until resumed."""
+    vp_tasks: dict[str, asyncio.Task[str]] = field(default_factory=dict)
+    """The running turn's per-VP runs by speaker (one VP can be stopped alone)."""
 
     @property
     def busy(self) -> bool:

@@ -43,24 +43,28 @@ class ToolRun:
     message: Message
     changes: list[tuple[str, str | None, str | None, str]] = field(default_factory=list)
     """(relative path, before sha, after sha, ``tool`` | ``command``)."""
+    blocked: bool = False
+    """Refused before it ran (policy, denial, read-only, plan mode, bad arguments): a failure,
+    never an execution (Yeaft seed Y44)."""
 
 
 async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
                         call: ToolCallPart) -> ToolRun:
     """Execute ``call`` under the session's approval rules."""
     tool = svc.tools.get(call.name)
-    if tool is None or call.name not in svc.tools.names_for(session, vp):
-        return _result(session, vp, turn_id, call, ToolOutput(f"Unknown or unavailable tool: {call.name}",
-                                                               is_error=True))
+    unavailable = svc.tools.refusal(session, vp, call.name)
+    if tool is None or unavailable is not None:
+        return _result(session, vp, turn_id, call, ToolOutput(unavailable or f"Unknown tool: {call.name}.",
+                                                               is_error=True), blocked=True)
     ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call, turn_id)),
                   call_id=call.call_id, speaker=vp.id)
     try:
         action = tool.plan(dict(call.arguments), ctx)
     except ToolError as exc:
-        return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True))
+        return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True), blocked=True)
     refusal, approved, confine = await _authorise(svc, session, vp, call, action)
     if refusal is not None:
-        return _result(session, vp, turn_id, call, refusal)
+        return _result(session, vp, turn_id, call, refusal, blocked=True)
     if confine and action.kind == "exec":
         ctx = await asyncio.to_thread(_confined, ctx, svc, session)
     before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
@@ -174,9 +178,11 @@ def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPar
 
 
 def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,
-            images: tuple[ImagePart, ...] = ()) -> ToolRun:
+            images: tuple[ImagePart, ...] = (), *, blocked: bool = False) -> ToolRun:
     part = ToolResultPart(call.call_id, call.name, output.content, output.is_error, images)
+    meta: dict[str, object] = {"arguments": json.dumps(call.arguments)[:2000]}
+    if blocked:
+        meta["blocked"] = True
     message = Message(id=new_id("msg"), session_id=session.id, role="tool", parts=(part,),
-                      speaker=vp.id, turn_id=turn_id, created_at=now_ms(),
-                      meta={"arguments": json.dumps(call.arguments)[:2000]})
-    return ToolRun(message)
+                      speaker=vp.id, turn_id=turn_id, created_at=now_ms(), meta=meta)
+    return ToolRun(message, blocked=blocked)

@@ -9,17 +9,18 @@ import logging
 
 from foya_desktop.core.errors import FoyaError, SessionBusyElsewhere
 from foya_desktop.core.events import MessageAdded, Notice, PhaseChanged, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.figures import add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.agent_mode import after_turn
 from foya_desktop.engine.session.claims import claim, release_if_idle
 from foya_desktop.engine.session.runtime import Attachment, QueueOps, SessionRuntime
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
 from foya_desktop.engine.turn.scope import enter_turn
-from foya_desktop.engine.turn.step import add_usage
 from foya_desktop.engine.turn.tool_exec import TurnStopped
 
 log = logging.getLogger(__name__)
@@ -100,15 +101,29 @@ class TurnManager:
         except asyncio.CancelledError:
             status = "stopped"
         finally:
+            rt.vp_tasks = {}
             self.svc.routes.close(rt.session_id)
             usage = Usage()
             for r in runs:
                 usage = add_usage(usage, r.usage)
+            if status == "completed":
+                await asyncio.shield(after_turn(self.svc, rt.session_id, status))
             await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
 
     async def _chain(self, rt: SessionRuntime, run: VPRun, runs: list[VPRun]) -> list[str]:
-        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn)."""
-        errors = [e for e in [await self._guarded(rt, run)] if e]
+        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn).
+
+        Each VP runs as its own task in ``rt.vp_tasks`` so its Stop ends it (and its
+        hand-offs) alone; stopping the turn still cancels everything.
+        """
+        task = asyncio.ensure_future(self._guarded(rt, run))
+        rt.vp_tasks[run.vp.id] = task
+        (outcome,) = await asyncio.gather(task, return_exceptions=True)
+        if isinstance(outcome, asyncio.CancelledError):
+            return []  # this VP was stopped on its own; the others go on
+        if isinstance(outcome, BaseException):
+            raise outcome
+        errors = [outcome] if outcome else []
         handoffs = self.svc.routes.take(rt.session_id, run.vp.id)
         by_id = {vp.id: vp for vp in run.roster}
         targets = [by_id[t] for t in dict.fromkeys(h.target for h in handoffs) if t in by_id]
@@ -180,6 +195,15 @@ class TurnManager:
                 rt.paused = True
                 self.queue_ops.snapshot(rt)
                 self.svc.bus.publish(Notice(rt.session_id, "warning", f"{exc} The queue is paused."))
+
+    async def stop_vp(self, rt: SessionRuntime, speaker: str) -> bool:
+        """Stop one VP's run in the current turn; its siblings go on. ``False`` if it is not running."""
+        task = rt.vp_tasks.get(speaker)
+        if task is None or task.done():
+            return False
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return True
 
     async def stop(self, rt: SessionRuntime) -> None:
         """Cancel the running turn and wait until it has wound down."""
