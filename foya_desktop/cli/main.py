@@ -7,12 +7,13 @@ import argparse
 import asyncio
 import getpass
 import json
+import logging
 import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
 from foya_desktop.cli.projects import add_projects_parser, projects_command
-from foya_desktop.cli.run import run_command
+from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
@@ -29,6 +30,9 @@ from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
+
+READ_ONLY_ACTIONS = ("list", "show")
+"""``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,13 +69,17 @@ def _connections_parser(p: argparse.ArgumentParser) -> None:
 
 
 def _run_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("prompt", help="the message to send (use @Name to address VPs)")
+    p.add_argument("prompt", nargs="?", help="the message to send (use @Name to address VPs); "
+                   "'-' reads it from standard input")
+    p.add_argument("--prompt-file", metavar="FILE", help="read the message from this UTF-8 file")
     p.add_argument("--session", help="continue this session id")
-    p.add_argument("--project", metavar="DIR", help="bind a new session to this folder")
+    p.add_argument("--project", metavar="DIR",
+                   help="bind a new session to this folder (with --session: must be its folder)")
     p.add_argument("--connection", metavar="NAME")
     p.add_argument("--model", metavar="M")
     p.add_argument("--vp", action="append", default=[], metavar="NAME",
-                   help="roster of a new session (repeatable; the first is the default VP)")
+                   help="roster of a new session (repeatable; the first is the default VP; with "
+                   "--session: must match its roster)")
     p.add_argument("--approval", choices=[m.value for m in ApprovalMode],
                    help="approval mode; with no window every 'ask' is answered 'deny'")
     p.add_argument("--json", action="store_true", help="one JSON object per engine event")
@@ -100,15 +108,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         from foya_desktop.app import main as app_main
         return app_main(list(argv) if argv is not None else sys.argv[1:])
-    setup_logging(default_home())
     try:
+        setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
         print(f"foya: error: {visible(str(exc))}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # the last line of defence: a sentence and the log, never a traceback
+        logging.getLogger("foya_desktop.cli").exception("internal error")
+        print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
+              f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
+        return 70
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
@@ -118,7 +131,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await debug_command(args)
     if args.command == "usage":
         return await usage_command(args)
-    kernel = await open_kernel()
+    if args.command == "run":
+        args.prompt = read_prompt(args)  # bad input is refused before the database is opened
+    reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
+    kernel = await open_kernel(read_only=reading)
     try:
         if args.command == "connections":
             return await _connections(kernel, args)

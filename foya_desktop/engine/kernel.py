@@ -28,6 +28,7 @@ from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
+from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.projects import ProjectOps
@@ -316,10 +317,7 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
 
     async def add_connection(self, conn: Connection, api_key: str | None = None) -> None:
         """Save a connection; its key goes to the OS keyring only."""
-        if not conn.name.strip():
-            raise InvalidOperation("A connection needs a name.")
-        if not conn.base_url.startswith(("http://", "https://")):
-            raise InvalidOperation("The base URL must start with http:// or https://.")
+        check_connection(conn)
         if api_key:
             await asyncio.to_thread(self.svc.providers.keystore.set_key, conn.name, api_key)
         await self.store.save_connection(conn)

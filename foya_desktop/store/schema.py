@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 database_proxy = pw.DatabaseProxy()
 
@@ -204,6 +204,8 @@ class TaskRow(BaseModel):
     consumed = pw.BooleanField(default=False)
     created_at = pw.BigIntegerField()
     finished_at = pw.BigIntegerField(null=True)
+    lease_id = pw.TextField(null=True)
+    """The process lease that runs the job (``store.leases``): only its death makes the job lost."""
 
 
 class CheckpointRow(BaseModel):
@@ -300,10 +302,35 @@ class TombstoneRow(BaseModel):
     deleted_at = pw.BigIntegerField()
 
 
+class LeaseRow(BaseModel):
+    """A live (or crashed) process using this database; ``store.leases`` asks the OS which."""
+
+    id = pw.CharField(primary_key=True)
+    pid = pw.IntegerField()
+    start_time = pw.BigIntegerField()
+    kind = pw.TextField()
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "process_lease"
+
+
+class ClaimRow(BaseModel):
+    """A session some process is running a turn or an operation in (one per session)."""
+
+    session_id = pw.CharField(primary_key=True)
+    lease_id = pw.TextField(index=True)
+    what = pw.TextField()
+    since = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "session_claim"
+
+
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
-    CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow,
+    CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow, LeaseRow, ClaimRow,
 ]
 
 def _add_search_index(db: Any) -> None:
@@ -330,5 +357,12 @@ def _v3_to_v4(db: pw.SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE usage_row ADD COLUMN connection TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4}
+def _v4_process_leases(db: pw.SqliteDatabase) -> None:
+    """4 → 5: process leases and session claims (new tables, made by ``create_tables``); task owners."""
+    columns = {c.name for c in db.get_columns("task_row")}
+    if "lease_id" not in columns:
+        db.execute_sql("ALTER TABLE task_row ADD COLUMN lease_id TEXT")  # type: ignore[no-untyped-call]
+
+
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases}
 """``{from_version: callable(db)}`` upgrading one step."""

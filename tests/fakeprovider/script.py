@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-FaultKind = Literal["status", "midstream_error", "cut", "bad_json", "hang_before_first_byte"]
+FaultKind = Literal["status", "midstream_error", "cut", "bad_json", "hang_before_first_byte", "html_page",
+                    "endless_line", "endless_event"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Fault:
     error_type: str = ""
     message: str = ""
     seconds: float = 0.0
+    size: int = 0
+    """For the endless faults: how many bytes to send before giving up."""
 
     @classmethod
     def status(cls, code: int, retry_after: float | str | None = None,
@@ -73,6 +76,22 @@ class Fault:
     def hang_before_first_byte(cls, seconds: float) -> Fault:
         """Wait ``seconds`` before sending the response headers, then answer normally."""
         return cls("hang_before_first_byte", seconds=seconds)
+
+
+    @classmethod
+    def html_page(cls) -> Fault:
+        """HTTP 200 with a web page, as a captive portal or a misconfigured proxy answers."""
+        return cls("html_page")
+
+    @classmethod
+    def endless_line(cls, size: int) -> Fault:
+        """HTTP 200 event stream whose first ``data:`` line never ends (``size`` bytes, no newline)."""
+        return cls("endless_line", size=size)
+
+    @classmethod
+    def endless_event(cls, size: int) -> Fault:
+        """HTTP 200 event stream of ``data:`` lines that never reach the blank line ending the event."""
+        return cls("endless_event", size=size)
 
 
 @dataclass(frozen=True)

@@ -35,5 +35,5 @@ async def test_a_schema_1_ledger_keeps_its_rows_and_gains_a_connection(home: Hom
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     version = con.execute("SELECT value FROM meta_row WHERE key='schema_version'").fetchone()[0]
     con.close()
-    assert {"price_row", "debug_trace_row"} <= tables and version == str(SCHEMA_VERSION) == "4"
+    assert {"price_row", "debug_trace_row"} <= tables and version == str(SCHEMA_VERSION)
     assert list(home.backups.glob("foya-schema1-*.sqlite3")), "the old database was backed up first"

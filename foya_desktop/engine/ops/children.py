@@ -29,6 +29,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, Phase, Session
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.claims import claim
 from foya_desktop.engine.session.gate import set_phase
 from foya_desktop.engine.turn.runner import VPRun, run_vp
 from foya_desktop.engine.turn.scope import enter_turn
@@ -73,6 +74,7 @@ class ChildAgents:
 
     async def _start(self, child: Session, task: ChildTask, agent: VP, prompt: str) -> None:
         rt = self._turns.runtime(child.id)
+        await claim(self._svc.store, child.id, "running a sub-agent")
         turn_id = new_id("turn")
         message = await self._svc.store.append_message(Message(
             id=new_id("msg"), session_id=child.id, role="user", parts=(TextPart(prompt),),
@@ -115,6 +117,7 @@ class ChildAgents:
         status = {"completed": "completed", "cancelled": "stopped"}.get(state, "error")
         self._svc.bus.publish(TurnFinished(run.session_id, run.turn_id, status, error, run.usage))
         self._runs.pop(task.record.id, None)
+        await self._svc.store.release(rt.session_id)  # the run ends here (its task is this one)
 
     async def wait(self, task_id: str) -> TaskRecord:
         """Wait for a run to end (waiting is not cancelling: the caller cancels explicitly)."""

@@ -25,6 +25,7 @@ from foya_desktop.core.model import VP, Phase, Session
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.request.context_window import compose, estimate_tokens, load_policy
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.claims import claim, release_if_idle
 from foya_desktop.engine.session.gate import set_phase
 from foya_desktop.engine.turn.scope import TURN_SCOPE
 from foya_desktop.engine.turn.step import StepAccumulator
@@ -90,6 +91,9 @@ async def compact_now(svc: Services, turns: TurnManager, session_id: str) -> Che
     if rt.busy:
         raise InvalidOperation("The session is busy. Compact it when the turn has finished.")
     session = await svc.store.get_session(session_id)
+    await claim(svc.store, session_id, "being compacted")
+    if rt.busy:  # a turn of this process started while the claim was written; it holds the claim now
+        raise InvalidOperation("The session is busy. Compact it when the turn has finished.")
     done: list[Checkpoint] = []
     task = asyncio.create_task(_manual(svc, session, done), name=f"compact-{session_id}")
     rt.task = task  # busy from here on: messages sent meanwhile are queued
@@ -102,6 +106,7 @@ async def compact_now(svc: Services, turns: TurnManager, session_id: str) -> Che
         await set_phase(svc, rt, Phase.IDLE)
         if not rt.paused:
             await turns.dispatch_next(rt)
+        await release_if_idle(svc.store, rt)
     if isinstance(error, asyncio.CancelledError):
         raise InvalidOperation("Compaction was stopped; nothing was changed.")
     if isinstance(error, BaseException):

@@ -166,6 +166,7 @@ async def _refuse_busy(svc: Services, turns: TurnManager, session_id: str) -> No
     """A running turn — or a running sub-agent of this session — could change files under us."""
     if turns.runtime(session_id).busy:
         raise InvalidOperation("The session is busy. Stop the running turn first, then rewind.")
+    await svc.store.owner_elsewhere(session_id)
     for child in await svc.store.descendants(session_id):
         if (rt := turns.runtimes.get(child)) is not None and rt.busy:
             raise InvalidOperation("A sub-agent of this session is still running. Stop it first, "

@@ -17,10 +17,15 @@ from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import PhaseChanged
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.claims import claim, release_if_idle
 from foya_desktop.engine.session.runtime import SessionRuntime
 
 if TYPE_CHECKING:
     from foya_desktop.engine.turn.turns import TurnManager
+
+
+_DOING = {"rewind": "being rewound", "delete it": "being deleted"}
+"""What other processes are told this one is doing, by the ``what`` of :func:`held`."""
 
 
 @asynccontextmanager
@@ -34,6 +39,14 @@ async def held(turns: TurnManager, session_id: str, what: str, *,
     gate = asyncio.create_task(_wait(release), name=f"gate-{session_id}")
     rt.task = gate
     try:
+        await claim(turns.svc.store, session_id, _DOING.get(what, "busy with an operation"))
+    except BaseException:
+        release.set()
+        await asyncio.gather(gate, return_exceptions=True)
+        if rt.task is gate:
+            rt.task = None
+        raise
+    try:
         yield rt
     finally:
         release.set()
@@ -42,6 +55,7 @@ async def held(turns: TurnManager, session_id: str, what: str, *,
             rt.task = None
         if dispatch_after and not rt.paused:
             await turns.dispatch_next(rt)
+        await release_if_idle(turns.svc.store, rt)
 
 
 async def _wait(release: asyncio.Event) -> None:

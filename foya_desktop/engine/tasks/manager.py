@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
-from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.errors import FoyaError, InvalidOperation
 from foya_desktop.core.events import TaskChanged, TaskRecord
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.engine.bus import EventBus
@@ -40,10 +40,6 @@ class TaskManager:
     def set_canceller(self, kind: str, cancel: Canceller) -> None:
         """Who stops records of another kind (sub-agents are run by ``ChildAgents``)."""
         self._cancellers[kind] = cancel
-
-    def recover(self) -> int:
-        """Start-up: records of jobs that were running are now ``lost``."""
-        return self._store.write_sync(task_rows.mark_lost)
 
     async def start_shell(self, session_id: str, command: str, workdir: Path,
                           env: dict[str, str], sandbox: SandboxPolicy | None = None,
@@ -130,8 +126,12 @@ class TaskManager:
                 await self.cancel(session_id, record.id)
 
     async def close(self) -> None:
-        """Stop every job (the app is quitting)."""
-        for handle in list(self._procs.values()):
+        """Stop every job (the app is quitting): recorded ``cancelled`` first, so the kill's
+        non-zero exit is not mistaken for the job failing."""
+        for task_id, handle in list(self._procs.items()):
+            with contextlib.suppress(FoyaError, RuntimeError):
+                await self._store.write(task_rows.update_task, task_id,
+                                        {"state": "cancelled", "finished_at": now_ms()})
             with contextlib.suppress(ProcessLookupError):
                 await handle.cancel(grace=0.5)
         for watcher in list(self._watchers.values()):

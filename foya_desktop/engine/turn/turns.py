@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from foya_desktop.core.errors import FoyaError
-from foya_desktop.core.events import MessageAdded, PhaseChanged, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.errors import FoyaError, SessionBusyElsewhere
+from foya_desktop.core.events import MessageAdded, Notice, PhaseChanged, TurnFinished, TurnStarted, Usage
 from foya_desktop.core.figures import add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
@@ -16,6 +16,7 @@ from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import after_turn
+from foya_desktop.engine.session.claims import claim, release_if_idle
 from foya_desktop.engine.session.runtime import Attachment, QueueOps, SessionRuntime
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
@@ -49,7 +50,8 @@ class TurnManager:
 
     async def _open(self, rt: SessionRuntime, text: str,
                     attachments: tuple[Attachment, ...]) -> tuple[Message, list[VP], list[VP]]:
-        """Persist the one user message of the turn and pick its target VPs."""
+        """Claim the session across processes, persist the turn's one user message, pick its VPs."""
+        await claim(self.svc.store, rt.session_id, "running a turn")
         session = await self.svc.store.get_session(rt.session_id)
         roster = await roster_of(self.svc.store, session)
         picked = targets(text, roster, session.default_vp)
@@ -78,6 +80,7 @@ class TurnManager:
             self.svc.routes.close(rt.session_id)
             stored.set_exception(exc)
             rt.task = None
+            await release_if_idle(self.svc.store, rt)
             return
         stored.set_result(message)
         await self._run_turn(rt, message, [] if stopped else picked, roster, stopped)
@@ -155,28 +158,43 @@ class TurnManager:
         return ""
 
     async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
-        # The session stops counting as busy only once "idle" is stored: whoever waited for
-        # idle (``wait_idle``, a window, a test) then reads idle from the store too.
-        write = asyncio.ensure_future(self._set_phase(rt, Phase.IDLE))
-        try:
-            await asyncio.shield(write)
-        except asyncio.CancelledError:
-            await write  # a stop arriving now still lets the write finish first
-            raise
-        finally:
+        """Record idle and give the session back *before* it stops being busy.
+
+        Whoever sees the session idle (``wait_idle``, a send, another process)
+        then also sees phase ``idle`` and no claim; a message queued meanwhile
+        is dispatched below (and claims again).
+        """
+        turn = rt.task
+        released = rt.paused or not rt.queue
+        await asyncio.shield(self._set_phase(rt, Phase.IDLE, release=released))
+        if rt.task is turn:
             rt.task = None
         self.svc.bus.publish(event)
         if not rt.paused:
             await self.dispatch_next(rt)
+        if not released:
+            await release_if_idle(self.svc.store, rt)
 
     async def dispatch_next(self, rt: SessionRuntime) -> None:
-        """Start the first queued message if the session is idle."""
+        """Start the first queued message if the session is idle.
+
+        When another process holds the session meanwhile, the message goes back
+        to the head of the queue, the queue pauses and a notice says why.
+        """
         if rt.busy:
             return
         nxt = self.queue_ops.pop(rt)
         if nxt is not None:
             item, attachments = nxt
-            await self.start(rt, item.text, attachments)
+            try:
+                await self.start(rt, item.text, attachments)
+            except SessionBusyElsewhere as exc:
+                rt.queue.insert(0, item)
+                if attachments:
+                    rt.attachments[item.id] = attachments
+                rt.paused = True
+                self.queue_ops.snapshot(rt)
+                self.svc.bus.publish(Notice(rt.session_id, "warning", f"{exc} The queue is paused."))
 
     async def stop_vp(self, rt: SessionRuntime, speaker: str) -> bool:
         """Stop one VP's run in the current turn; its siblings go on. ``False`` if it is not running."""
@@ -196,9 +214,9 @@ class TurnManager:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
-    async def _set_phase(self, rt: SessionRuntime, phase: Phase) -> None:
+    async def _set_phase(self, rt: SessionRuntime, phase: Phase, *, release: bool = False) -> None:
         rt.phase = phase
-        await self.svc.store.set_phase(rt.session_id, phase)
+        await self.svc.store.set_phase(rt.session_id, phase, release=release)
         self.svc.bus.publish(PhaseChanged(rt.session_id, str(phase)))
 
     async def wait_idle(self) -> None:
