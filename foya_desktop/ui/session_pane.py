@@ -99,10 +99,10 @@ class SessionPane(QWidget):
         header = QVBoxLayout()
         header.setContentsMargins(20, 10, 20, 6)
         header.setSpacing(0)
-        title_row = QHBoxLayout()
-        title_row.addWidget(self.title, 1)
-        title_row.addWidget(self.settings_button)
-        header.addLayout(title_row)
+        self._title_row = QHBoxLayout()
+        self._title_row.addWidget(self.title, 1)
+        self._title_row.addWidget(self.settings_button)
+        header.addLayout(self._title_row)
         header.addWidget(self.subtitle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -115,6 +115,13 @@ class SessionPane(QWidget):
         layout.addWidget(self.attention)
         layout.addWidget(self.queue)
         layout.addWidget(self.composer)
+
+    def add_header_action(self, widget: QWidget) -> None:
+        """Put a window-level action (the fork icon) at the right end of the title row.
+
+        The row's layout places it, so it can never overlap the other header buttons.
+        """
+        self._title_row.addWidget(widget)
 
     def _connect_signals(self) -> None:
         self.composer.drops.install(self.timeline_view.viewport())  # drop a screenshot anywhere
