@@ -66,10 +66,10 @@ def make_application(args: list[str]) -> QApplication:
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> int:
     """Open the kernel, show the window, and wait until quitting is safe."""
     try:
-        kernel = await open_kernel(home)
+        kernel = await open_kernel(home, kind="window")
     except FoyaError as error:
         await _show_fatal(f"Foya cannot open its data folder ({Home(home).root if home else ''}).\n\n{error}")
-        return 1
+        return error.exit_code
     bridge = EngineBridge(kernel.bus)
     window = MainWindow(kernel, bridge, use_tray=use_tray)
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()

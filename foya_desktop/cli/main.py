@@ -7,23 +7,32 @@ import argparse
 import asyncio
 import getpass
 import json
+import logging
 import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
-from foya_desktop.cli.run import run_command
+from foya_desktop.cli.projects import add_projects_parser, projects_command
+from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
-from foya_desktop.cli.sessions_set import add_set_parser, sessions_set
+from foya_desktop.cli.sessions_set import add_set_parser
+from foya_desktop.cli.settings import add_settings_flags, set_command
+from foya_desktop.cli.status import add_status_parser, status_command
+from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.cli.vps import add_vps_parser, vps_command
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
+from foya_desktop.core.terminal import visible
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
+
+READ_ONLY_ACTIONS = ("list", "show")
+"""``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
     _sessions_parser(sub.add_parser("sessions", help="list, show, set, fork, merge, branch, rewind, …"))
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
+    add_usage_parser(sub)
     add_search_parser(sub)
+    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
     return parser
 
 
@@ -58,16 +69,23 @@ def _connections_parser(p: argparse.ArgumentParser) -> None:
 
 
 def _run_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("prompt", help="the message to send (use @Name to address VPs)")
+    p.add_argument("prompt", nargs="?", help="the message to send (use @Name to address VPs); "
+                   "'-' reads it from standard input")
+    p.add_argument("--prompt-file", metavar="FILE", help="read the message from this UTF-8 file")
     p.add_argument("--session", help="continue this session id")
-    p.add_argument("--project", metavar="DIR", help="bind a new session to this folder")
+    p.add_argument("--project", metavar="DIR",
+                   help="bind a new session to this folder (with --session: must be its folder)")
     p.add_argument("--connection", metavar="NAME")
     p.add_argument("--model", metavar="M")
     p.add_argument("--vp", action="append", default=[], metavar="NAME",
-                   help="roster of a new session (repeatable; the first is the default VP)")
+                   help="roster of a new session (repeatable; the first is the default VP; with "
+                   "--session: must match its roster)")
     p.add_argument("--approval", choices=[m.value for m in ApprovalMode],
                    help="approval mode; with no window every 'ask' is answered 'deny'")
     p.add_argument("--json", action="store_true", help="one JSON object per engine event")
+    p.add_argument("--allow-broad-project", action="store_true",
+                   help="accept a project at /, at the home folder or around Foya's data folder "
+                        "(commands and tools can then reach nearly everything)")
 
 
 def _sessions_parser(p: argparse.ArgumentParser) -> None:
@@ -77,9 +95,11 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show a session's valid history")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
-    add_set_parser(sub)
+    add_settings_flags(add_set_parser(sub))
     add_collab_parsers(sub)
     add_session_op_parsers(sub)
+    add_status_parser(sub)
+    add_debug_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,19 +108,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         from foya_desktop.app import main as app_main
         return app_main(list(argv) if argv is not None else sys.argv[1:])
-    setup_logging(default_home())
     try:
+        setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
-        print(f"foya: error: {exc}", file=sys.stderr)
-        return 1
+        print(f"foya: error: {visible(str(exc))}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # the last line of defence: a sentence and the log, never a traceback
+        logging.getLogger("foya_desktop.cli").exception("internal error")
+        print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
+              f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
+        return 70
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
-    kernel = await open_kernel()
+    if args.command == "sessions" and args.action == "status":
+        return await status_command(args)  # read-only: the store alone, no kernel
+    if args.command == "sessions" and args.action == "debug":
+        return await debug_command(args)
+    if args.command == "usage":
+        return await usage_command(args)
+    if args.command == "run":
+        args.prompt = read_prompt(args)  # bad input is refused before the database is opened
+    reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
+    kernel = await open_kernel(read_only=reading)
     try:
         if args.command == "connections":
             return await _connections(kernel, args)
@@ -108,10 +142,12 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await run_command(kernel, args)
         if args.command == "search":
             return await search_command(kernel, args)
+        if args.command == "projects":
+            return await projects_command(kernel, args)
         if args.command == "vps":
             return await vps_command(kernel, args)
         if args.action == "set":
-            return await sessions_set(kernel, args)
+            return await set_command(kernel, args)
         collab = await dispatch_collab(kernel, args)
         if collab is not None:
             return collab
@@ -119,9 +155,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if done is not None:
             return done
         if args.action == "list":
-            print(sessions_table(await kernel.list_sessions(), as_json=args.json))
+            print(visible(sessions_table(await kernel.list_sessions(), as_json=args.json)))
             return 0
-        print(await show_session(kernel, args.id, as_json=args.json))
+        print(visible(await show_session(kernel, args.id, as_json=args.json)))
         return 0
     finally:
         await kernel.close()

@@ -6,8 +6,9 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 
-from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.errors import BadInput
 from foya_desktop.core.events import (
     Event,
     MessageAdded,
@@ -20,7 +21,9 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.messages import ToolCallPart
 from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.core.terminal import visible
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.tools.paths import broad_project_reason
 
 
 async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
@@ -32,15 +35,98 @@ async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
         changes["model"] = args.model
     if args.approval:
         changes["approval_mode"] = ApprovalMode(args.approval)
-    if args.session:
-        if args.project or args.vp:
-            raise InvalidOperation("--project and --vp only apply to a new session.")
+    if args.session is not None:
         session = await kernel.get_session(args.session)
+        _check_broad(session.workdir, kernel, args)
+        if args.project:
+            _same_folder(session, args.project)
+        if args.vp:
+            await _same_roster(kernel, session, args.vp)
         return await kernel.update_session(session.id, **changes) if changes else session
+    _check_broad(args.project, kernel, args)
     return await kernel.create_session(
         title=args.prompt.strip().splitlines()[0][:60], workdir=args.project, roster=args.vp,
         connection=args.connection or "", model=args.model or "",
         approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK))
+
+
+def _check_broad(project: str | None, kernel: Kernel, args: argparse.Namespace) -> None:
+    """Refuse a project that would make confinement meaningless, unless the flag says so."""
+    if not project or getattr(args, "allow_broad_project", False):
+        return
+    reason = broad_project_reason(Path(project), kernel.store.home.root)
+    if reason is not None:
+        raise BadInput(
+            f"The project folder {project} {reason}. Tools and commands may read and change "
+            "everything inside a project, so this would remove nearly all confinement. "
+            "Choose a smaller folder, or pass --allow-broad-project if you really mean it.")
+
+
+def read_prompt(args: argparse.Namespace) -> str:
+    """The message from the argument, ``-`` (standard input) or ``--prompt-file``, checked.
+
+    The OS limits one argument to about 128 kB, so long prompts come from a file
+    or a pipe. Empty or whitespace-only text and bytes that are not UTF-8 are
+    refused with a sentence (never a traceback).
+    """
+    if args.session is not None and not args.session.strip():
+        raise BadInput("--session needs a session id (see 'foya sessions list'); leave it out to "
+                       "start a new session.")
+    if args.prompt_file and args.prompt not in (None, ""):
+        raise BadInput("Give the message either as an argument or with --prompt-file, not both.")
+    if args.prompt_file:
+        try:
+            raw = Path(args.prompt_file).expanduser().read_bytes()
+        except OSError as exc:
+            reason = exc.strerror or exc
+            raise BadInput(f"Cannot read the prompt file {args.prompt_file}: {reason}.") from None
+        text = _utf8(raw, f"The prompt file {args.prompt_file}")
+    elif args.prompt == "-":
+        text = _utf8(sys.stdin.buffer.read(), "The prompt read from standard input")
+    elif args.prompt is None:
+        raise BadInput("foya run needs a message: an argument, '-' to read standard input, or "
+                       "--prompt-file FILE.")
+    else:
+        try:
+            args.prompt.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInput("The message is not valid UTF-8 text (check the terminal's encoding, or "
+                           "pass it with --prompt-file).") from None
+        text = args.prompt
+    if not text.strip():
+        raise BadInput("The message is empty; say what the agent should do.")
+    return text
+
+
+def _utf8(raw: bytes, what: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{what} is not valid UTF-8 text (byte {exc.start} cannot be decoded).") from None
+
+
+def _same_folder(session: Session, project: str) -> None:
+    """``--project`` with ``--session``: accepted when it names the session's own folder."""
+    given = Path(project).expanduser().resolve()
+    if not session.workdir:
+        raise BadInput(f"Session {session.id} is not bound to a folder, so --project {project} does not "
+                       "match it; leave --project out, or bind the session to the folder in the window.")
+    bound = Path(session.workdir).expanduser().resolve()
+    if given != bound:
+        raise BadInput(f"Session {session.id} is bound to {bound}, not {given}. A session stays in its "
+                       "folder: leave --project out, or branch the session to work elsewhere.")
+
+
+async def _same_roster(kernel: Kernel, session: Session, names: list[str]) -> None:
+    """``--vp`` with ``--session``: accepted when the names are the session's roster."""
+    by_id = {vp.id: vp for vp in await kernel.list_vps()}
+    roster = [by_id[i].name for i in session.roster if i in by_id] or list(session.roster)
+    wanted = {n.strip().lstrip("@").casefold() for n in names}
+    have = {n.casefold() for n in roster} | {i.casefold() for i in session.roster}
+    if not wanted <= have or len(wanted) != len({n.casefold() for n in roster}):
+        given = " --vp ".join(names)
+        raise BadInput(f"Session {session.id} has the roster {', '.join(roster)}; --vp {given} "
+                       "does not match it. Leave --vp out to keep the roster (address VPs with @Name).")
 
 
 class _Printer:
@@ -79,15 +165,15 @@ class _Printer:
     def _text(self, event: Event) -> None:
         if isinstance(event, StreamStarted) and event.speaker != self._speaker and len(self.names) > 1:
             self._speaker = event.speaker
-            print(f"\n── {self.names.get(event.speaker, event.speaker)} ──", flush=True)
+            print(f"\n── {visible(self.names.get(event.speaker, event.speaker))} ──", flush=True)
         elif isinstance(event, PartDelta) and event.kind == "text":
-            print(event.text, end="", flush=True)
+            print(visible(event.text), end="", flush=True)
         elif isinstance(event, MessageAdded) and event.message.role == "assistant":
             for call in (p for p in event.message.parts if isinstance(p, ToolCallPart)):
-                print(f"\n[{call.name} {json.dumps(call.arguments, ensure_ascii=False)[:120]}]",
-                      file=sys.stderr, flush=True)
+                args = json.dumps(call.arguments, ensure_ascii=False)[:120]
+                print(visible(f"\n[{call.name} {args}]"), file=sys.stderr, flush=True)
         elif isinstance(event, Notice):
-            print(f"\n[{event.level}] {event.text}", file=sys.stderr, flush=True)
+            print(f"\n[{event.level}] {visible(event.text)}", file=sys.stderr, flush=True)
 
 
 async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
@@ -111,7 +197,7 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
                           "error": finished.error}), flush=True)
     if finished.status != "completed":
         reason = finished.error or f"the turn ended with status {finished.status}"
-        print(f"foya: error: {reason}", file=sys.stderr)
+        print(f"foya: error: {visible(reason)}", file=sys.stderr)
         return 1
     return 0
 

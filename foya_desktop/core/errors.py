@@ -20,7 +20,13 @@ def _snake(name: str) -> str:
 
 
 class FoyaError(Exception):
-    """Base of every error Foya raises on purpose."""
+    """Base of every error Foya raises on purpose.
+
+    ``exit_code`` is what the ``foya`` command exits with for it (the README
+    lists them): scripts can tell a busy session from a full disk.
+    """
+
+    exit_code: int = 1
 
     default_code: ClassVar[str] = ""
     """The code of this kind of error (the class name in snake_case when empty)."""
@@ -46,12 +52,67 @@ class InvalidOperation(FoyaError):
     """A request that breaks a rule (e.g. rebinding a project, branching at a user message)."""
 
 
+class BadInput(InvalidOperation):
+    """A command line or form value that cannot be used as given (exit code 2, like a usage error)."""
+
+    exit_code = 2
+
+
 class SessionDeleted(FoyaError):
     """A write for a session that has been deleted (tombstoned)."""
 
 
-class SchemaTooNew(FoyaError):
+class SessionBusyElsewhere(InvalidOperation):
+    """Another live process (the window or another ``foya``) runs a turn or operation in the session."""
+
+    exit_code = 10
+
+    def __init__(self, message: str, *, pid: int, kind: str) -> None:
+        super().__init__(message)
+        self.pid = pid
+        self.kind = kind
+
+
+class StorageError(FoyaError):
+    """The data folder or the database file cannot be used; the message says what to do."""
+
+    exit_code = 11
+
+
+class DatabaseLocked(StorageError):
+    """Another process kept the database locked longer than the busy timeout."""
+
+    exit_code = 11
+
+
+class DiskFull(StorageError):
+    """No space left (or the file size limit reached) while writing."""
+
+    exit_code = 12
+
+
+class StorageReadOnly(StorageError):
+    """The data folder or the database file cannot be written."""
+
+    exit_code = 13
+
+
+class DatabaseCorrupt(StorageError):
+    """The database file is damaged, empty or not a database: it is never written to."""
+
+    exit_code = 14
+
+
+class SchemaTooNew(StorageError):
     """The database was written by a newer Foya; opening it read-write could corrupt it."""
+
+    exit_code = 15
+
+
+class SchemaInvalid(StorageError):
+    """The recorded schema version is not a version Foya ever wrote (``0``, ``-1``, ``abc``)."""
+
+    exit_code = 15
 
 
 class KeyringUnavailable(FoyaError):

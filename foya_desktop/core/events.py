@@ -12,6 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from foya_desktop.core.figures import RunFigures
+from foya_desktop.core.figures import Usage as Usage  # noqa: PLC0414 (re-exported: events carry usage)
 from foya_desktop.core.messages import Message, part_to_json
 from foya_desktop.core.model import Phase, Session
 
@@ -151,23 +153,13 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Usage:
-    """Token counts reported by a provider; ``None`` means not reported (never zero)."""
-
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cache_read_tokens: int | None = None
-    cache_write_tokens: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class TurnFinished(Event):
     """A turn ended. ``status`` is ``completed``, ``stopped`` or ``error``."""
 
     turn_id: str
     status: TurnStatus
     error: str = ""
-    usage: Usage = Usage()
+    usage: Usage = dataclasses.field(default_factory=Usage)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +171,12 @@ class VPStatus(Event):
     state: VPState
     requests: int = 0
     tool_runs: int = 0
+    """Executions: calls that really ran (blocked calls are not executions)."""
     tool_failures: int = 0
+    """Failed executions plus blocked calls."""
     error: str = ""
+    figures: RunFigures = dataclasses.field(default_factory=RunFigures)
+    """Tokens, per-tool tallies and run details (see ``core.figures``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,26 +25,38 @@ from foya_desktop.store.store import Store
 from foya_desktop.store.vp_library import ensure_builtins
 from foya_desktop.tools.ask_user import AskUserTool
 from foya_desktop.tools.base import Tool
+from foya_desktop.tools.process import sweep_orphans
 from foya_desktop.tools.registry import default_tools
 
 log = logging.getLogger(__name__)
 
 
 def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Timeouts | None = None,
-                 retry: RetryPolicy | None = None) -> Kernel:
-    """A kernel over the store in ``home`` (blocking: opens the database)."""
-    store = Store(home)
-    reset = store.reset_phases()
-    upgraded = store.write_sync(ensure_builtins)
-    if upgraded:
-        log.info("built-in VP(s) installed or upgraded to the current default: %s", ", ".join(upgraded))
-    if reset:
-        log.info("reset %d session(s) to idle after the previous run", reset)
+                 retry: RetryPolicy | None = None, kind: str = "cli", read_only: bool = False) -> Kernel:
+    """A kernel over the store in ``home`` (blocking: opens the database).
+
+    ``kind`` names this process to others ("window" or "cli"). A ``read_only``
+    kernel (``sessions list/show``) takes no lease and runs no recovery, so it
+    never waits for the write lock; recovery otherwise repairs only sessions
+    no live process holds.
+    """
+    store = Store(home, kind=kind, read_only=read_only)
+    if not read_only:
+        upgraded = store.write_sync(ensure_builtins)
+        if upgraded:
+            log.info("built-in VP(s) installed or upgraded to the current default: %s", ", ".join(upgraded))
     bus = EventBus()
     providers = ProviderPool(store, bus, keystore, timeouts, retry)
     tasks = TaskManager(store, bus)
-    tasks.recover()
-    recover(store)
+    if not read_only:
+        try:
+            recover(store)
+        except BaseException:
+            store.close_sync()
+            raise
+        swept = sweep_orphans()
+        if swept:
+            log.info("ended %d command(s) left running by an earlier Foya", swept)
     tools: dict[str, Tool] = {**default_tools(), "ask_user": AskUserTool(), **task_tools(tasks)}
     svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(tools),
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)

@@ -28,15 +28,18 @@ from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
+from foya_desktop.engine.connections.checks import check_connection
+from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.ops.recovery import repair_session
+from foya_desktop.engine.plans import AgentModeOps
 from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.tools.common import image_mime
-
-UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
-             "announcement", "pinned", "sort_order", "roster", "default_vp"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +66,14 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.bus = svc.bus
         self.store = svc.store
-        self.turns = TurnManager(svc)
+        self.turns = TurnManager(svc, repair=lambda sid: repair_session(svc.store, sid))
         self.vp_library = VPLibrary(svc)
 
     # ---- sessions -------------------------------------------------------------
@@ -106,17 +109,10 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps):
         return await self.store.get_session(session_id)
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
-        """Change settings; they apply from the next model step or tool call."""
-        bad = set(changes) - UPDATABLE
-        if bad:
-            raise InvalidOperation(f"Cannot change {', '.join(sorted(bad))} of a session.")
-        if "approval_mode" in changes:
-            changes["approval_mode"] = ApprovalMode(changes["approval_mode"])
-        if "roster" in changes or "default_vp" in changes:
-            current = await self.store.get_session(session_id)
-            ids, chosen = await check_roster(self.store, tuple(changes.get("roster", current.roster)),
-                                             changes.get("default_vp", current.default_vp))
-            changes["roster"], changes["default_vp"] = ids, chosen
+        """Change settings (validated, see ``engine.session.settings``); they apply from the next
+        model request or tool call."""
+        current = await self.store.get_session(session_id)
+        changes = await validated(self.store, current, changes)
         session = await self.store.update_session(session_id, changes)
         self.bus.publish(SessionChanged(session.id, session))
         return session
@@ -241,6 +237,10 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps):
         """Stop the running turn; keep the queue (paused) or clear it."""
         await self.turns.owner(session_id).stop(keep_queue=keep_queue)
 
+    async def stop_vp(self, session_id: str, speaker: str) -> bool:
+        """Stop one VP of the running turn (the others go on); ``False`` if it was not running."""
+        return await self.turns.owner(session_id).stop_vp(speaker)
+
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
         """Stop the running turn, then send the chosen queued message next."""
         await self.turns.owner(session_id).interrupt(dispatch_item_id)
@@ -276,6 +276,17 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps):
         """Open AskUser questions of a session (to show their cards again)."""
         return self.svc.questions.pending(session_id)
 
+    # ---- status and debug ------------------------------------------------------
+
+    async def usage_report(self, session_id: str | None = None) -> UsageReport:
+        """Tokens (and cost where priced) by connection/model and day; all time without an id."""
+        return await usage_report(self.store, session_id)
+
+    async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        """The session's debug traces (see ``engine.turn.debug_trace``), oldest first."""
+        await self.store.get_session(session_id)
+        return await self.store.read(traces, session_id, turn_id)
+
     # ---- background tasks ------------------------------------------------------
 
     async def list_tasks(self, session_id: str) -> list[TaskRecord]:
@@ -302,10 +313,7 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps):
 
     async def add_connection(self, conn: Connection, api_key: str | None = None) -> None:
         """Save a connection; its key goes to the OS keyring only."""
-        if not conn.name.strip():
-            raise InvalidOperation("A connection needs a name.")
-        if not conn.base_url.startswith(("http://", "https://")):
-            raise InvalidOperation("The base URL must start with http:// or https://.")
+        check_connection(conn)
         if api_key:
             await asyncio.to_thread(self.svc.providers.keystore.set_key, conn.name, api_key)
         await self.store.save_connection(conn)

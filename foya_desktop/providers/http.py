@@ -186,6 +186,11 @@ class HttpStreamer:
                               clock: _Deadlines) -> None:
         status = response.status_code
         content_type = response.headers.get("content-type", "")
+        if 200 <= status < 300 and "html" in content_type.lower():
+            raise BadResponse(f"{clock.host} answered with a web page (HTML) instead of an event stream. "
+                              "That is usually a captive portal (a Wi-Fi login page), a proxy, or a base "
+                              "URL that points at a website; open the address in a browser or check the "
+                              "base URL.", status=status)
         if 200 <= status < 300 and "json" not in content_type:
             return  # an event stream (some local servers label it loosely)
         if 300 <= status < 400:

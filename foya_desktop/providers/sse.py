@@ -17,6 +17,8 @@ import codecs
 from collections.abc import AsyncGenerator, AsyncIterable
 from dataclasses import dataclass
 
+from foya_desktop.core.errors import BadResponse
+
 
 @dataclass(frozen=True, slots=True)
 class SseEvent:
@@ -29,17 +31,33 @@ class SseEvent:
     id: str = ""
 
 
-class SseParser:
-    """Turns byte chunks into :class:`SseEvent` objects, keeping partial lines between calls."""
+MAX_LINE_CHARS = 16 * 1024 * 1024
+"""Longest line accepted (a model's single delta is a few kB; a whole tool call rarely 1 MB)."""
+MAX_EVENT_CHARS = 32 * 1024 * 1024
+"""Largest event (all its ``data:`` lines) accepted before a blank line must end it."""
 
-    def __init__(self) -> None:
+
+class SseParser:
+    """Turns byte chunks into :class:`SseEvent` objects, keeping partial lines between calls.
+
+    Work is linear in the bytes received: each chunk is scanned once, and a
+    partial line is kept as a list of pieces joined only when its end
+    arrives. A line or an event beyond the limits raises ``BadResponse``
+    instead of growing without bound (a broken or hostile server).
+    """
+
+    def __init__(self, *, max_line: int = MAX_LINE_CHARS, max_event: int = MAX_EVENT_CHARS) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._buffer = ""
+        self._partial: list[str] = []
+        self._partial_len = 0
         self._pending_cr = False
         self._event = ""
         self._data: list[str] = []
+        self._data_len = 0
         self._id = ""
         self._first_line = True
+        self._max_line = max_line
+        self._max_event = max_event
 
     def feed(self, chunk: bytes) -> list[SseEvent]:
         """Consume ``chunk`` and return the events it completed (possibly none)."""
@@ -61,21 +79,39 @@ class SseParser:
         if self._pending_cr and text.startswith("\n"):
             text = text[1:]  # the LF of a CRLF split across chunks
         self._pending_cr = False
-        self._buffer += text
         events: list[SseEvent] = []
-        while True:
-            end = _line_end(self._buffer)
+        pos, size = 0, len(text)
+        while pos < size:
+            end = _line_end(text, pos)
             if end < 0:
+                self._keep(text[pos:])
                 break
-            line = self._buffer[:end]
-            sep_len = 2 if self._buffer.startswith("\r\n", end) else 1
-            if self._buffer[end] == "\r" and end + 1 == len(self._buffer):
-                self._pending_cr = True  # an LF may follow in the next chunk
-            self._buffer = self._buffer[end + sep_len:]
-            event = self._process_line(line)
+            piece = text[pos:end]
+            if self._partial:
+                self._keep(piece)
+                piece = "".join(self._partial)
+                self._partial, self._partial_len = [], 0
+            elif len(piece) > self._max_line:
+                raise _too_long("line", self._max_line)
+            if text[end] == "\r":
+                if end + 1 == size:
+                    self._pending_cr = True  # an LF may follow in the next chunk
+                    pos = end + 1
+                else:
+                    pos = end + 2 if text[end + 1] == "\n" else end + 1
+            else:
+                pos = end + 1
+            event = self._process_line(piece)
             if event is not None:
                 events.append(event)
         return events
+
+    def _keep(self, piece: str) -> None:
+        if piece:
+            self._partial.append(piece)
+            self._partial_len += len(piece)
+            if self._partial_len > self._max_line:
+                raise _too_long("line", self._max_line)
 
     def _process_line(self, line: str) -> SseEvent | None:
         if self._first_line:
@@ -92,6 +128,9 @@ class SseParser:
         value = value.removeprefix(" ")
         if name == "data":
             self._data.append(value)
+            self._data_len += len(value) + 1
+            if self._data_len > self._max_event:
+                raise _too_long("event", self._max_event)
         elif name == "event":
             self._event = value
         elif name == "id" and "\0" not in value:
@@ -106,12 +145,19 @@ class SseParser:
     def _reset(self) -> None:
         self._event = ""
         self._data = []
+        self._data_len = 0
 
 
-def _line_end(buffer: str) -> int:
-    """Index of the first CR or LF in ``buffer``, or -1."""
-    cr = buffer.find("\r")
-    lf = buffer.find("\n")
+def _too_long(what: str, limit: int) -> BadResponse:
+    return BadResponse(f"The server sent a stream {what} longer than {limit // (1024 * 1024)} MB "
+                       f"without ending it; the reply was stopped so it cannot fill the memory. "
+                       "The server or a proxy in between is broken.")
+
+
+def _line_end(text: str, start: int) -> int:
+    """Index of the first CR or LF in ``text`` at or after ``start``, or -1."""
+    cr = text.find("\r", start)
+    lf = text.find("\n", start)
     if cr < 0:
         return lf
     if lf < 0:

@@ -1,8 +1,15 @@
-"""Opening the SQLite database: pragmas, schema version check, migrations.
+"""Opening the SQLite database: checks first, then pragmas and migrations.
 
 WAL lets the GUI read while the writer thread commits; ``IMMEDIATE`` write
 transactions take the write lock up front so two writers never deadlock on
 a lock upgrade; ``busy_timeout`` makes a second process wait instead of fail.
+
+Before anything is written the file is checked read-only: an empty file, a
+file that is not a database, one failing ``quick_check`` or one carrying a
+schema version Foya never wrote is refused with a sentence (and never
+"repaired" by writing to it). A migration is preceded by one backup per
+schema version — a failing upgrade retried at every start does not pile up
+copies.
 """
 
 from __future__ import annotations
@@ -13,9 +20,11 @@ from pathlib import Path
 
 import peewee as pw
 
-from foya_desktop.core.errors import SchemaTooNew
+from foya_desktop.core.errors import DatabaseCorrupt, SchemaInvalid, SchemaTooNew, StorageError
 from foya_desktop.core.ids import now_ms
 from foya_desktop.store import search
+from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
+from foya_desktop.store.home import Home
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
 
 PRAGMAS = {
@@ -24,20 +33,69 @@ PRAGMAS = {
     "busy_timeout": 10_000,
     "synchronous": "normal",
 }
+READ_PRAGMAS = {"foreign_keys": 1, "busy_timeout": 10_000, "query_only": 1}
+
+
+def _ro_uri(path: Path, *, immutable: bool = False) -> str:
+    return f"file:{path}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    """A read-only connection; ``immutable`` when the folder cannot hold WAL's shared-memory file."""
+    con = sqlite3.connect(_ro_uri(path), uri=True, timeout=10)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return con
+    except sqlite3.OperationalError as exc:
+        con.close()
+        if "unable to open" not in str(exc) and "readonly" not in str(exc):
+            raise
+    return sqlite3.connect(_ro_uri(path, immutable=True), uri=True, timeout=10)
+
+
+def _home_of(path: Path) -> Home:
+    return Home(path.parent)
 
 
 def stored_version(path: Path) -> int | None:
-    """The schema version recorded in an existing database file (``None`` if new)."""
+    """The schema version recorded in an existing database file (``None`` if new).
+
+    Raises ``DatabaseCorrupt`` for an empty or damaged file and ``SchemaInvalid``
+    for a version that is not a positive whole number.
+    """
     if not path.exists():
         return None
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        row = con.execute("SELECT value FROM meta_row WHERE key='schema_version'").fetchone()
-    except sqlite3.OperationalError:
-        return None
-    finally:
-        con.close()
-    return int(row[0]) if row else None
+    home = _home_of(path)
+    with storage_errors(home):
+        if path.stat().st_size == 0:
+            raise DatabaseCorrupt(corrupt_advice(home, "is empty (0 bytes; it may have been cut short)"))
+        con = _connect_ro(path)
+        try:
+            check = con.execute("PRAGMA quick_check").fetchall()
+            if [tuple(r) for r in check] != [("ok",)]:
+                detail = next((str(r[0]) for r in check if not str(r[0]).startswith("***")), "damaged")
+                detail = " ".join(detail.split())[:120]
+                raise DatabaseCorrupt(corrupt_advice(home, f"fails SQLite's consistency check ({detail})"))
+            has_meta = con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta_row'"
+                                   ).fetchone()
+            if not has_meta:
+                tables = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+                if tables:
+                    raise DatabaseCorrupt(corrupt_advice(home, "is an SQLite file but not a Foya database"))
+                return None
+            row = con.execute("SELECT value FROM meta_row WHERE key='schema_version'").fetchone()
+        finally:
+            con.close()
+    if row is None:
+        raise SchemaInvalid(f"The database {path} records no schema version, so Foya cannot tell how to "
+                            "read it; it was not modified. Restore a backup, or move the file away to "
+                            "start with a new database.")
+    text = str(row[0]).strip()
+    if not text.isdigit() or int(text) < 1:
+        raise SchemaInvalid(f"The database {path} records the schema version {row[0]!r}, which no Foya "
+                            "ever wrote; it was not modified. Restore a backup (in "
+                            f"{home.backups}), or move the file away to start with a new database.")
+    return int(text)
 
 
 def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
@@ -52,33 +110,80 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
             f"The database {path} was written by a newer version of Foya (schema {version}; "
             f"this version knows schema {SCHEMA_VERSION}). Update Foya to open it; "
             "it was not modified.")
-    if version is not None and version < SCHEMA_VERSION:
-        _backup(path, backups, version)
-    db = pw.SqliteDatabase(str(path), pragmas=PRAGMAS, lock_type="IMMEDIATE")
-    database_proxy.initialize(db)
-    db.connect(reuse_if_open=True)
-    try:
-        with db.atomic():
-            db.create_tables(TABLES, safe=True)
-            search.install(db)
-            _migrate(db, version)
-    except BaseException:
-        db.close()  # a failed migration leaves no open connection behind (the next open retries)
-        raise
+    home = _home_of(path)
+    with storage_errors(home):
+        if version is not None and version < SCHEMA_VERSION:
+            _backup(path, backups, version)
+        db = pw.SqliteDatabase(str(path), pragmas=PRAGMAS, lock_type="IMMEDIATE")
+        database_proxy.initialize(db)
+        try:
+            db.connect(reuse_if_open=True)
+            with db.atomic():
+                db.create_tables(TABLES, safe=True)
+                search.install(db)
+                _migrate(db, version)
+        except Exception as exc:
+            db.close()
+            plain = translate(exc, home)
+            if plain is not None:
+                raise plain from exc
+            if version is not None and version < SCHEMA_VERSION:
+                raise StorageError(f"The database {path} could not be upgraded from schema {version} "
+                                   f"({type(exc).__name__}: {exc}); it was not changed, and a copy from "
+                                   f"before the upgrade is in {backups}.") from exc
+            raise
     return db
 
 
+def open_database_readonly(path: Path) -> pw.SqliteDatabase:
+    """Bind the models to a read-only connection: no lease, no migration, no write lock.
+
+    Falls back to :func:`open_database` when there is nothing to read yet or
+    the file needs an upgrade (only a writing open may migrate).
+    """
+    version = stored_version(path)
+    if version is None or version < SCHEMA_VERSION:
+        return open_database(path, path.parent / "backups")
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(f"The database {path} was written by a newer version of Foya (schema {version};"
+                           f" this version knows schema {SCHEMA_VERSION}). Update Foya to open it.")
+    with storage_errors(_home_of(path)):
+        _connect_ro(path).close()
+        immutable = not _wal_possible(path)
+        db = pw.SqliteDatabase(_ro_uri(path, immutable=immutable), uri=True, pragmas=READ_PRAGMAS)
+        database_proxy.initialize(db)
+        db.connect(reuse_if_open=True)
+    return db
+
+
+def _wal_possible(path: Path) -> bool:
+    con = sqlite3.connect(_ro_uri(path), uri=True, timeout=10)
+    try:
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return True
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        con.close()
+
+
 def _backup(path: Path, backups: Path, version: int) -> None:
+    """Copy the database before upgrading from ``version`` — once: a failing upgrade retried at
+    every start keeps the first copy instead of adding another."""
+    if any(backups.glob(f"foya-schema{version}-*.sqlite3")):
+        return
     backups.mkdir(parents=True, exist_ok=True)
     target = backups / f"foya-schema{version}-{now_ms()}.sqlite3"
-    src = sqlite3.connect(str(path))
-    dst = sqlite3.connect(str(target))
+    partial = target.with_suffix(".partial")
+    src = sqlite3.connect(_ro_uri(path), uri=True)
+    dst = sqlite3.connect(str(partial))
     try:
         src.backup(dst)
     finally:
         dst.close()
         src.close()
-    shutil.copymode(path, target)
+    shutil.copymode(path, partial)
+    partial.replace(target)
 
 
 def _migrate(db: pw.SqliteDatabase, version: int | None) -> None:

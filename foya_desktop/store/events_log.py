@@ -15,11 +15,16 @@ from foya_desktop.store.schema import EventRow, SessionRow, TombstoneRow
 
 
 def check_alive(session_id: str) -> SessionRow:
-    """The session's row, or ``SessionDeleted``/``NotFound``."""
-    if TombstoneRow.get_or_none(TombstoneRow.session_id == session_id) is not None:
-        raise SessionDeleted(f"Session {session_id} has been deleted.")
+    """The session's row, or ``SessionDeleted``/``NotFound``.
+
+    A deleted session has no row (deletion removes it in the transaction that
+    writes the tombstone), so the tombstone is looked up only when the row is
+    missing: the append hot path costs one primary-key lookup, not two.
+    """
     row = SessionRow.get_or_none(SessionRow.id == session_id)
     if row is None:
+        if TombstoneRow.get_or_none(TombstoneRow.session_id == session_id) is not None:
+            raise SessionDeleted(f"Session {session_id} has been deleted.")
         raise NotFound(f"No session {session_id}.")
     return row
 

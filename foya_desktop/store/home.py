@@ -41,6 +41,11 @@ class Home:
         """Database copies taken before a schema migration."""
         return self.root / "backups"
 
+    @property
+    def run(self) -> Path:
+        """Lock files of the processes using the database (``store.leases``)."""
+        return self.root / "run"
+
     def ensure(self) -> Home:
         """Create the directories (owner-only permissions) and return self."""
         for path in (self.root, self.artifacts, self.logs):

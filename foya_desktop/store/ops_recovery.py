@@ -20,10 +20,18 @@ from foya_desktop.store.schema import MessageRow
 OPEN_STATES = (ToolState.PENDING, ToolState.RUNNING)
 
 
-def interrupt_dangling_calls(running_text: str, pending_text: str) -> int:
-    """Give every unanswered pending/running call an interrupted result; returns how many."""
+def interrupt_dangling_calls(running_text: str, pending_text: str, *,
+                             exclude: set[str] | frozenset[str] = frozenset(),
+                             only: set[str] | None = None) -> int:
+    """Give every unanswered pending/running call an interrupted result; returns how many.
+
+    Sessions in ``exclude`` (a live process runs them) are left alone; ``only``
+    limits the repair to those sessions.
+    """
     count = 0
-    for found in _messages_with_open_calls():
+    for found in _messages_with_open_calls(only):
+        if found.session_id in exclude:
+            continue
         answered = _answered(found.session_id, {c.call_id for c in found.tool_calls})
         current = found
         for call in found.tool_calls:
@@ -35,9 +43,11 @@ def interrupt_dangling_calls(running_text: str, pending_text: str) -> int:
     return count
 
 
-def _messages_with_open_calls() -> list[Message]:
+def _messages_with_open_calls(only: set[str] | None) -> list[Message]:
     cond = MessageRow.valid & (MessageRow.role == "assistant") & (
         MessageRow.parts.contains('"state": "running"') | MessageRow.parts.contains('"state": "pending"'))
+    if only is not None:
+        cond &= MessageRow.session.in_(list(only))
     return [message_from_row(r) for r in MessageRow.select().where(cond).order_by(MessageRow.session,
                                                                                   MessageRow.seq)]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 
 database_proxy = pw.DatabaseProxy()
 
@@ -179,8 +179,11 @@ class UsageRow(BaseModel):
     session_id = pw.CharField(index=True)
     turn_id = pw.TextField(default="")
     speaker = pw.TextField(default="")
+    connection = pw.TextField(default="")
+    """The connection name the request went to (schema 2; '' for older rows)."""
     model = pw.TextField(default="")
     input_tokens = pw.IntegerField(null=True)
+    """All prompt tokens, cache reads and writes included (see ``core.figures.Usage``)."""
     output_tokens = pw.IntegerField(null=True)
     cache_read_tokens = pw.IntegerField(null=True)
     cache_write_tokens = pw.IntegerField(null=True)
@@ -201,6 +204,8 @@ class TaskRow(BaseModel):
     consumed = pw.BooleanField(default=False)
     created_at = pw.BigIntegerField()
     finished_at = pw.BigIntegerField(null=True)
+    lease_id = pw.TextField(null=True)
+    """The process lease that runs the job (``store.leases``): only its death makes the job lost."""
 
 
 class CheckpointRow(BaseModel):
@@ -257,6 +262,39 @@ class SubagentRow(BaseModel):
     agent = pw.TextField()
 
 
+class PriceRow(BaseModel):
+    """A price per million tokens for one connection and model (USD), set by the person."""
+
+    connection = pw.TextField()
+    model = pw.TextField()
+    input_per_mtok = pw.FloatField()
+    output_per_mtok = pw.FloatField()
+    cache_read_per_mtok = pw.FloatField(null=True)
+    """``None``: cache reads cost the input price."""
+    cache_write_per_mtok = pw.FloatField(null=True)
+
+    class Meta:
+        primary_key = pw.CompositeKey("connection", "model")
+
+
+class DebugTraceRow(BaseModel):
+    """One model step or tool call of a turn as sent and received, for the debug panel.
+
+    Stored per session and deleted with it (cascade); never copied by branch, fork or
+    merge. May contain project text and tool output: for the owner only.
+    """
+
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="debug_traces")
+    session_id: str
+    turn_id = pw.TextField(index=True)
+    speaker = pw.TextField(default="")
+    kind = pw.TextField()
+    """``step`` (a provider request) or ``tool`` (a tool call)."""
+    data = pw.TextField()
+    """JSON, already redacted."""
+    created_at = pw.BigIntegerField()
+
+
 class TombstoneRow(BaseModel):
     """Ids of deleted sessions: late writes for them are refused forever."""
 
@@ -264,10 +302,35 @@ class TombstoneRow(BaseModel):
     deleted_at = pw.BigIntegerField()
 
 
+class LeaseRow(BaseModel):
+    """A live (or crashed) process using this database; ``store.leases`` asks the OS which."""
+
+    id = pw.CharField(primary_key=True)
+    pid = pw.IntegerField()
+    start_time = pw.BigIntegerField()
+    kind = pw.TextField()
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "process_lease"
+
+
+class ClaimRow(BaseModel):
+    """A session some process is running a turn or an operation in (one per session)."""
+
+    session_id = pw.CharField(primary_key=True)
+    lease_id = pw.TextField(index=True)
+    what = pw.TextField()
+    since = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "session_claim"
+
+
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
-    CheckpointRow, RewindJournalRow, SubagentRow,
+    CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow, LeaseRow, ClaimRow,
 ]
 
 def _add_search_index(db: Any) -> None:
@@ -286,5 +349,20 @@ def _v2_vp_library(db: pw.SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE vp_row ADD COLUMN color TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library}
+
+
+def _v3_to_v4(db: pw.SqliteDatabase) -> None:
+    """3 → 4: usage rows learn their connection; prices and debug traces are new tables."""
+    if "connection" not in {c.name for c in db.get_columns("usage_row")}:
+        db.execute_sql("ALTER TABLE usage_row ADD COLUMN connection TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
+
+
+def _v4_process_leases(db: pw.SqliteDatabase) -> None:
+    """4 → 5: process leases and session claims (new tables, made by ``create_tables``); task owners."""
+    columns = {c.name for c in db.get_columns("task_row")}
+    if "lease_id" not in columns:
+        db.execute_sql("ALTER TABLE task_row ADD COLUMN lease_id TEXT")  # type: ignore[no-untyped-call]
+
+
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases}
 """``{from_version: callable(db)}`` upgrading one step."""

@@ -64,9 +64,20 @@ def set_phase(session_id: str, phase: Phase) -> None:
     SessionRow.update(phase=str(phase)).where(SessionRow.id == session_id).execute()
 
 
-def reset_phases() -> int:
-    """Every session back to ``idle``: nothing from a previous process is still running."""
-    return int(SessionRow.update(phase=str(Phase.IDLE)).where(SessionRow.phase != str(Phase.IDLE)).execute())
+def phase_of(session_id: str) -> str:
+    """The recorded phase ("" for an unknown session)."""
+    row = SessionRow.get_or_none(SessionRow.id == session_id)
+    return str(row.phase) if row is not None else ""
+
+
+def reset_phases(exclude: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> int:
+    """Sessions back to ``idle`` — except those a live process holds (``exclude``)."""
+    cond = SessionRow.phase != str(Phase.IDLE)
+    if exclude:
+        cond &= SessionRow.id.not_in(list(exclude))
+    if only is not None:
+        cond &= SessionRow.id.in_(list(only))
+    return int(SessionRow.update(phase=str(Phase.IDLE)).where(cond).execute())
 
 
 def descendants(session_id: str) -> list[str]:

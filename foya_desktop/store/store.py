@@ -14,14 +14,16 @@ from typing import Any, TypeVar, cast
 
 import peewee as pw
 
+from foya_desktop.core.errors import StorageReadOnly
 from foya_desktop.core.events import Usage
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, Connection, Phase, Project, Session
-from foya_desktop.store import catalog, history, sessions
+from foya_desktop.store import catalog, history, leases, sessions
 from foya_desktop.store.artifacts import ArtifactFiles
-from foya_desktop.store.database import open_database
+from foya_desktop.store.database import open_database, open_database_readonly
 from foya_desktop.store.events_log import events_of
+from foya_desktop.store.faults import storage_errors
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import ArtifactRow, UsageRow
 
@@ -29,44 +31,137 @@ T = TypeVar("T")
 
 
 class Store:
-    """Async façade over the SQLite database and the artifact files."""
+    """Async façade over the SQLite database and the artifact files.
 
-    def __init__(self, home: Home) -> None:
-        self.home = home.ensure()
+    ``kind`` ("window" or "cli") is what other processes are told when this
+    one holds a session they want. ``read_only`` opens the file without a
+    lease, migration or write lock (``sessions list/show``; a read-only data
+    folder); every write then fails.
+    """
+
+    def __init__(self, home: Home, *, kind: str = "cli", read_only: bool = False) -> None:
+        self.home = home if read_only else home.ensure()
+        self.kind = kind
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="foya-store-writer")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="foya-store-reader")
         self.files = ArtifactFiles(self.home.artifacts)
+        self.lease: leases.LeaseFile | None = None
         try:
-            self._db: pw.SqliteDatabase = self._writer.submit(
-                open_database, self.home.database, self.home.backups).result()
+            if read_only:
+                self._db: pw.SqliteDatabase = self._writer.submit(
+                    open_database_readonly, self.home.database).result()
+            else:
+                self._db = self._writer.submit(open_database, self.home.database, self.home.backups).result()
+                self.lease = self._writer.submit(self._take_lease).result()
         except BaseException:
             self._writer.shutdown(wait=False)
             self._reader.shutdown(wait=False)
             raise
 
+    def _take_lease(self) -> leases.LeaseFile:
+        with storage_errors(self.home):
+            lease = leases.LeaseFile.take(self.home.run)
+            try:
+                with self._db.atomic():
+                    leases.register(lease, self.kind)
+            except BaseException:
+                leases.forget(lease.lease_id)
+                lease.release()
+                raise
+        return lease
+
+    @property
+    def read_only(self) -> bool:
+        """Opened without a lease: reads only."""
+        return self.lease is None
+
+    # ---- sessions owned across processes -----------------------------------
+
+    def _lease_id(self) -> str:
+        if self.lease is None:
+            raise StorageReadOnly("This command opened the database read-only; it cannot change it.")
+        return self.lease.lease_id
+
+    async def claim(self, session_id: str, what: str,
+                    repair: Callable[[str], object] | None = None) -> bool:
+        """Claim the session for this process (``SessionBusyElsewhere`` if another live one has it).
+
+        When the session needs recovery first — its previous owner died, or a
+        crash left it mid-turn (phase not idle) — ``repair(session_id)`` runs in
+        the same transaction and ``True`` is returned.
+        """
+        lease_id = self._lease_id()
+        def job() -> bool:
+            taken_over = leases.claim(self.home.run, lease_id, session_id, what)
+            needs = taken_over or sessions.phase_of(session_id) not in ("", str(Phase.IDLE))
+            if needs and repair is not None:
+                repair(session_id)
+            return needs
+        return await self.write(job)
+
+    async def owner_elsewhere(self, session_id: str) -> None:
+        """Raise ``SessionBusyElsewhere`` if a live other process holds the session (claims nothing)."""
+        own = self.lease.lease_id if self.lease else None
+        await self.read(leases.check_free, self.home.run, own, session_id)
+
+    async def release(self, session_id: str) -> None:
+        """Give the session back to every process (idle here)."""
+        if self.lease is not None:
+            await self.write(leases.release, self.lease.lease_id, session_id)
+
+    def claimed_elsewhere(self) -> set[str]:
+        """Sessions a live other process holds now (call inside a writer-thread transaction)."""
+        return leases.claimed_elsewhere(self.home.run, self.lease.lease_id if self.lease else None)
+
+    def live_lease_ids(self) -> set[str]:
+        """Ids of live leases (call inside a writer-thread transaction)."""
+        return set(leases.live_leases(self.home.run))
+
     # ---- plumbing -----------------------------------------------------------
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(*args)`` in one IMMEDIATE transaction on the writer thread."""
-        def job() -> T:
-            with self._db.atomic():
-                return fn(*args)
-        return await asyncio.get_running_loop().run_in_executor(self._writer, job)
+        return await asyncio.get_running_loop().run_in_executor(self._writer, self._job, fn, args)
+
+    def _job(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        with storage_errors(self.home), self._db.atomic():
+            return fn(*args)
+
+    def _read_job(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        with storage_errors(self.home):
+            return fn(*args)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a read-only ``fn(*args)`` on the reader thread (WAL: never blocked by writes)."""
-        return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._reader, self._read_job, fn, args)
 
     def write_sync(self, fn: Callable[..., T], *args: Any) -> T:
         """Blocking variant for start-up and command-line paths outside an event loop."""
-        def job() -> T:
-            with self._db.atomic():
-                return fn(*args)
-        return self._writer.submit(job).result()
+        return self._writer.submit(self._job, fn, args).result()
+
+    def close_sync(self) -> None:
+        """Blocking :meth:`close` for start-up failures (no event loop needed)."""
+        lease = self.lease
+        try:
+            if lease is not None:
+                self.write_sync(leases.unregister, lease.lease_id)
+        finally:
+            if lease is not None:
+                lease.release()
+            self._reader.submit(self._db.close).result()
+            self._writer.submit(self._db.close).result()
+            self._reader.shutdown(wait=True)
+            self._writer.shutdown(wait=True)
 
     async def close(self) -> None:
-        """Close both threads' connections and stop the threads."""
+        """Give up the lease, close both threads' connections and stop the threads."""
         loop = asyncio.get_running_loop()
+        lease = self.lease
+        if lease is not None:
+            try:
+                await self.write(leases.unregister, lease.lease_id)
+            finally:
+                lease.release()
         await loop.run_in_executor(self._reader, self._db.close)
         await loop.run_in_executor(self._writer, self._db.close)
         self._reader.shutdown(wait=True)
@@ -94,13 +189,19 @@ class Store:
         """Bind an unbound session to a project."""
         return await self.write(sessions.bind_project, session_id, project_id, workdir)
 
-    async def set_phase(self, session_id: str, phase: Phase) -> None:
-        """Record the kernel's phase."""
-        await self.write(sessions.set_phase, session_id, phase)
+    async def set_phase(self, session_id: str, phase: Phase, *, release: bool = False) -> None:
+        """Record the kernel's phase; ``release`` also gives the session back (one transaction)."""
+        lease_id = self.lease.lease_id if release and self.lease is not None else None
+        def job() -> None:
+            sessions.set_phase(session_id, phase)
+            if lease_id is not None:
+                leases.release(lease_id, session_id)
+        await self.write(job)
 
-    def reset_phases(self) -> int:
-        """Start-up: every session idle."""
-        return self.write_sync(sessions.reset_phases)
+    def reset_phases(self, exclude: set[str] | None = None) -> int:
+        """Start-up: every session no live process holds back to idle."""
+        return self.write_sync(lambda: sessions.reset_phases(
+            self.claimed_elsewhere() if exclude is None else exclude))
 
     async def descendants(self, session_id: str) -> list[str]:
         """Child session ids, deepest first."""
@@ -179,10 +280,10 @@ class Store:
     # ---- usage ledger -------------------------------------------------------
 
     async def record_usage(self, session_id: str, turn_id: str, speaker: str, model: str,
-                           usage: Usage) -> None:
+                           usage: Usage, connection: str = "") -> None:
         """Add one request's usage to the ledger (kept after session deletion)."""
         await self.write(lambda: UsageRow.insert(
-            session_id=session_id, turn_id=turn_id, speaker=speaker, model=model,
+            session_id=session_id, turn_id=turn_id, speaker=speaker, model=model, connection=connection,
             input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
             cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens,
             created_at=now_ms()).execute())

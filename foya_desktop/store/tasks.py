@@ -7,6 +7,7 @@ from typing import Any, cast, get_args
 from foya_desktop.core.errors import NotFound
 from foya_desktop.core.events import TaskKind, TaskRecord, TaskState
 from foya_desktop.store.events_log import check_alive
+from foya_desktop.store.leases import current_lease
 from foya_desktop.store.schema import TaskRow
 
 
@@ -24,7 +25,7 @@ def insert_task(task: TaskRecord) -> TaskRecord:
     """Create a record for a session that is still alive."""
     check_alive(task.session_id)
     TaskRow.insert(id=task.id, session=task.session_id, kind=task.kind, title=task.title,
-                   state=task.state, created_at=task.created_at).execute()
+                   state=task.state, created_at=task.created_at, lease_id=current_lease()).execute()
     return get_task(task.id)
 
 
@@ -48,6 +49,9 @@ def list_tasks(session_id: str) -> list[TaskRecord]:
     return [_record(r) for r in rows]
 
 
-def mark_lost() -> int:
-    """Start-up: jobs that were running died with the previous process."""
-    return int(TaskRow.update(state="lost").where(TaskRow.state == "running").execute())
+def mark_lost(live_leases: set[str] | frozenset[str] = frozenset()) -> int:
+    """Jobs whose process is gone are ``lost`` (a live process's jobs are left alone)."""
+    cond = TaskRow.state == "running"
+    if live_leases:
+        cond &= TaskRow.lease_id.is_null() | TaskRow.lease_id.not_in(list(live_leases))
+    return int(TaskRow.update(state="lost").where(cond).execute())

@@ -36,6 +36,8 @@ class ToolContext:
     """The VP making the call."""
     sandbox: SandboxPolicy | None = None
     """Confinement for commands nobody approved by hand (``None``: run unconfined)."""
+    redact: Callable[[str], str] | None = None
+    """Replaces known secrets in text that is stored outside a tool result (background output)."""
 
 
 @dataclass(frozen=True, slots=True)

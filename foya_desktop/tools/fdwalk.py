@@ -109,14 +109,17 @@ def _open_leaf(root_real: Path, resolved: Path, flags: int, *, create_parents: b
 
 
 def _require_regular(fd: int, name: str, *, for_write: bool) -> None:
-    """Refuse devices, FIFOs and sockets, and (for writes) files with other hard links."""
+    """Refuse devices, FIFOs and sockets, and files with other hard links (another name may lie
+    outside the project; checked on the open descriptor, so a link made after the check counts)."""
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise ToolError(f"{name!r} is {kind}")
-    if for_write and st.st_nlink > 1:
+    if st.st_nlink > 1:
+        verb = "writing it could change" if for_write else "reading it could show"
         raise PathOutsideProject(
-            f"{name!r} has {st.st_nlink} hard links; writing it could change a file outside the project")
+            f"{name!r} has {st.st_nlink} hard links; {verb} a file outside the project, so Foya "
+            "treats it as outside")
 
 
 def open_resolved(root_real: Path, resolved: Path, mode: str = "rb") -> BinaryIO:

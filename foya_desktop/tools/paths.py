@@ -21,6 +21,7 @@ from foya_desktop.tools.fdwalk import open_dir_resolved, open_resolved
 from foya_desktop.tools.sensitive import is_secret_looking
 
 __all__ = [
+    "broad_project_reason",
     "is_protected",
     "is_secret_looking",
     "open_dir_inside",
@@ -162,3 +163,20 @@ def open_dir_inside(root: Path, path: str) -> int:
     resolved = resolve_inside(root, path)
     with open_dir_resolved(real_root(root), resolved) as fd:
         return os.dup(fd)
+
+
+def broad_project_reason(project: Path, data_dir: Path) -> str | None:
+    """Why ``project`` is too broad to be a project (``/``, the home folder, around the data
+    folder), or ``None``. Such a project needs an explicit confirmation from the person."""
+    real = Path(os.path.realpath(project))
+    home = Path(os.path.realpath(Path.home()))
+    data = Path(os.path.realpath(data_dir))
+    if real == Path("/"):
+        return "is the root of the file system"
+    if real == home:
+        return "is your home folder"
+    if home.is_relative_to(real):
+        return "contains your home folder"
+    if data.is_relative_to(real):
+        return "contains Foya's data folder (the sessions database and the always-allow rules)"
+    return None

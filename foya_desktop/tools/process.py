@@ -13,9 +13,10 @@ import asyncio
 import contextlib
 import os
 import signal
+import stat
 from pathlib import Path
 
-from foya_desktop.tools.sandbox import SandboxPolicy, wrap_argv
+from foya_desktop.tools.sandbox import WRAPPER_MARK, SandboxPolicy, wrap_argv
 
 READ_CHUNK = 65536
 EXIT_POLL_S = 0.02
@@ -133,14 +134,55 @@ async def start_process(command: str, workdir: Path, env: dict[str, str], *,
                         sandbox: SandboxPolicy | None = None) -> ProcessHandle:
     """Start ``bash -c command`` in its own process group with stdout and stderr merged.
 
-    With a ``sandbox`` policy, bash is started through the Landlock exec wrapper,
-    which refuses to run the command at all when it cannot confine it.
+    Bash is started through the exec wrapper (``sandbox.wrap_argv``): in its own PID
+    namespace, so nothing it spawns outlives it, and with a ``sandbox`` policy also
+    confined; the wrapper refuses to run the command at all when it cannot confine it.
     """
-    argv = ["/bin/bash", "-c", command]
-    if sandbox is not None:
-        argv = wrap_argv(argv, sandbox)
+    argv = wrap_argv(["/bin/bash", "-c", command], sandbox)
     proc = await asyncio.create_subprocess_exec(
         *argv, cwd=workdir, env=env, start_new_session=True,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT)
     return ProcessHandle(proc, command, OutputBuffer(head, tail))
+
+
+def private_tmp(session_id: str) -> Path:
+    """A temp folder only this user can enter, one per session, outside Foya's data folder.
+
+    Confined commands write there instead of the shared ``/tmp``; it lies
+    outside the data folder because that folder is hidden from them.
+    """
+    import tempfile
+
+    base = Path(tempfile.gettempdir()) / f"foya-{os.getuid()}"
+    base.mkdir(mode=0o700, exist_ok=True)
+    st = os.lstat(base)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise OSError(f"{base} is not a private folder of this user")
+    folder = base / session_id
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def sweep_orphans() -> int:
+    """Start-up: end commands a previous Foya started whose Foya is gone; returns how many.
+
+    Commands die with Foya through parent-death signals and PID namespaces;
+    this catches what slipped through (a wrapper whose parent ended in the
+    instant before it could ask for that signal).
+    """
+    ended = 0
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if WRAPPER_MARK not in b" ".join(argv[:5]):
+            continue
+        parent = next((a[9:] for a in argv if a.startswith(b"--parent=")), b"")
+        if parent.isdigit() and Path(f"/proc/{int(parent)}").exists() and int(parent) != 1:
+            continue
+        with contextlib.suppress(OSError):
+            os.kill(int(entry.name), signal.SIGKILL)
+            ended += 1
+    return ended

@@ -1,22 +1,32 @@
-"""Linux Landlock confinement for commands nobody approved by hand.
+"""Confinement for commands nobody approved by hand (Linux), and lifetime for every command.
 
 A command the policy or the approval mode let through on its own runs
-confined: it may read the system (``/usr``, ``/etc``…), toolchains and the
-project, may write only inside the project and a private temp folder, and
-(with Landlock ABI ≥ 4) may open no TCP connections. A command the person
-approved explicitly runs unconfined: it goes exactly as far as they said.
+confined, in layers that each close what the others cannot:
 
-Landlock is applied by a tiny exec wrapper (``sandbox_exec``) in the child
-just before it becomes bash, so the app itself is never restricted and no
-``preexec_fn`` runs in a threaded parent. Where Landlock is missing (old
-kernels, macOS, Windows) ``available()`` is false and the approval policy
-falls back to asking.
+- Landlock: reads only the system (``/usr``, ``/etc``…), toolchains and the
+  project; writes only the project and a private temp folder; no TCP; only a
+  handful of harmless devices (``/dev/null``, ``/dev/urandom``…); with ABI ≥ 6
+  no abstract unix sockets and no signals to processes outside the sandbox.
+- namespaces (``jail``): no network at all, a read-only world outside the
+  project (metadata included), read-only ``.git``, Foya's data folder hidden,
+  secret-looking and hard-linked project files emptied, a private ``/proc``.
+- seccomp (``seccomp``): no unix or raw sockets, no mounting, keyring,
+  ptrace, io_uring or TIOCSTI.
+
+A command the person approved explicitly runs unconfined (it goes exactly as
+far as they said) but still in its own PID namespace, so it dies with its
+timeout, its turn and the app. Everything is applied by a small exec wrapper
+(``sandbox_exec``) in the child, so the app itself is never restricted and no
+``preexec_fn`` runs in a threaded parent. Where any layer is missing
+(macOS, Windows, old kernels, no user namespaces) ``support()`` says why and
+the approval policy asks instead of running the command confined.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import json
 import os
 import sys
 from collections.abc import Iterable
@@ -33,15 +43,20 @@ REFER, TRUNCATE, IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
 
 READ_ONLY = EXECUTE | READ_FILE | READ_DIR
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1
+
 SYSTEM_ROOTS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
                 "/proc", "/sys", "/run", "/var/lib", "/nix", "/snap", "/Applications", "/Library")
+HARMLESS_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty")
+"""The only device files a confined command may open (not disks, not /dev/shm, not other terminals)."""
 HOME_TOOLCHAINS = (".pyenv", ".cargo", ".rustup", ".nvm", ".volta", ".local/bin", ".local/lib",
                    ".local/share/uv", ".npm", ".cache", ".gradle", ".m2", "go", ".sdkman", ".bun",
                    ".deno", ".gitconfig", ".config/git")
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = (("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64))
+    _fields_ = (("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64))
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -58,6 +73,26 @@ class SandboxPolicy:
     readable: tuple[Path, ...] = field(default_factory=tuple)
     """Extra read-only places besides the system roots and toolchains."""
     block_network: bool = True
+    read_only: tuple[Path, ...] = field(default_factory=tuple)
+    """Places inside ``writable`` that stay read-only (``.git`` folders and git files)."""
+    hidden: tuple[Path, ...] = field(default_factory=tuple)
+    """Places whose bytes the command must not see (data folder, secret and hard-linked files)."""
+
+    def to_json(self) -> str:
+        """The policy as the wrapper's ``--spec`` argument."""
+        return json.dumps({"writable": [str(p) for p in self.writable],
+                           "readable": [str(p) for p in self.readable],
+                           "block_network": self.block_network,
+                           "read_only": [str(p) for p in self.read_only],
+                           "hidden": [str(p) for p in self.hidden]})
+
+    @classmethod
+    def from_json(cls, text: str) -> SandboxPolicy:
+        """The inverse of :meth:`to_json`."""
+        data = json.loads(text)
+        return cls(tuple(Path(p) for p in data["writable"]), tuple(Path(p) for p in data["readable"]),
+                   bool(data["block_network"]), tuple(Path(p) for p in data["read_only"]),
+                   tuple(Path(p) for p in data["hidden"]))
 
 
 def _libc() -> ctypes.CDLL:
@@ -74,11 +109,6 @@ def abi_version() -> int:
     except (OSError, AttributeError):
         return 0
     return max(version, 0)
-
-
-def available() -> bool:
-    """Whether commands can be confined on this machine."""
-    return abi_version() >= 1
 
 
 def _fs_rights(abi: int) -> int:
@@ -110,14 +140,17 @@ def restrict_self(policy: SandboxPolicy) -> None:
     libc = _libc()
     fs = _fs_rights(abi)
     net = NET_BIND_TCP | NET_CONNECT_TCP if policy.block_network and abi >= 4 else 0
-    attr = _RulesetAttr(fs, net)
-    size = ctypes.sizeof(attr) if abi >= 4 else ctypes.sizeof(ctypes.c_uint64)
+    scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
+    attr = _RulesetAttr(fs, net, scoped)
+    size = 24 if abi >= 6 else 16 if abi >= 4 else 8
     ruleset = libc.syscall(SYS_CREATE_RULESET, ctypes.byref(attr), size, 0)
     if ruleset < 0:
         raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
     try:
         _allow(libc, ruleset, default_readable(policy.readable), READ_ONLY & fs)
-        _allow(libc, ruleset, [Path("/dev")], (READ_FILE | WRITE_FILE | READ_DIR | IOCTL_DEV) & fs)
+        _allow(libc, ruleset, [Path("/dev")], READ_DIR)
+        _allow(libc, ruleset, [Path(d) for d in HARMLESS_DEVICES],
+               (READ_FILE | WRITE_FILE | IOCTL_DEV) & fs)
         _allow(libc, ruleset, policy.writable, fs)
         if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(NO_NEW_PRIVS) failed")
@@ -143,15 +176,107 @@ def _allow(libc: ctypes.CDLL, ruleset: int, paths: Iterable[Path], rights: int) 
             os.close(fd)
 
 
-def wrap_argv(argv: list[str], policy: SandboxPolicy) -> list[str]:
-    """The argv that runs ``argv`` confined by ``policy`` via the exec wrapper."""
-    spec = [f"--write={p}" for p in policy.writable] + [f"--read={p}" for p in policy.readable]
-    if not policy.block_network:
-        spec.append("--network")
-    return [sys.executable, "-c", _BOOT, *spec, "--", *argv]
+def wrap_argv(argv: list[str], policy: SandboxPolicy | None) -> list[str]:
+    """The argv that runs ``argv`` through the wrapper: confined by ``policy``, or (``None``)
+    unconfined in its own PID namespace. Without namespace support, ``argv`` itself."""
+    if policy is None and lifetime_support() is not None:
+        return argv
+    return _wrapper_argv(argv, policy)
 
 
+def _wrapper_argv(argv: list[str], policy: SandboxPolicy | None) -> list[str]:
+    spec = [f"--parent={os.getpid()}"]
+    if policy is not None:
+        spec.append(f"--spec={policy.to_json()}")
+    return [sys.executable, "-I", "-S", "-c", _BOOT, *spec, "--", *argv]
+
+
+WRAPPER_MARK = b"foya_desktop.tools.sandbox_exec"
+"""Found in every wrapper's command line (the start-up sweep looks for it)."""
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 _BOOT = ("import sys; sys.path.insert(0, " + repr(_PACKAGE_PARENT) + "); "
          "from foya_desktop.tools.sandbox_exec import main; sys.exit(main(sys.argv[1:]))")
-"""Runs the wrapper from this very installation, whatever the child's cwd or sys.path."""
+"""Runs the wrapper from this very installation, whatever the child's cwd, sys.path or
+environment (``-I``: PYTHON* variables and the user site are ignored)."""
+
+
+def _probe(policy: SandboxPolicy | None, work: Path) -> str | None:
+    import subprocess
+    argv = _wrapper_argv(["/bin/sh", "-c", "echo ok > probe"], policy)
+    try:
+        done = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=20, check=False,
+                              env={"PATH": "/usr/bin:/bin"})
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"the sandbox wrapper did not start ({exc})"
+    if done.returncode != 0 or not (work / "probe").exists():
+        detail = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+        return detail.removeprefix("sandbox_exec: ")
+    return None
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        return int(Path(path).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _kernel_at_least(major: int, minor: int) -> bool:
+    release = os.uname().release.split("-")[0].split(".")
+    try:
+        return (int(release[0]), int(release[1])) >= (major, minor)
+    except (IndexError, ValueError):
+        return False
+
+
+@functools.cache
+def lifetime_support() -> str | None:
+    """``None`` when commands can run in their own PID namespace here, else why not.
+
+    Read from the kernel's settings (cheap: no process is started); the wrapper
+    itself refuses to run a confined command when a step fails anyway, so a
+    wrong answer here can only turn an approval prompt into a clear failure.
+    :func:`probe` measures the real thing.
+    """
+    if not sys.platform.startswith("linux"):
+        return f"{sys.platform} has no PID namespaces"
+    if not _kernel_at_least(5, 12):
+        return "the kernel is older than 5.12 (no mount_setattr)"
+    if os.geteuid() == 0:
+        return None
+    if _read_int("/proc/sys/kernel/unprivileged_userns_clone") == 0:
+        return "unprivileged user namespaces are switched off (kernel.unprivileged_userns_clone=0)"
+    if _read_int("/proc/sys/user/max_user_namespaces") == 0:
+        return "user namespaces are switched off (user.max_user_namespaces=0)"
+    if _read_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1:
+        return "AppArmor forbids unprivileged user namespaces (apparmor_restrict_unprivileged_userns=1)"
+    return None
+
+
+@functools.cache
+def support() -> str | None:
+    """``None`` when every confinement layer is available on this machine, else the reason."""
+    if not sys.platform.startswith("linux"):
+        return f"Foya cannot confine commands on {sys.platform}"
+    if abi_version() < 1:
+        return "the kernel has no Landlock"
+    from foya_desktop.tools import seccomp
+    if not seccomp.supported():
+        return "the seccomp filter supports only x86-64"
+    return lifetime_support()
+
+
+def probe() -> tuple[str | None, str | None]:
+    """Run real probe commands: (why a namespace failed, why confinement failed), ``None`` = fine."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="foya-probe-") as tmp:
+        lifetime = _probe(None, Path(tmp))
+        work = Path(tmp) / "project"
+        (work / ".git").mkdir(parents=True)
+        return lifetime, _probe(SandboxPolicy(writable=(work,), read_only=(work / ".git",)), work)
+
+
+def available() -> bool:
+    """Whether commands can be confined on this machine (see :func:`support`)."""
+    return support() is None

@@ -1,35 +1,106 @@
-"""Exec wrapper: confine this process with Landlock, then become the command.
+"""Exec wrapper: give a command its own namespaces (and, with ``--spec``, confine it), then run it.
 
-Usage: ``python -m foya_desktop.tools.sandbox_exec --write=DIR [--read=DIR] [--network] -- CMD…``
-Refuses to run the command unconfined if confinement fails.
+Usage: ``python -c BOOT --parent=PID [--spec=JSON] -- CMD…`` (see ``sandbox.wrap_argv``).
+
+Three processes: this wrapper (dies with Foya through a parent-death signal
+and turns SIGTERM into the end of the namespace), the namespace's first
+process (mounts ``/proc``, reaps orphans, and when the command ends, ends
+the namespace — the kernel then kills everything left in it), and the
+command itself, confined by Landlock and seccomp when a spec is given. If any
+confinement step fails the command is not run at all.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from pathlib import Path
+from types import FrameType
 
+from foya_desktop.tools import jail, seccomp
 from foya_desktop.tools.sandbox import SandboxPolicy, restrict_self
+
+CANNOT_CONFINE = 126
+
+
+def _fail(message: str) -> int:
+    print(f"sandbox_exec: {message}; not running the command", file=sys.stderr)
+    return CANNOT_CONFINE
+
+
+def _exit_code(status: int) -> int:
+    code = os.waitstatus_to_exitcode(status)
+    return 128 - code if code < 0 else code
+
+
+def _run_command(command: list[str], policy: SandboxPolicy | None) -> None:
+    """In the namespace: confine (when asked) and become the command. Never returns."""
+    try:
+        if policy is not None:
+            restrict_self(policy)
+            seccomp.install()
+        os.execv(command[0], command)  # noqa: S606 - becoming the command is the point
+    except OSError as exc:
+        print(f"sandbox_exec: cannot confine or start the command ({exc}); not running it",
+              file=sys.stderr)
+    os._exit(CANNOT_CONFINE)
+
+
+def _namespace_init(command: list[str], policy: SandboxPolicy | None) -> None:
+    """PID 1 of the namespace: start the command, reap orphans, end with it. Never returns."""
+    try:
+        jail.die_with_parent(signal.SIGKILL)
+        jail.mount_proc()
+    except OSError as exc:
+        if policy is not None:
+            print(f"sandbox_exec: {exc}; not running the command", file=sys.stderr)
+            os._exit(CANNOT_CONFINE)
+    child = os.fork()
+    if child == 0:
+        _run_command(command, policy)
+    while True:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:  # pragma: no cover - the command is always our child
+            os._exit(1)
+        if pid == child:
+            os._exit(_exit_code(status))  # ends the namespace: the kernel kills the rest
 
 
 def main(argv: list[str]) -> int:
-    """Parse, confine, exec."""
+    """Parse, enter namespaces, start the namespace's first process, relay its exit code."""
     if "--" not in argv:
         print("sandbox_exec: missing -- before the command", file=sys.stderr)
         return 2
     split = argv.index("--")
     opts, command = argv[:split], argv[split + 1:]
-    writable = tuple(Path(o.split("=", 1)[1]) for o in opts if o.startswith("--write="))
-    readable = tuple(Path(o.split("=", 1)[1]) for o in opts if o.startswith("--read="))
-    policy = SandboxPolicy(writable, readable, block_network="--network" not in opts)
+    parent = next((int(o.split("=", 1)[1]) for o in opts if o.startswith("--parent=")), 0)
+    spec = next((o.split("=", 1)[1] for o in opts if o.startswith("--spec=")), None)
+    policy = SandboxPolicy.from_json(spec) if spec is not None else None
     try:
-        restrict_self(policy)
+        jail.die_with_parent(signal.SIGKILL)
     except OSError as exc:
-        print(f"sandbox_exec: cannot confine the command ({exc}); not running it", file=sys.stderr)
-        return 126
-    os.execv(command[0], command)  # noqa: S606 - becoming the confined command is the point
-    return 127  # pragma: no cover - execv does not return
+        return _fail(str(exc))
+    if parent and os.getppid() != parent:
+        return _fail("Foya ended before the command started")
+    try:
+        jail.enter_namespaces(network=policy is None or not policy.block_network)
+        if policy is not None:
+            jail.read_only_world(policy.writable, policy.read_only, policy.hidden)
+            os.chdir(os.getcwd())  # the old working folder lies below the new mounts
+    except OSError as exc:
+        return _fail(str(exc))
+    init = os.fork()
+    if init == 0:
+        _namespace_init(command, policy)
+
+    def _end(signum: int, frame: FrameType | None) -> None:
+        os.kill(init, signal.SIGKILL)
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _end)
+    _, status = os.waitpid(init, 0)
+    return _exit_code(status)
 
 
 if __name__ == "__main__":

@@ -159,8 +159,8 @@ def _read_entry(entry: Entry) -> bytes | None:
         return None
     with os.fdopen(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_GREP_FILE_BYTES:
-            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_GREP_FILE_BYTES or st.st_nlink > 1:
+            return None  # hard-linked files count as outside the project
         data = fh.read(MAX_GREP_FILE_BYTES)
     return None if looks_binary(data) else data
 

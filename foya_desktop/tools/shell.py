@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from foya_desktop.core.errors import ToolError
+from foya_desktop.tools import git_safety
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_int, arg_str
+from foya_desktop.tools.paths import real_root
 from foya_desktop.tools.process import start_process
 from foya_desktop.tools.shell_policy import Verdict, classify_command
 
@@ -30,11 +32,12 @@ _SECRET_NAME = re.compile(
     r"API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY|"
     r"(^|_)KEY$|(^|_)AUTH($|_)|COOKIE|SESSION_ID|(^|_)DSN$|(^|_)PAT$", re.IGNORECASE)
 _DROP_NAMES = frozenset({
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_EXTERNAL_DIFF", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_EXEC_PATH",
     "BASH_ENV", "ENV", "CDPATH", "GLOBIGNORE", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "PS4", "IFS",
     "BASH_XTRACEFD", "EXECIGNORE", "LD_PRELOAD", "LD_AUDIT", "SSH_AUTH_SOCK", "GPG_AGENT_INFO",
     "DBUS_SESSION_BUS_ADDRESS",
 })
-_DROP_PREFIXES = ("FOYA_", "BASH_FUNC_")
+_DROP_PREFIXES = ("FOYA_", "BASH_FUNC_", "GIT_CONFIG_")
 _URL_WITH_PASSWORD = re.compile(r"://[^/\s:@]+:[^/\s@]+@")
 _NON_INTERACTIVE = {"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_EDITOR": "true"}
 
@@ -56,12 +59,18 @@ def _safe_path(value: str) -> str:
     return os.pathsep.join(p for p in value.split(os.pathsep) if os.path.isabs(p))
 
 
-def scrub_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """A copy of ``environ`` without secrets, Foya's variables and shell start-up hooks."""
+def scrub_env(environ: Mapping[str, str], key_names: Collection[str] = (),
+              key_values: Collection[str] = ()) -> dict[str, str]:
+    """A copy of ``environ`` without secrets, Foya's variables and shell start-up hooks.
+
+    ``key_names``/``key_values``: the connections' own key variables and keys, whatever the
+    variables are called (``--api-key-env OPENAI_KEY_PROD``) and wherever else a key is copied.
+    """
     clean: dict[str, str] = {}
     for name, value in environ.items():
         if (name in _DROP_NAMES or name.startswith(_DROP_PREFIXES) or _SECRET_NAME.search(name)
-                or _URL_WITH_PASSWORD.search(value)):
+                or _URL_WITH_PASSWORD.search(value) or name in key_names
+                or any(key in value for key in key_values)):
             continue
         clean[name] = _safe_path(value) if name == "PATH" else value
     return clean
@@ -70,6 +79,15 @@ def scrub_env(environ: Mapping[str, str]) -> dict[str, str]:
 def shell_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment a command runs with: scrubbed, and set up so nothing waits for a terminal."""
     return scrub_env(environ) | _NON_INTERACTIVE
+
+
+def command_env(command: str, ctx: ToolContext) -> dict[str, str]:
+    """The environment for ``command``: ``shell_env``, plus git's safe settings when the command
+    policy lets it run unasked (see ``git_safety``; only listed reads are in such a command)."""
+    env = shell_env(ctx.env or os.environ)
+    if classify_command(command, ctx.workdir, ctx.data_dir).decision == "allow":
+        env |= git_safety.safe_env(real_root(ctx.workdir))
+    return env
 
 
 def _report(output: str, code: int | None, timeout_s: int) -> ToolOutput:
@@ -95,7 +113,7 @@ class RunCommandTool:
     def _checked(self, args: dict[str, Any], ctx: ToolContext) -> tuple[str, int, Verdict]:
         command = arg_str(args, "command")
         timeout_s = arg_int(args, "timeout_s", default=DEFAULT_TIMEOUT_S, low=1, high=MAX_TIMEOUT_S)
-        verdict = classify_command(command, ctx.workdir)
+        verdict = classify_command(command, ctx.workdir, ctx.data_dir)
         if verdict.decision == "deny":
             raise ToolError(f"Refused by the command policy: {verdict.reason}")
         return command, timeout_s, verdict
@@ -115,7 +133,7 @@ class RunCommandTool:
             command, timeout_s, _ = self._checked(args, ctx)
         except ToolError as exc:
             return ToolOutput(str(exc), is_error=True)
-        env = shell_env(ctx.env or os.environ)
+        env = command_env(command, ctx)
         try:
             handle = await start_process(command, ctx.workdir, env, head=OUTPUT_HEAD, tail=OUTPUT_TAIL,
                                          sandbox=ctx.sandbox)

@@ -13,6 +13,7 @@ import fnmatch
 import glob
 import itertools
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -26,6 +27,15 @@ Where = Literal["inside", "secret", "protected", "unknown", "outside"]
 _SEVERITY: dict[Where, int] = {"inside": 0, "secret": 1, "protected": 2, "unknown": 3, "outside": 4}
 MAX_GLOB_MATCHES = 1000
 _HOME_PREFIXES = ("~", "$HOME", "${HOME}")
+
+
+def _links(path: Path) -> int:
+    """Hard links of a regular file (1 for anything else or on error)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 1
+    return st.st_nlink if stat.S_ISREG(st.st_mode) else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +53,9 @@ def _worse(a: Judgement, b: Judgement) -> Judgement:
 class PathJudge:
     """Judges arguments against the project root from the possible working folders."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, data_dir: Path | None = None) -> None:
         self.root = real_root(workdir)
+        self.data_dir = data_dir
         self.cwds: list[Path | None] = [self.root]
         """``None`` stands for a folder that cannot be known (``cd "$X"``)."""
 
@@ -75,8 +86,12 @@ class PathJudge:
             return Judgement("outside", f"{text!r} is outside the project")
         except ToolError as exc:
             return Judgement("unknown", str(exc))
-        if is_protected(self.root, resolved, None):
-            return Judgement("protected", f"{text!r} is inside git internals")
+        if is_protected(self.root, resolved, self.data_dir):
+            return Judgement("protected", f"{text!r} is inside git internals or Foya's data folder")
+        links = _links(resolved)
+        if links > 1:
+            return Judgement("outside", f"{text!r} has {links} hard links; another name may lie outside "
+                                        "the project")
         if is_secret_looking(resolved):
             return Judgement("secret", f"{text!r} looks like a secret")
         return Judgement("inside")
@@ -121,6 +136,58 @@ class PathJudge:
             for match in found or [word.text]:
                 verdict = _worse(verdict, self._from(cwd, match))
         return verdict
+
+
+MAX_TREE_ENTRIES = 20_000
+
+
+def tree_problem(judge: PathJudge, text: str, *, follow_links: bool,
+                 includes: tuple[str, ...] = (), skip_hidden: bool = False) -> tuple[Where, str] | None:
+    """What a recursive read starting at ``text`` would meet that is not plainly inside the project.
+
+    ``includes``: ``grep --include`` globs; files matching none of them are not read.
+    ``skip_hidden``: dot-files and dot-folders are not read (``rg`` without ``--hidden``).
+    """
+    for cwd in judge.cwds:
+        if cwd is None:
+            return "unknown", f"{text!r} is relative to a folder that cannot be known"
+        start = Path(os.path.join(cwd, text))
+        if not start.is_dir() or start.is_symlink():
+            continue
+        seen = 0
+        for folder, dirs, files in os.walk(start):
+            seen += len(dirs) + len(files)
+            if seen > MAX_TREE_ENTRIES:
+                return "unknown", f"{text!r} holds more than {MAX_TREE_ENTRIES} entries to check"
+            if skip_hidden:
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+            wanted = [f for f in files if not (skip_hidden and f.startswith("."))
+                      and (not includes or any(fnmatch.fnmatchcase(f, g) for g in includes))]
+            for name in [*dirs, *wanted]:
+                path = Path(folder, name)
+                found = _tree_entry(judge, path, follow_links=follow_links)
+                if found is not None:
+                    return found
+    return None
+
+
+def _tree_entry(judge: PathJudge, path: Path, *, follow_links: bool) -> tuple[Where, str] | None:
+    shown = path.relative_to(judge.root).as_posix() if path.is_relative_to(judge.root) else str(path)
+    if path.is_symlink():
+        if not follow_links:
+            return None
+        target = Path(os.path.realpath(path))
+        if not target.is_relative_to(judge.root) or is_protected(judge.root, target, judge.data_dir):
+            return "outside", f"{shown!r}, a symbolic link out of the project"
+        return None
+    if judge.data_dir is not None and is_protected(judge.root, path, judge.data_dir) and \
+            not any(p.casefold() == ".git" for p in path.relative_to(judge.root).parts):
+        return "outside", f"{shown!r} in Foya's data folder"
+    if path.is_file() and _links(path) > 1:
+        return "outside", f"{shown!r}, which has several hard links (another may lie outside the project)"
+    if path.is_file() and is_secret_looking(path):
+        return "secret", f"{shown!r} looks like it holds secrets"
+    return None
 
 
 @dataclass(slots=True)

@@ -44,9 +44,12 @@ _RAW_DANGER = (
 """Fallback for text the parser cannot read: only the unmistakable cases."""
 
 
-def classify_command(command: str, workdir: Path) -> Verdict:
-    """Decide whether ``command`` (run by ``bash -c`` in ``workdir``) may run without asking."""
-    return _classify(command, PathJudge(workdir), 0)
+def classify_command(command: str, workdir: Path, data_dir: Path | None = None) -> Verdict:
+    """Decide whether ``command`` (run by ``bash -c`` in ``workdir``) may run without asking.
+
+    ``data_dir`` (Foya's data folder) counts as protected wherever it lies.
+    """
+    return _classify(command, PathJudge(workdir, data_dir), 0)
 
 
 def _opaque(text: str, reason: str) -> Verdict:

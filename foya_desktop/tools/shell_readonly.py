@@ -7,10 +7,12 @@ git internals, not secret-looking). Anything else is reported as ``ask``.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from foya_desktop.tools import shell_rules as rules
-from foya_desktop.tools.shell_judge import PathJudge, split_options
+from foya_desktop.tools.git_safety import unasked_git_problem
+from foya_desktop.tools.shell_judge import PathJudge, split_options, tree_problem
 from foya_desktop.tools.shell_words import Word
 
 
@@ -56,6 +58,11 @@ def check_read_only(checker: ArgvRules, name: str, argv: list[Word]) -> bool:
         _git(checker, argv)
     elif name == "cd":
         _cd(checker, argv[1:])
+    elif name == "sed":
+        _sed(checker, argv[1:])
+    elif name in ("grep", "egrep", "fgrep", "rg"):
+        _table(checker, name, rules.READ_ONLY[name], argv[1:])
+        _recursive(checker, name, argv[1:])
     elif name in rules.READ_ONLY:
         _table(checker, name, rules.READ_ONLY[name], argv[1:])
     else:
@@ -80,6 +87,57 @@ def _table(checker: ArgvRules, label: str, spec: rules.Spec, args: list[Word]) -
     for value in options.path_values:
         _read(checker, value)
     _globs(checker, args)
+
+
+def _sed(checker: ArgvRules, args: list[Word]) -> None:
+    """``sed`` runs unasked only with scripts that print or delete line ranges (``-n 1,20p``)."""
+    scripts: list[Word] = []
+    for i, word in enumerate(args):
+        if word.text in ("-e", "--expression") and i + 1 < len(args):
+            scripts.append(args[i + 1])
+        elif word.text.startswith("--expression="):
+            scripts.append(Word(word.text.partition("=")[2], word.raw, word.expands, word.glob, word.pattern))
+    _table(checker, "sed", rules.READ_ONLY["sed"], args)
+    if not scripts:
+        operands = [w for w in args if not w.text.startswith("-")]
+        scripts = operands[:1]
+    if not scripts:
+        checker.ask("sed without a script")
+    for script in scripts:
+        if script.expands or not re.match(rules.SED_SCRIPT, script.text):
+            checker.ask(f"sed script {script.raw!r} is not a plain line-range print")
+
+
+def _recursive(checker: ArgvRules, name: str, args: list[Word]) -> None:
+    """A recursive search reads every file below its folders: walk them first.
+
+    Hard-linked files count as outside the project, secret-looking files ask, and
+    for ``grep -R`` (which follows symbolic links) any link pointing out of the
+    project or into git internals counts as outside.
+    """
+    texts = [w.text for w in args]
+    follows = any(t == "--dereference-recursive" or (t.startswith("-") and not t.startswith("--")
+                                                      and "R" in t) for t in texts)
+    recursive = name == "rg" or follows or any(
+        t == "--recursive" or (t.startswith("-") and not t.startswith("--") and "r" in t) for t in texts)
+    if not recursive:
+        return
+    spec = rules.READ_ONLY[name]
+    options = split_options(args, spec)
+    operands = options.operands if options.pattern_given else options.operands[1:]
+    for word in operands or [Word(".", ".", "", False, ".")]:
+        if word.expands or word.glob:
+            continue  # judged as a path already
+        includes = tuple(t.partition("=")[2].strip("'\"") for t in texts if t.startswith("--include="))
+        skip_hidden = name == "rg" and not {"--hidden", "-.", "-uu", "-uuu"} & set(texts)
+        problem = tree_problem(checker.judge, word.text, follow_links=follows, includes=includes,
+                               skip_hidden=skip_hidden)
+        if problem is not None:
+            where, reason = problem
+            if where == "secret":
+                checker.ask(f"{name} would read a secret-looking file: {reason}")
+            else:
+                checker.ask(f"{name} would read {reason}", outside=True)
 
 
 def _find(checker: ArgvRules, args: list[Word]) -> None:
@@ -139,6 +197,9 @@ def _git(checker: ArgvRules, argv: list[Word]) -> None:
         checker.ask(f"git {sub} is not on the read-only list")
         return
     _table(checker, f"git {sub}", spec, argv[index + 1:])
+    repo_problem = unasked_git_problem(checker.judge.root)
+    if repo_problem is not None:
+        checker.ask(f"git asks here: {repo_problem}")
     if sub == "branch":
         _git_branch(checker, argv[index + 1:])
 

@@ -46,7 +46,8 @@ _GREP = Spec(
                    "directories", "include", "exclude", "exclude-dir", "label", "binary-files",
                    "group-separator"),
     path_long=_set("file", "exclude-from"),
-    bad_short="R", bad_long=("dereference-recursive",), pattern_first=True)
+    pattern_first=True)
+"""``-r``/``-R`` are checked by walking the folders searched (``shell_readonly._recursive``)."""
 
 _RG = Spec(
     text_short="emABCgjMrtTEd", path_short="f",
@@ -101,8 +102,12 @@ READ_ONLY: dict[str, Spec] = {
     "sha512sum": Spec(bad_short="c", bad_long=("check",)),
     "true": Spec(), "false": Spec(),
     "date": Spec(text_short="d", path_short="fr", bad_short="s", bad_long=("set",)),
-    "whoami": Spec(), "uname": Spec(),
+    "whoami": Spec(), "uname": Spec(), "id": Spec(paths=False), "groups": Spec(paths=False),
+    "sed": Spec(text_short="el", text_long=_set("expression", "line-length"), bad_short="if",
+                bad_long=("in-place", "file", "follow-symlinks"), pattern_first=True),
 }
+SED_SCRIPT = r"^(?:[0-9]+|\$)(?:,(?:[0-9]+|\$))?[pd]$|^[0-9]+q$|^p$"
+"""The only sed scripts that run unasked: print or delete line ranges (``1,20p``), quit (``5q``)."""
 
 GIT_READ: dict[str, Spec] = {
     "status": Spec(),

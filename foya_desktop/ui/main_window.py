@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
         self.menuBar().addMenu(self.session_actions.session_menu)
         self.tree_view.addAction(self.session_actions.delete_action)
         self.pane.insert_above_composer(self.session_actions.banner)
-        self.session_actions.attach_fork_button(self.pane)
+        self.session_actions.attach_fork_button(self.pane.add_header_action)
         toolbar = QToolBar("Main")
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)

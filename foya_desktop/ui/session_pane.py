@@ -8,8 +8,11 @@ named operation started on the ``TaskRunner`` so failures surface in words.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import (
     HistoryRewound,
@@ -32,6 +35,9 @@ from foya_desktop.ui.composer.attachments import read_paths
 from foya_desktop.ui.composer.composer import Composer, SentAttachment
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
+from foya_desktop.ui.debug_panel import DebugPanel
+from foya_desktop.ui.dialogs.session_settings import SessionSettingsDialog, open_session_settings
+from foya_desktop.ui.dialogs.usage import UsageDialog, open_usage
 from foya_desktop.ui.images.browser import ImageBrowser
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.speakers import SpeakerDirectory
@@ -67,11 +73,17 @@ class SessionPane(QWidget):
         self.timeline_view.setModel(self.timeline_model)
         self.timeline_view.placeholder = EMPTY_SESSION_TEXT
         self.title, self.subtitle = QLabel(), QLabel()
+        self.settings_button = QPushButton("Settings…")
+        self.settings_button.setToolTip("Title, announcement, VPs, model, effort, approval and agent mode")
+        self.settings_dialog: SessionSettingsDialog | None = None
+        self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
         self.attention = AttentionPanel(speakers, kernel.answer_approval)
         self.cards = TimelineCards(self.timeline_view, self.timeline_model, kernel, runner, speakers, self)
         self.images = ImageBrowser(self.timeline_view, self.timeline_model, kernel.read_artifact, self)
         self.tasks = TasksPanel(kernel, runner)
+        self.debug = DebugPanel()
+        self.debug.hide()
         self.queue = QueueWidget()
         self.composer = Composer()
         self._layout()
@@ -87,18 +99,29 @@ class SessionPane(QWidget):
         header = QVBoxLayout()
         header.setContentsMargins(20, 10, 20, 6)
         header.setSpacing(0)
-        header.addWidget(self.title)
+        self._title_row = QHBoxLayout()
+        self._title_row.addWidget(self.title, 1)
+        self._title_row.addWidget(self.settings_button)
+        header.addLayout(self._title_row)
         header.addWidget(self.subtitle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addLayout(header)
         layout.addWidget(self.timeline_view, 1)
+        layout.addWidget(self.debug, 1)
         layout.addWidget(self.tasks)
         layout.addWidget(self.status)
         layout.addWidget(self.attention)
         layout.addWidget(self.queue)
         layout.addWidget(self.composer)
+
+    def add_header_action(self, widget: QWidget) -> None:
+        """Put a window-level action (the fork icon) at the right end of the title row.
+
+        The row's layout places it, so it can never overlap the other header buttons.
+        """
+        self._title_row.addWidget(widget)
 
     def _connect_signals(self) -> None:
         self.composer.drops.install(self.timeline_view.viewport())  # drop a screenshot anywhere
@@ -118,6 +141,18 @@ class SessionPane(QWidget):
         self.cards.fallback_changed.connect(self.attention.set_questions)
         self.status.approval_chosen.connect(
             lambda mode: self._update(approval_mode=mode) if self.session else None)
+        self.status.effort_chosen.connect(
+            lambda effort: self._update(reasoning_effort=effort) if self.session else None)
+        self.status.agent_mode_chosen.connect(
+            lambda mode: self._update(agent_mode=mode) if self.session else None)
+        self.status.confirm_plan.connect(
+            lambda: self._plan_op(self._kernel.confirm_plan, "Confirming the plan"))
+        self.status.keep_planning.connect(
+            lambda: self._plan_op(self._kernel.keep_planning, "Back to planning"))
+        self.status.stop_requested.connect(self._stop_vp)
+        self.status.debug_toggled.connect(self._toggle_debug)
+        self.settings_button.clicked.connect(self._open_settings)
+        self.status.usage_requested.connect(self._open_usage)
 
     # ---- showing a session ----------------------------------------------------------------
 
@@ -132,6 +167,7 @@ class SessionPane(QWidget):
             await self.timeline_model.load(None, None)
             return
         self._refresh_run_state()
+        self._load_debug()
 
         async def loader(before: int | None, limit: int) -> list[Message]:
             return await self._kernel.history_page(session.id, before_seq=before, limit=limit)
@@ -139,6 +175,7 @@ class SessionPane(QWidget):
         await self.timeline_model.load(session.id, loader, lambda: self._live.of(session.id))
 
     def _show_meta(self, session: Session | None) -> None:
+        self.settings_button.setEnabled(session is not None and session.parent_id is None)
         self.title.setText(session.title or "Untitled session" if session else "")
         folder = session.workdir if session and session.workdir else "No folder (Recents)"
         extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
@@ -204,6 +241,8 @@ class SessionPane(QWidget):
         """Drop streams that will never complete; refresh run state; say why a turn failed."""
         self.timeline_model.finish_turn(event.session_id, event.turn_id)
         if self._is_current(event.session_id):
+            self.status.clear_vp_status()  # live figures are not kept as history (Yeaft Y46)
+            self._load_debug()
             self._refresh_run_state()
             if event.status == "error":
                 self.status.set_error(event.error or "The turn failed.")
@@ -289,6 +328,45 @@ class SessionPane(QWidget):
         if self.session is not None:
             self._kernel.resume_queue(self.session.id)
             self._refresh_run_state()
+
+    def _stop_vp(self, speaker: str) -> None:
+        if self.session is not None:
+            self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), "Stopping")
+
+    def _open_usage(self) -> None:
+        sid = self.session.id if self.session else None
+
+        async def show() -> None:
+            self.usage_dialog = await open_usage(self._kernel, self._runner, sid, self)
+        self._runner.spawn(show(), "Opening token usage")
+
+    def _open_settings(self) -> None:
+        if self.session is None:
+            return
+        session = self.session
+
+        async def show() -> None:
+            self.settings_dialog = await open_session_settings(self._kernel, self._runner, session, self)
+        self._runner.spawn(show(), "Opening session settings")
+
+    def _toggle_debug(self, shown: bool) -> None:
+        self.debug.setVisible(shown)
+        self._load_debug()
+
+    def _load_debug(self) -> None:
+        if self.session is None or not self.debug.isVisible():
+            return
+        sid = self.session.id
+
+        async def load() -> None:
+            traces = await self._kernel.debug_traces(sid)
+            if self._is_current(sid):
+                self.debug.set_traces(traces)
+        self._runner.spawn(load(), "Loading debug traces")
+
+    def _plan_op(self, op: Callable[[str], Coroutine[Any, Any, object]], what: str) -> None:
+        if self.session is not None:
+            self._runner.spawn(op(self.session.id), what)
 
     def _choose_connection(self, name: str, model: str) -> None:
         if self.session is not None:

@@ -41,3 +41,29 @@ def test_fork_whole_and_from_a_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert _texts(json.loads(foya("sessions", "show", part_id, "--json")[1])["messages"]) == ["q1", "a1"]
     code, _out, err = foya("sessions", "fork", sid, "--from-turn", "msg_nope")
     assert code == 1 and "No message msg_nope" in err and "Traceback" not in err
+
+
+def test_projects_set_instruction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Y57: one instruction per project, editable from the CLI by id, name or folder."""
+    monkeypatch.setenv("FOYA_HOME", str(tmp_path / "home"))
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    foya = Foya(capsys)
+    import asyncio
+
+    from foya_desktop.engine.bootstrap import open_kernel
+
+    async def make() -> None:
+        kernel = await open_kernel()
+        try:
+            await kernel.add_project(str(folder))
+        finally:
+            await kernel.close()
+    asyncio.run(make())
+    code, out, err = foya("projects", "set", str(folder), "--instruction", "Answer in English; run tests.")
+    assert code == 0 and "saved" in out, err
+    listed = json.loads(foya("projects", "list", "--json")[1])
+    assert [(p["name"], p["instruction"]) for p in listed] == [("demo", "Answer in English; run tests.")]
+    code, _out, err = foya("projects", "set", "nope", "--instruction", "x")
+    assert code == 1 and "No project 'nope'" in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from foya_desktop.core.events import (
@@ -133,3 +134,15 @@ async def test_files_changed_by_commands_are_listed(kernel: Kernel, fake: FakePr
     assert ("made.txt", "command", None, None) in rows and ("src/app.py", "command", None, None) in rows
     tool_rows = [r for r in rows if r[1] == "tool"]
     assert len(tool_rows) == 1 and tool_rows[0][0] == "tool.txt" and tool_rows[0][2] is None and tool_rows[0][3]
+
+
+async def test_jobs_killed_because_the_app_quits_are_cancelled_not_failed(home: Home, project: Path) -> None:
+    """Issue 14: a background job stopped by quitting is recorded ``cancelled``."""
+    kernel = build_kernel(home)
+    s = await kernel.create_session(workdir=str(project))
+    job = await kernel.svc.tasks.start_shell(s.id, "sleep 30", project, dict(os.environ))
+    await kernel.close()
+    again = build_kernel(home)
+    (record,) = await again.list_tasks(s.id)
+    assert record.id == job.id and record.state == "cancelled"
+    await again.close()

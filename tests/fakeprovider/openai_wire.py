@@ -52,7 +52,7 @@ def render(reply: Reply, request: dict[str, Any]) -> list[Frame]:
     frames += [sse(chunk({"tool_calls": [call]})) for call in _tool_call_deltas(reply)]
     finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
     frames.append(sse(chunk({}, finish), role="tail"))
-    if (request.get("stream_options") or {}).get("include_usage"):
+    if reply.report_usage and (request.get("stream_options") or {}).get("include_usage"):
         frames.append(sse(_usage_chunk(reply, model), role="tail"))
     frames.append(sse("[DONE]", role="tail"))
     return frames

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-FaultKind = Literal["status", "midstream_error", "cut", "bad_json", "hang_before_first_byte"]
+FaultKind = Literal["status", "midstream_error", "cut", "bad_json", "hang_before_first_byte", "html_page",
+                    "endless_line", "endless_event"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Fault:
     error_type: str = ""
     message: str = ""
     seconds: float = 0.0
+    size: int = 0
+    """For the endless faults: how many bytes to send before giving up."""
 
     @classmethod
     def status(cls, code: int, retry_after: float | str | None = None,
@@ -75,6 +78,22 @@ class Fault:
         return cls("hang_before_first_byte", seconds=seconds)
 
 
+    @classmethod
+    def html_page(cls) -> Fault:
+        """HTTP 200 with a web page, as a captive portal or a misconfigured proxy answers."""
+        return cls("html_page")
+
+    @classmethod
+    def endless_line(cls, size: int) -> Fault:
+        """HTTP 200 event stream whose first ``data:`` line never ends (``size`` bytes, no newline)."""
+        return cls("endless_line", size=size)
+
+    @classmethod
+    def endless_event(cls, size: int) -> Fault:
+        """HTTP 200 event stream of ``data:`` lines that never reach the blank line ending the event."""
+        return cls("endless_event", size=size)
+
+
 @dataclass(frozen=True)
 class Reply:
     """One scripted model reply (one request's worth)."""
@@ -85,6 +104,8 @@ class Reply:
     usage: tuple[int, int] = (10, 5)
     """(input tokens, output tokens) to report."""
     cached_tokens: int = 0
+    report_usage: bool = True
+    """OpenAI wire only: ``False`` sends no usage chunk (servers without ``include_usage``)."""
     """Part of the input reported as read from the prompt cache."""
     chunk_size: int = 8
     """Characters per text/reasoning/argument chunk."""
@@ -124,7 +145,7 @@ def reply_from_json(data: dict[str, Any] | str) -> Reply:
                   for c in data.get("tool_calls", ()))
     fault = fault_from_json(data["fault"]) if data.get("fault") else None
     simple = {k: data[k] for k in ("text", "reasoning", "cached_tokens", "chunk_size",
-                                   "delay_per_chunk", "finish_reason", "reasoning_key", "signature",
+                                   "delay_per_chunk", "finish_reason", "reasoning_key", "signature", "report_usage",
                                    "interleave_tool_calls") if k in data}
     usage = tuple(data.get("usage", (10, 5)))
     return Reply(**simple, tool_calls=calls, fault=fault, usage=(int(usage[0]), int(usage[1])))

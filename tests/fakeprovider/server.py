@@ -176,6 +176,13 @@ class _Handler(BaseHTTPRequestHandler):
         if fault is not None and fault.kind == "status":
             self._send_status_fault(fault, wire, headers)
             return
+        if fault is not None and fault.kind == "html_page":
+            page = b"<!DOCTYPE html><html><head><title>Log in to the Wi-Fi</title></head><body>...</body></html>"
+            self._send_bytes(200, page, "text/html; charset=utf-8", {})
+            return
+        if fault is not None and fault.kind in ("endless_line", "endless_event"):
+            self._send_endless(fault)
+            return
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("cache-control", "no-cache")
@@ -210,6 +217,21 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         self._write_chunk(wire.bad_json().data)
         return False
+
+    def _send_endless(self, fault: Fault) -> None:
+        """Stream ``fault.size`` bytes that never complete an event (stops when the client hangs up)."""
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        piece = b"x" * 65536 if fault.kind == "endless_line" else b"data: " + b"y" * 65530 + b"\n"
+        if fault.kind == "endless_line":
+            self._write_chunk(b"data: ")  # (an empty chunk would end the chunked body)
+        sent = 0
+        while sent < fault.size:
+            self._write_chunk(piece)
+            sent += len(piece)
+        self._end_chunks()
 
     def _send_status_fault(self, fault: Fault, wire: ModuleType, headers: dict[str, str]) -> None:
         key = headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ")

@@ -63,7 +63,13 @@ class KernelBox:
         return self.kernel
 
     def reopen_after_crash(self) -> Kernel:
-        """Open a new kernel without closing the old one's turns (the old one is abandoned)."""
+        """Open a new kernel without closing the old one's turns (the old one is abandoned).
+
+        The old store's lease lock is dropped the way the OS drops it when a
+        process is killed, so recovery treats its sessions as crashed.
+        """
+        if self.kernel.store.lease is not None:
+            self.kernel.store.lease.abandon()
         self.kernel = self._build()
         return self.kernel
 

@@ -152,8 +152,11 @@ async def test_crash_after_the_journal_is_rolled_forward_at_start_up(box: Kernel
                       str(project.resolve()), ops_to_json(plan.ops))
     await kernel.store.write(write_journal, journal)
     (project / "extra.txt").unlink()  # the "crash": one file restored, the history not committed yet
+    # a kill inside atomic_write leaves its temporary file next to the target (issue 14)
+    (project / ".foya-rewind-k1ll3d").write_bytes(b"half written")
 
     kernel = await box.restart()
+    assert not list(project.glob(".foya-rewind-*"))
     assert (project / "README.md").read_bytes() == original
     assert not (project / "extra.txt").exists()
     assert await kernel.store.valid_messages(session.id) == []

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from foya_desktop.core.errors import SchemaTooNew
+from foya_desktop.core.errors import SchemaTooNew, StorageError
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store import database, schema
@@ -181,8 +181,8 @@ async def test_a_migration_copies_the_old_database_first(
 
 def test_a_failed_migration_changes_nothing_and_each_attempt_adds_one_backup(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Records today's design: the migration is one transaction (all or nothing), and the
-    copy is taken before every attempt, so two failed opens leave two backups."""
+    """The migration is one transaction (all or nothing), reported as a storage error; the copy
+    is taken once per version, so failed retries do not pile up backups (issue 14)."""
     home = _install(fixture_dir(SCHEMA_VERSION), tmp_path / "home")
     sessions_before = _rows(home.database, "session_row")
 
@@ -192,9 +192,9 @@ def test_a_failed_migration_changes_nothing_and_each_attempt_adds_one_backup(
 
     _next_version(monkeypatch, half_done)
     for attempt in (1, 2):
-        with pytest.raises(sqlite3.OperationalError, match="simulated"):
+        with pytest.raises(StorageError):
             Store(home)
-        assert len(_backups(home)) == attempt
+        assert len(_backups(home)) == 1, attempt
         assert stored_version(home.database) == SCHEMA_VERSION
         assert _rows(home.database, "session_row") == sessions_before  # no half_done column
     assert all(stored_version(b) == SCHEMA_VERSION for b in _backups(home))

@@ -19,19 +19,23 @@ from foya_desktop.tools.shell import RunCommandTool, scrub_env, shell_env
 TOOL = RunCommandTool()
 
 
-def _alive(pid: int) -> bool:
-    """True while ``pid`` exists and is not a zombie (an unreaped corpse is gone for our purposes)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+def _pids_running(token: str) -> list[int]:
+    """Host pids of processes whose command line contains ``token`` (commands live in their own
+    PID namespace, so ``$!`` inside a command is not a host pid)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if token.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
-def _gone_soon(pid: int, within: float = 3.0) -> bool:
+def _all_gone_soon(token: str, within: float = 3.0) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if not _alive(pid):
+        if not _pids_running(token):
             return True
         time.sleep(0.05)
     return False
@@ -58,34 +62,32 @@ async def test_runs_in_workdir_without_stdin(ctx: ToolContext) -> None:
 
 
 async def test_timeout_kills_the_whole_group(ctx: ToolContext) -> None:
-    pidfile = ctx.workdir / "bg.pid"
-    command = f"sleep 300 & echo $! > {pidfile}; sleep 300"
+    command = "sleep 301.25 & sleep 301.5"
     started = time.monotonic()
     out = await TOOL.run({"command": command, "timeout_s": 1}, ctx)
     assert time.monotonic() - started < 10
     assert out.is_error
     assert "timed out after 1 s" in out.content
-    assert _gone_soon(int(pidfile.read_text()))
+    assert _all_gone_soon("301.25") and _all_gone_soon("301.5")
 
 
 async def test_background_leftovers_are_stopped_when_command_ends(ctx: ToolContext) -> None:
-    pidfile = ctx.workdir / "bg.pid"
-    out = await TOOL.run({"command": f"sleep 300 & echo $! > {pidfile}; echo done"}, ctx)
+    out = await TOOL.run({"command": "sleep 302.25 & echo done"}, ctx)
     assert "done" in out.content
-    assert _gone_soon(int(pidfile.read_text()))
+    assert _all_gone_soon("302.25")
 
 
 async def test_cancelling_the_run_kills_the_group(ctx: ToolContext) -> None:
-    pidfile = ctx.workdir / "bg.pid"
-    task = asyncio.create_task(TOOL.run({"command": f"sleep 300 & echo $! > {pidfile}; sleep 300"}, ctx))
-    for _ in range(100):
-        if pidfile.exists() and pidfile.read_text().strip():
+    task = asyncio.create_task(TOOL.run({"command": "setsid sleep 303.25 & sleep 303.5"}, ctx))
+    for _ in range(200):
+        if _pids_running("303.25"):
             break
         await asyncio.sleep(0.05)
+    assert _pids_running("303.25")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert _gone_soon(int(pidfile.read_text()))
+    assert _all_gone_soon("303.25") and _all_gone_soon("303.5")
 
 
 async def test_output_cap_keeps_head_and_tail(ctx: ToolContext) -> None:
@@ -149,7 +151,7 @@ async def test_run_refuses_denied_commands_too(ctx: ToolContext) -> None:
 
 
 async def test_start_process_tail_and_cancel(tmp_path: Path) -> None:
-    handle = await start_process("echo first; sleep 300", tmp_path, {"PATH": "/usr/bin:/bin"})
+    handle = await start_process("echo first; sleep 304.25", tmp_path, {"PATH": "/usr/bin:/bin"})
     for _ in range(100):
         if "first" in handle.tail():
             break
@@ -158,7 +160,7 @@ async def test_start_process_tail_and_cancel(tmp_path: Path) -> None:
     assert handle.returncode is None
     await handle.cancel(grace=1.0)
     assert handle.returncode is not None
-    assert not _alive(handle.pid)
+    assert _all_gone_soon("304.25")
 
 
 def test_output_buffer_marker() -> None:

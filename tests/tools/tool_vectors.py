@@ -87,7 +87,8 @@ WRITE_ONLY_VECTORS: list[tuple[str, str]] = [
     ("hard.txt", ESCAPE),
     ("{base}/proj/hard.txt", ESCAPE),
 ]
-"""Hard links to outside files: reading is the same file, writing must be refused."""
+"""Hard links to outside files: writing must be refused (reading is refused too, see
+``tests/security/test_hard_links.py``)."""
 
 GLOB_PATTERN_VECTORS = ["../*", "../outside/*", "/etc/*", "**/../../*", "~/*", "link_dir/*",
                         "link_chain/*", "src/../../*"]
@@ -95,6 +96,9 @@ GLOB_PATTERN_VECTORS = ["../*", "../outside/*", "/etc/*", "**/../../*", "~/*", "
 # --- commands -------------------------------------------------------------------------------
 
 ALLOWED_COMMANDS = [
+    "sed -n p README.md",
+    "sed -n 1,20p README.md",
+    "id",
     "ls",
     "ls -la",
     "ls -la src",
@@ -281,7 +285,6 @@ NOT_ALLOWED_COMMANDS: list[tuple[str, str]] = [
     ("git checkout .", ASK),
     ("git config user.email", ASK),
     ("sed -i s/a/b/ README.md", ASK),
-    ("sed -n p README.md", ASK),
     ("sort -o out.txt data.csv", ASK),
     ("sort --output=out.txt data.csv", ASK),
     ("sort --compress-program=sh data.csv", ASK),

@@ -32,11 +32,13 @@ from foya_desktop.core.events import (
     TaskChanged,
     TaskRecord,
 )
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
-from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.store.search import SearchHit
@@ -301,6 +303,27 @@ class FakeKernel:
             if self.queues.pop(session_id, None) is not None:
                 self._queue_changed(session_id)
             self.paused.discard(session_id)
+
+    async def confirm_plan(self, session_id: str) -> Receipt:
+        self._record("confirm_plan", session_id)
+        await self.update_session(session_id, agent_mode=AgentMode.EXECUTE)
+        return await self.send(session_id, "Plan confirmed. Carry it out now.")
+
+    async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+        self._record("debug_traces", session_id, turn_id)
+        return []
+
+    async def usage_report(self, session_id: str | None = None) -> UsageReport:
+        self._record("usage_report", session_id)
+        return UsageReport((), 0, Usage(), None, 0)
+
+    async def stop_vp(self, session_id: str, speaker: str) -> bool:
+        self._record("stop_vp", session_id, speaker)
+        return True
+
+    async def keep_planning(self, session_id: str) -> Session:
+        self._record("keep_planning", session_id)
+        return await self.update_session(session_id, agent_mode=AgentMode.PLAN)
 
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
         """Like the real kernel: stop the turn, then send the chosen queued message next."""

@@ -65,6 +65,12 @@ class ProviderPool:
         self.timeouts = timeouts or Timeouts()
         self.retry = retry or RetryPolicy()
         self._cache: dict[tuple[str, Connection], _Pooled] = {}
+        self.key_env_names: set[str] = set()
+        """Every connection's key variable (whatever its name): never given to commands."""
+        self.key_values: set[str] = set()
+        """Keys this process sent: scrubbed from tool output, never given to commands."""
+        self.retries: dict[str, int] = {}
+        """Retries made per session so far (the debug trace records each step's share)."""
 
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
@@ -85,15 +91,20 @@ class ProviderPool:
         if not model:
             raise InvalidOperation(f"No model is chosen for connection {conn.name!r}. Pick one in "
                                    "the composer or pass --model.")
+        self.key_env_names |= {c.api_key_env for c in await self._store.list_connections() if c.api_key_env}
         key = (session.id, conn)
         if key not in self._cache:
-            self._cache[key] = _Pooled(make_provider(conn, resolve_api_key(conn, self.keystore),
+            api_key = resolve_api_key(conn, self.keystore)
+            if api_key:
+                self.key_values.add(api_key)
+            self._cache[key] = _Pooled(make_provider(conn, api_key,
                                                      timeouts=self.timeouts, retry=self.retry,
                                                      on_retry=self._notice(session.id)))
         return self._cache[key], model
 
     def _notice(self, session_id: str) -> Callable[[int, float, ProviderError], None]:
         def on_retry(attempt: int, delay: float, error: ProviderError) -> None:
+            self.retries[session_id] = self.retries.get(session_id, 0) + 1
             self._bus.publish(Notice(session_id, "warning",
                                      f"{error} Retrying in {delay:.0f} s (attempt {attempt + 1})."))
         return on_retry

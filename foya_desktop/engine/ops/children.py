@@ -68,6 +68,7 @@ class ChildAgents:
 
     async def _start(self, child: Session, task: ChildTask, agent: VP, prompt: str) -> None:
         owner = self._scheduler.owner(child.id)
+        await owner.claim("running a sub-agent")
         turn_id = new_id("turn")
         message = await self._svc.store.append_message(Message(
             id=new_id("msg"), session_id=child.id, role="user", parts=(TextPart(prompt),),

@@ -27,6 +27,7 @@ async def delete_tree(svc: Services, scheduler: Scheduler, session_id: str) -> l
     being collected; the tree is re-read until every member is held.
     """
     await svc.store.get_session(session_id)
+    await svc.store.owner_elsewhere(session_id)
     async with AsyncExitStack() as stack:
         held_ids: list[str] = []
         pending = [session_id]

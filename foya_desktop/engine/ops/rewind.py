@@ -167,6 +167,7 @@ async def _refuse_busy(svc: Services, scheduler: Scheduler, session_id: str) -> 
     """A running turn — or a running sub-agent of this session — could change files under us."""
     if scheduler.busy(session_id):
         raise InvalidOperation("The session is busy. Stop the running turn first, then rewind.")
+    await svc.store.owner_elsewhere(session_id)
     for child in await svc.store.descendants(session_id):
         if scheduler.busy(child):
             raise InvalidOperation("A sub-agent of this session is still running. Stop it first, "

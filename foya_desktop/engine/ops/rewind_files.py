@@ -127,7 +127,7 @@ def atomic_write(target: Path, data: bytes) -> None:
     """Write via a temporary file in the same folder, fsync, then rename over the target."""
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = target.stat().st_mode & 0o7777 if target.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".foya-rewind-")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=TEMP_PREFIX)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -140,6 +140,25 @@ def atomic_write(target: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+TEMP_PREFIX = ".foya-rewind-"
+
+
+def remove_rewind_temps(workdir: str, ops: list[FileOp]) -> int:
+    """Delete temporary files a kill mid-write left next to the plan's files; returns how many.
+
+    Only the folders the plan wrote into are looked at (never a scan of the project).
+    """
+    removed = 0
+    folders = {resolve_inside(Path(workdir), op.path, for_write=True).parent for op in ops}
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            for entry in folder.iterdir():
+                if entry.name.startswith(TEMP_PREFIX) and entry.is_file() and not entry.is_symlink():
+                    entry.unlink(missing_ok=True)
+                    removed += 1
+    return removed
 
 
 def ops_to_json(ops: tuple[FileOp, ...]) -> list[dict[str, Any]]:

@@ -76,7 +76,7 @@ def _write_or_exec(action: Action, mode: ApprovalMode) -> Verdict:
         return Verdict("ask", "file changes need approval in ask mode")
     # The command policy already ran in the tool's plan (a "deny" never gets here).
     reason = action.policy_reason or "commands need approval"
-    if command_names_secret(action.command):
+    if action.sensitive or command_names_secret(action.command):
         return Verdict("ask", "the command names a file that looks like it holds secrets")
     if action.network:
         return Verdict("ask", "the command uses the network")
@@ -84,6 +84,9 @@ def _write_or_exec(action: Action, mode: ApprovalMode) -> Verdict:
         return Verdict("ask", reason)
     if action.auto_allow:
         return Verdict("allow", reason, confine=sandbox.available())
-    if mode == ApprovalMode.AUTO and sandbox.available():
-        return Verdict("allow", "auto mode: the command runs confined to the project", confine=True)
+    if mode == ApprovalMode.AUTO:
+        why_not = sandbox.support()
+        if why_not is None:
+            return Verdict("allow", "auto mode: the command runs confined to the project", confine=True)
+        return Verdict("ask", f"{reason}; auto mode runs commands confined, but {why_not}, so Foya asks")
     return Verdict("ask", reason)

@@ -1,9 +1,16 @@
-"""Which tools a VP may see in a session, and their specs for the model."""
+"""Which tools a VP may see in a session, and their specs for the model.
+
+One shared registry filtered by policy (Yeaft seed Y65): the approval mode
+``read_only`` and the agent modes ``plan`` / ``awaiting_confirmation`` both
+narrow it to tools that change nothing — no file writes, no commands, no
+sub-agents. The filter runs again before every call (``refusal``), so a
+mode switch while a call streams still applies to that call.
+"""
 
 from __future__ import annotations
 
 from foya_desktop.core.llm import ToolSpec
-from foya_desktop.core.model import VP, ApprovalMode, Session
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Session
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools, read_only_tools
 
@@ -41,13 +48,33 @@ class Toolbox:
             names = [n for n in names if n not in MULTI_VP]
         if not session.workdir:
             return [n for n in names if n in NO_FOLDER]
-        if session.approval_mode == ApprovalMode.READ_ONLY:
+        if session.approval_mode == ApprovalMode.READ_ONLY or planning(session):
             names = [n for n in names if n in self._read_only]
         if vp.tools:
             names = [n for n in names if n in vp.tools or n in MULTI_VP]
         return names
 
+    def refusal(self, session: Session, vp: VP, name: str) -> str | None:
+        """Why ``name`` may not run now (a sentence for the model), or ``None`` if it may."""
+        if name in self.names_for(session, vp):
+            return None
+        if name not in self._tools:
+            return f"Unknown tool: {name}."
+        if not session.workdir:
+            return f"{name} is not available: this session has no working folder."
+        if planning(session) and name not in self._read_only:
+            return (f"{name} is not available in plan mode: investigate and propose a plan; "
+                    "nothing may be written, run or delegated until the person confirms the plan.")
+        if session.approval_mode == ApprovalMode.READ_ONLY and name not in self._read_only:
+            return f"{name} is not available: the session is read-only now (approval mode read_only)."
+        return f"{name} is not one of {vp.name}'s tools."
+
     def specs_for(self, session: Session, vp: VP) -> tuple[ToolSpec, ...]:
         """JSON-schema specs for the model."""
         return tuple(ToolSpec(t.name, t.description, t.parameters)
                      for t in (self._tools[n] for n in self.names_for(session, vp)))
+
+
+def planning(session: Session) -> bool:
+    """Plan mode or a plan waiting for confirmation: read and discuss only."""
+    return session.agent_mode in (AgentMode.PLAN, AgentMode.AWAITING_CONFIRMATION)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from foya_desktop.core.model import VP, Project, Session
+from foya_desktop.engine.session.agent_mode import mode_prompt
 
 
 def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project | None) -> str:
@@ -25,5 +26,7 @@ def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project |
         lines += ["", "Project instruction:", project.instruction.strip()]
     if session.announcement.strip():
         lines += ["", "Session announcement:", session.announcement.strip()]
+    if mode_prompt(session):
+        lines += ["", mode_prompt(session)]
     lines += ["", f"Today is {dt.date.today().isoformat()}."]
     return "\n".join(lines)

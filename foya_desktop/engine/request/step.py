@@ -70,12 +70,3 @@ def merge_usage(old: Usage, new: Usage) -> Usage:
         new.cache_read_tokens if new.cache_read_tokens is not None else old.cache_read_tokens,
         new.cache_write_tokens if new.cache_write_tokens is not None else old.cache_write_tokens,
     )
-
-
-def add_usage(a: Usage, b: Usage) -> Usage:
-    """Sum two usages; a field stays ``None`` only if neither reported it."""
-    def plus(x: int | None, y: int | None) -> int | None:
-        return None if x is None and y is None else (x or 0) + (y or 0)
-    return Usage(plus(a.input_tokens, b.input_tokens), plus(a.output_tokens, b.output_tokens),
-                 plus(a.cache_read_tokens, b.cache_read_tokens),
-                 plus(a.cache_write_tokens, b.cache_write_tokens))

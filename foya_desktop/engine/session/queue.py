@@ -80,6 +80,13 @@ class SessionQueue:
         self._snapshot()
         return Queued(item, self._attachments.pop(item.id, ()))
 
+    def put_back(self, taken: Queued) -> None:
+        """Return an item taken by :meth:`pop` to the head of the queue (it could not start)."""
+        self._items.insert(0, taken.item)
+        if taken.attachments:
+            self._attachments[taken.item.id] = taken.attachments
+        self._snapshot()
+
     def move(self, item_id: str, index: int) -> None:
         """Move an item to ``index`` (clamped)."""
         item = self._find(item_id)

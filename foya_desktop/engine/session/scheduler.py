@@ -1,7 +1,8 @@
 """The scheduler: one :class:`SessionOwner` per session (its slot), and the idle condition.
 
 It creates owners on first use, forgets them when a session is deleted, and
-hands each owner the turn layer's ``start`` for the next queued message.
+hands each owner the turn layer's ``start`` for the next queued message and
+the kernel's ``repair`` for a session a dead process left mid-turn.
 :meth:`Scheduler.wait_idle` is an awaitable condition, woken by every change
 of any owner — nothing polls.
 """
@@ -11,15 +12,16 @@ from __future__ import annotations
 import asyncio
 
 from foya_desktop.engine.bus import EventBus
-from foya_desktop.engine.session.owner import SessionOwner, Start
+from foya_desktop.engine.session.owner import Repair, SessionOwner, Start
 from foya_desktop.store.store import Store
 
 
 class Scheduler:
     """Owns the session slots and wakes whoever waits for the engine to be idle."""
 
-    def __init__(self, store: Store, bus: EventBus, start: Start) -> None:
+    def __init__(self, store: Store, bus: EventBus, start: Start, repair: Repair | None = None) -> None:
         self._store = store
+        self._repair = repair
         self._bus = bus
         self._start = start
         self._owners: dict[str, SessionOwner] = {}
@@ -29,7 +31,8 @@ class Scheduler:
         """The owner of a session (created on first use)."""
         found = self._owners.get(session_id)
         if found is None:
-            found = SessionOwner(session_id, self._store, self._bus, self._start, self._change.set)
+            found = SessionOwner(session_id, self._store, self._bus, self._start, self._change.set,
+                                 self._repair)
             self._owners[session_id] = found
         return found
 

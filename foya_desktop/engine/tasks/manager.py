@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
-from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.errors import FoyaError, InvalidOperation
 from foya_desktop.core.events import TaskChanged, TaskRecord
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.engine.bus import EventBus
@@ -35,19 +35,22 @@ class TaskManager:
         self._procs: dict[str, ProcessHandle] = {}
         self._cancellers: dict[str, Canceller] = {}
         self._watchers: dict[str, asyncio.Task[None]] = {}
+        self._redact: dict[int, Callable[[str], str]] = {}
 
     def set_canceller(self, kind: str, cancel: Canceller) -> None:
         """Who stops records of another kind (sub-agents are run by ``ChildAgents``)."""
         self._cancellers[kind] = cancel
 
-    def recover(self) -> int:
-        """Start-up: records of jobs that were running are now ``lost``."""
-        return self._store.write_sync(task_rows.mark_lost)
-
     async def start_shell(self, session_id: str, command: str, workdir: Path,
-                          env: dict[str, str], sandbox: SandboxPolicy | None = None) -> TaskRecord:
-        """Start ``command`` in the background (confined when ``sandbox`` is given) and record it."""
+                          env: dict[str, str], sandbox: SandboxPolicy | None = None,
+                          redact: Callable[[str], str] | None = None) -> TaskRecord:
+        """Start ``command`` in the background (confined when ``sandbox`` is given) and record it.
+
+        ``redact`` replaces known secrets in its output before the output is stored or shown.
+        """
         handle = await start_process(command, workdir, env, head=0, tail=TAIL_BYTES, sandbox=sandbox)
+        if redact is not None:
+            self._redact[id(handle)] = redact
         record = TaskRecord(new_id("task"), session_id, "shell", command, "running", created_at=now_ms())
         try:
             record = await self._store.write(task_rows.insert_task, record)
@@ -64,7 +67,8 @@ class TaskManager:
         self._procs.pop(task_id, None)
         current = await self._store.read(task_rows.get_task, task_id)
         state = current.state if current.state == "cancelled" else ("completed" if code == 0 else "failed")
-        await self._finish(task_id, state, code, handle.tail())
+        await self._finish(task_id, state, code, self._tail(handle))
+        self._redact.pop(id(handle), None)
 
     async def _finish(self, task_id: str, state: str, code: int | None, tail: str) -> None:
         cols = {"state": state, "exit_code": code, "output_tail": tail[-TAIL_BYTES:],
@@ -85,7 +89,11 @@ class TaskManager:
 
     def _live(self, record: TaskRecord) -> TaskRecord:
         handle = self._procs.get(record.id)
-        return replace(record, output_tail=handle.tail()) if handle else record
+        return replace(record, output_tail=self._tail(handle)) if handle else record
+
+    def _tail(self, handle: ProcessHandle) -> str:
+        redact = self._redact.get(id(handle))
+        return redact(handle.tail()) if redact is not None else handle.tail()
 
     async def cancel(self, session_id: str, task_id: str) -> TaskRecord:
         """Stop a running job: its whole process group, or the sub-agent's child session."""
@@ -118,8 +126,12 @@ class TaskManager:
                 await self.cancel(session_id, record.id)
 
     async def close(self) -> None:
-        """Stop every job (the app is quitting)."""
-        for handle in list(self._procs.values()):
+        """Stop every job (the app is quitting): recorded ``cancelled`` first, so the kill's
+        non-zero exit is not mistaken for the job failing."""
+        for task_id, handle in list(self._procs.items()):
+            with contextlib.suppress(FoyaError, RuntimeError):
+                await self._store.write(task_rows.update_task, task_id,
+                                        {"state": "cancelled", "finished_at": now_ms()})
             with contextlib.suppress(ProcessLookupError):
                 await handle.cancel(grace=0.5)
         for watcher in list(self._watchers.values()):

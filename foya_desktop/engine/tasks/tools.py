@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -10,7 +9,7 @@ from foya_desktop.core.errors import FoyaError, ToolError
 from foya_desktop.core.events import TaskRecord
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
-from foya_desktop.tools.shell import RunCommandTool, shell_env
+from foya_desktop.tools.shell import RunCommandTool, command_env
 
 _TASK_ID = {"type": "object", "properties": {"task_id": {"type": "string"}}, "required": ["task_id"]}
 
@@ -48,7 +47,8 @@ class RunBackgroundTool:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Start it and return the task id at once."""
         record = await self._tasks.start_shell(ctx.session_id, str(args["command"]), ctx.workdir,
-                                               shell_env(ctx.env or os.environ), ctx.sandbox)
+                                               command_env(str(args["command"]), ctx), ctx.sandbox,
+                                               ctx.redact)
         return ToolOutput(f"Started background task {record.id}: {record.title}")
 
 

@@ -2,15 +2,18 @@
 
 model step → persist the reply → run its tool calls (through the gate) →
 persist results → next step, until the VP stops calling tools or reaches
-its step limit. Settings are re-read before every step, so a change of
-connection, model or approval mode applies from the next step, never to a
-request in flight.
+its step limit. Settings are read from the database before every model
+request and again before every tool call (never cached: another ``foya``
+process may change them), so a change of connection, model, effort or
+approval mode applies to the very next request or call, never to a request
+in flight (Foya seed F22-F24).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from dataclasses import dataclass, field, replace
 
@@ -26,14 +29,16 @@ from foya_desktop.core.events import (
     VPState,
     VPStatus,
 )
+from foya_desktop.core.figures import FigureCounter
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.request.build import build_request
-from foya_desktop.engine.request.step import StepAccumulator, add_usage
+from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
+from foya_desktop.engine.turn.debug_trace import StepTiming, record_step, record_tool
 from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
 
 log = logging.getLogger(__name__)
@@ -51,10 +56,13 @@ class VPRun:
     """The session's owner: automatic compaction shows its phase through it."""
     compaction_lock: asyncio.Lock
     """Shared by the parallel VPs of one turn, so they compact once, not twice."""
-    usage: Usage = field(default_factory=Usage)
-    requests: int = 0
-    tool_runs: int = 0
-    tool_failures: int = 0
+    counter: FigureCounter = field(default_factory=FigureCounter)
+    """Live figures for the status line; dropped with the run (never kept as history)."""
+
+    @property
+    def usage(self) -> Usage:
+        """What the provider reported for this run's requests."""
+        return self.counter.usage
 
 
 class StepLimitReached(FoyaError):
@@ -70,31 +78,41 @@ async def run_vp(svc: Services, run: VPRun) -> None:
         if not message.tool_calls:
             _status(svc, run, "done")
             return
-        await _run_tools(svc, run, session, message)
+        await _run_tools(svc, run, message)
     raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.")
 
 
 async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     provider, model = await svc.providers.resolve(session, run.vp)
+    connection = (await svc.providers.connection_for(session)).name
     request = await _build_request(svc, run, session, model)
+    timing, retries_before = StepTiming(now_ms()), svc.providers.retries.get(run.session_id, 0)
+    error = ""
     step = StepAccumulator()
     message_id = new_id("msg")  # the stream is named by the message it becomes
     svc.bus.publish(StreamStarted(run.session_id, message_id, run.vp.id, run.turn_id))
-    run.requests += 1
+    run.counter.request()
     _status(svc, run, "running")
     try:
         async with contextlib.aclosing(provider.stream(request)) as stream:
             async for event in stream:
+                timing.first_byte = timing.first_byte or now_ms()
                 step.feed(event)
                 _publish_delta(svc, run, message_id, event)
     except (asyncio.CancelledError, ProviderError) as exc:
+        error = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
         await _keep_partial(svc, run, message_id, step, exc)
         raise
     finally:
+        timing.ended = now_ms()
         svc.bus.publish(StreamEnded(run.session_id, message_id, run.vp.id))
-        run.usage = add_usage(run.usage, step.usage)
+        run.counter.reported(step.usage)
         await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
-                                                    step.usage))
+                                                    step.usage, connection))
+        await asyncio.shield(record_step(
+            svc, run.session_id, run.turn_id, run.vp.id, session.workdir, connection=connection,
+            request=request, usage=step.usage, stop_reason=step.finish, timing=timing,
+            retries=svc.providers.retries.get(run.session_id, 0) - retries_before, error=error))
     return await _persist(svc, _message(run, message_id, step.parts(), MessageStatus.COMPLETE, model=model))
 
 
@@ -126,18 +144,26 @@ async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAc
     await asyncio.shield(_persist(svc, message))
 
 
-async def _run_tools(svc: Services, run: VPRun, session: Session, message: Message) -> None:
+async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
     for call in message.tool_calls:
+        session = await svc.store.get_session(run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
-        run.tool_runs += 1
+        started = now_ms()
         try:
             result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
         except asyncio.CancelledError:
             stopped = ToolRun(interrupted_result(session, run.vp, run.turn_id, call))
             await asyncio.shield(_finish_call(svc, message, call, ToolState.ERROR, stopped))
             raise
-        failed = result.message.tool_result is not None and result.message.tool_result.is_error
-        run.tool_failures += int(failed)
+        outcome = result.message.tool_result
+        failed = outcome is not None and outcome.is_error
+        run.counter.tool(call.name, json.dumps(call.arguments, sort_keys=True), blocked=result.blocked,
+                         failed=failed, output=outcome.content if outcome else "",
+                         at=result.message.created_at)
+        await asyncio.shield(record_tool(
+            svc, run.session_id, run.turn_id, run.vp.id, session.workdir, call=call,
+            result=outcome.content if outcome else "", is_error=failed, blocked=result.blocked,
+            started=started))
         state = ToolState.ERROR if failed else ToolState.COMPLETED
         message = await _finish_call(svc, message, call, state, result)
         _status(svc, run, "running")
@@ -182,8 +208,9 @@ async def _persist(svc: Services, message: Message) -> Message:
 
 
 def _status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
-    svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, run.requests,
-                             run.tool_runs, run.tool_failures, error))
+    figures = run.counter.snapshot()
+    svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, figures.requests,
+                             figures.executions, figures.failures, error, figures))
 
 
 def publish_status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:

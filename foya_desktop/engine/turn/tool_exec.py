@@ -25,7 +25,9 @@ from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.turn.tree_scan import changed_paths, scan_tree
+from foya_desktop.tools import exposure
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
+from foya_desktop.tools.process import private_tmp
 from foya_desktop.tools.sandbox import SandboxPolicy
 from foya_desktop.tools.shell import scrub_env
 
@@ -43,30 +45,38 @@ class ToolRun:
     message: Message
     changes: list[tuple[str, str | None, str | None, str]] = field(default_factory=list)
     """(relative path, before sha, after sha, ``tool`` | ``command``)."""
+    blocked: bool = False
+    """Refused before it ran (policy, denial, read-only, plan mode, bad arguments): a failure,
+    never an execution (Yeaft seed Y44)."""
 
 
 async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
                         call: ToolCallPart) -> ToolRun:
     """Execute ``call`` under the session's approval rules."""
     tool = svc.tools.get(call.name)
-    if tool is None or call.name not in svc.tools.names_for(session, vp):
-        return _result(session, vp, turn_id, call, ToolOutput(f"Unknown or unavailable tool: {call.name}",
-                                                               is_error=True))
+    unavailable = svc.tools.refusal(session, vp, call.name)
+    if tool is None or unavailable is not None:
+        return _result(session, vp, turn_id, call, ToolOutput(unavailable or f"Unknown tool: {call.name}.",
+                                                               is_error=True), blocked=True)
     ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call, turn_id)),
                   call_id=call.call_id, speaker=vp.id)
     try:
         action = tool.plan(dict(call.arguments), ctx)
     except ToolError as exc:
-        return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True))
+        return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True), blocked=True)
     refusal, approved, confine = await _authorise(svc, session, vp, call, action)
+    if refusal is None and confine and action.kind == "exec":
+        ctx, why_not = await asyncio.to_thread(_confined, ctx, svc, session)
+        if why_not is not None:
+            refusal, approved = await _ask(svc, session, vp, call, action,
+                                           f"{action.policy_reason or 'a command'}; Foya cannot confine "
+                                           f"it because {why_not}, so it asks")
     if refusal is not None:
-        return _result(session, vp, turn_id, call, refusal)
-    if confine and action.kind == "exec":
-        ctx = await asyncio.to_thread(_confined, ctx, svc, session)
+        return _result(session, vp, turn_id, call, refusal, blocked=True)
     before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
     output = await _run(tool.run, dict(call.arguments), ctx)
     if not (approved and action.kind == "read"):
-        output = await asyncio.to_thread(_scrubbed, output, ctx.workdir)
+        output = await asyncio.to_thread(_scrubbed, output, ctx.workdir, svc.providers.key_values)
     run = await _stored(svc, session, vp, turn_id, call, output)
     if before is not None:
         after = await asyncio.to_thread(scan_tree, ctx.workdir)
@@ -76,8 +86,11 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
 
 def tool_context(session: Session, svc: Services, asker: Asker | None = None) -> ToolContext:
     """The confinement and environment for tools in ``session``."""
-    return ToolContext(session_id=session.id, workdir=Path(session.workdir),
-                       data_dir=svc.store.home.root, env=scrub_env(dict(os.environ)), ask_user=asker)
+    keys = svc.providers.key_values
+    workdir = Path(session.workdir)
+    env = scrub_env(dict(os.environ), svc.providers.key_env_names, keys)
+    return ToolContext(session_id=session.id, workdir=workdir, data_dir=svc.store.home.root, env=env,
+                       ask_user=asker, redact=lambda text: scrub(text, known_secrets(workdir) | keys))
 
 
 Asker = Callable[[str, tuple[str, ...]], Awaitable[str]]
@@ -94,19 +107,21 @@ def _asker(svc: Services, session: Session, vp: VP, call: ToolCallPart, turn_id:
     return ask
 
 
-def _scrubbed(output: ToolOutput, workdir: Path) -> ToolOutput:
-    """The output with known secret values replaced (see ``engine.secrets``)."""
-    secrets = known_secrets(workdir)
+def _scrubbed(output: ToolOutput, workdir: Path, keys: set[str]) -> ToolOutput:
+    """The output with known secret values and the connections' keys replaced (see ``secrets``)."""
+    secrets = known_secrets(workdir) | keys
     content = scrub(output.content, secrets)
     return output if content == output.content else replace(output, content=content)
 
 
-def _confined(ctx: ToolContext, svc: Services, session: Session) -> ToolContext:
-    """The context with a sandbox: write only the project and a private temp folder."""
-    tmp = svc.store.home.root / "tmp" / session.id
-    tmp.mkdir(parents=True, exist_ok=True, mode=0o700)
+def _confined(ctx: ToolContext, svc: Services, session: Session) -> tuple[ToolContext, str | None]:
+    """The context with a sandbox (see ``tools.exposure``), or why the project cannot be confined."""
+    tmp = private_tmp(session.id)
     env = {**ctx.env, "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp)}
-    return replace(ctx, env=env, sandbox=SandboxPolicy(writable=(ctx.workdir, tmp)))
+    found = exposure.scan(ctx.workdir, ctx.data_dir)
+    policy = SandboxPolicy(writable=(ctx.workdir, tmp), read_only=tuple(found.read_only),
+                           hidden=tuple(found.hidden))
+    return replace(ctx, env=env, sandbox=policy), found.incomplete
 
 
 async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart,
@@ -121,12 +136,19 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
         return None, False, verdict.confine
     if verdict.decision == "deny":
         return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True), False, False
-    key = grant_key(action, workdir)
-    answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
+    refusal, approved = await _ask(svc, session, vp, call, action, verdict.reason)
+    return refusal, approved, False
+
+
+async def _ask(svc: Services, session: Session, vp: VP, call: ToolCallPart, action: Action,
+               reason: str) -> tuple[ToolOutput | None, bool]:
+    """Ask the person; (refusal or ``None``, approved). May raise ``TurnStopped``."""
+    key = grant_key(action, Path(session.workdir))
+    answer = await svc.approvals.ask(session.id, vp.id, call, action, reason,
                                      can_always=key is not None and not action.network
                                      and session.project_id is not None)
     refusal = await _apply_answer(svc, session, answer, key)
-    return refusal, refusal is None, False
+    return refusal, refusal is None
 
 
 async def _apply_answer(svc: Services, session: Session, answer: Answer,
@@ -174,9 +196,11 @@ def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPar
 
 
 def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,
-            images: tuple[ImagePart, ...] = ()) -> ToolRun:
+            images: tuple[ImagePart, ...] = (), *, blocked: bool = False) -> ToolRun:
     part = ToolResultPart(call.call_id, call.name, output.content, output.is_error, images)
+    meta: dict[str, object] = {"arguments": json.dumps(call.arguments)[:2000]}
+    if blocked:
+        meta["blocked"] = True
     message = Message(id=new_id("msg"), session_id=session.id, role="tool", parts=(part,),
-                      speaker=vp.id, turn_id=turn_id, created_at=now_ms(),
-                      meta={"arguments": json.dumps(call.arguments)[:2000]})
-    return ToolRun(message)
+                      speaker=vp.id, turn_id=turn_id, created_at=now_ms(), meta=meta)
+    return ToolRun(message, blocked=blocked)

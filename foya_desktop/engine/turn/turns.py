@@ -10,13 +10,14 @@ import logging
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import MessageAdded, TurnFinished, TurnStarted, TurnStatus, Usage
+from foya_desktop.core.figures import add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.agents.vps import roster_of
-from foya_desktop.engine.request.step import add_usage
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.owner import SessionOwner
+from foya_desktop.engine.session.agent_mode import after_turn
+from foya_desktop.engine.session.owner import Repair, SessionOwner
 from foya_desktop.engine.session.queue import Attachment
 from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.routing import targets
@@ -29,9 +30,9 @@ log = logging.getLogger(__name__)
 class TurnManager:
     """Starts turns and runs them to the end; the scheduler's owners keep the queues moving."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: Services, repair: Repair | None = None) -> None:
         self.svc = svc
-        self.scheduler = Scheduler(svc.store, svc.bus, self.start)
+        self.scheduler = Scheduler(svc.store, svc.bus, self.start, repair)
 
     def owner(self, session_id: str) -> SessionOwner:
         """The owner of a session's runtime state (created on first use)."""
@@ -49,7 +50,8 @@ class TurnManager:
 
     async def _open(self, session_id: str, text: str,
                     attachments: tuple[Attachment, ...]) -> tuple[Message, list[VP], list[VP]]:
-        """Persist the one user message of the turn and pick its target VPs."""
+        """Claim the session across processes, persist the turn's one user message, pick its VPs."""
+        await self.owner(session_id).claim("running a turn")
         session = await self.svc.store.get_session(session_id)
         roster = await roster_of(self.svc.store, session)
         picked = targets(text, roster, session.default_vp)
@@ -77,7 +79,7 @@ class TurnManager:
         except Exception as exc:
             self.svc.routes.close(owner.session_id)
             stored.set_exception(exc)
-            return None
+            return None  # nothing opened: the owner gives the claim back, the queue stays put
         stored.set_result(message)
         return await self._run_turn(owner, message, [] if stopped else picked, roster, stopped)
 
@@ -100,14 +102,27 @@ class TurnManager:
             status = "stopped"
         finally:
             self.svc.routes.close(owner.session_id)
-        usage = Usage()
-        for r in runs:
-            usage = add_usage(usage, r.usage)
+            usage = Usage()
+            for r in runs:
+                usage = add_usage(usage, r.usage)
+            if status == "completed":
+                await asyncio.shield(after_turn(self.svc.store, self.svc.bus, owner.session_id, status))
         return TurnFinished(owner.session_id, turn_id, status, error, usage)
 
     async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun]) -> list[str]:
-        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn)."""
-        errors = [e for e in [await self._guarded(owner, run)] if e]
+        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn).
+
+        Each VP runs as its own task, known to the owner, so its Stop ends it (and
+        its hand-offs) alone; stopping the turn still cancels everything.
+        """
+        task = asyncio.ensure_future(self._guarded(owner, run))
+        owner.track_vp(run.vp.id, task)
+        (outcome,) = await asyncio.gather(task, return_exceptions=True)
+        if isinstance(outcome, asyncio.CancelledError):
+            return []  # this VP was stopped on its own; the others go on
+        if isinstance(outcome, BaseException):
+            raise outcome
+        errors = [outcome] if outcome else []
         handoffs = self.svc.routes.take(owner.session_id, run.vp.id)
         by_id = {vp.id: vp for vp in run.roster}
         targets = [by_id[t] for t in dict.fromkeys(h.target for h in handoffs) if t in by_id]

@@ -1,19 +1,36 @@
 """The line above the composer: what the session is doing, and which model it uses.
 
-Per-VP progress shows what the provider reported — requests, tool runs,
-failures — never a guess. Connection, model and approval mode are session
-settings; changing them here applies from the next model step.
+Per-VP progress (``VPStatusPanel``) shows what the provider reported — tokens,
+requests, executions, failures — never a guess. Connection, model, reasoning
+effort, approval mode and agent mode are session settings; changing them here
+applies from the next model request or tool call. The agent mode has its own
+one-click switch, apart from the approval mode: plan mode is the mechanism
+that keeps a VP to reading and discussing.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from foya_desktop.core.events import VPStatus
-from foya_desktop.core.model import ApprovalMode, Connection, Phase, Session
+from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session
 from foya_desktop.ui import theme
+from foya_desktop.ui.composer.vp_status import VPStatusPanel
 from foya_desktop.ui.speakers import SpeakerDirectory
+
+EFFORT_CHOICES = (("", "Default effort"), ("minimal", "Minimal effort"), ("low", "Low effort"),
+                  ("medium", "Medium effort"), ("high", "High effort"))
+_MODE_TEXT = {AgentMode.EXECUTE: "Mode: Execute", AgentMode.PLAN: "Mode: Plan",
+              AgentMode.AWAITING_CONFIRMATION: "Mode: Plan (awaiting confirmation)"}
 
 APPROVAL_LABELS = {
     ApprovalMode.READ_ONLY: "Read-only",
@@ -30,10 +47,24 @@ class StatusLine(QWidget):
     Signals:
         connection_chosen(str, str): connection name and model picked by the person.
         approval_chosen(str): an ``ApprovalMode`` value picked by the person.
+        effort_chosen(str): a reasoning effort ("" = the model's default).
+        agent_mode_chosen(str): an ``AgentMode`` value (the one-click switch).
+        confirm_plan(): "Confirm and execute" was pressed.
+        keep_planning(): "Keep planning" was pressed.
+        stop_requested(str): the Stop of this VP (speaker id) was pressed.
+        debug_toggled(bool): show or hide the debug panel.
+        usage_requested(): open the usage window.
     """
 
     connection_chosen = Signal(str, str)
     approval_chosen = Signal(str)
+    effort_chosen = Signal(str)
+    agent_mode_chosen = Signal(str)
+    confirm_plan = Signal()
+    keep_planning = Signal()
+    stop_requested = Signal(str)
+    debug_toggled = Signal(bool)
+    usage_requested = Signal()
 
     def __init__(self, speakers: SpeakerDirectory, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,6 +72,23 @@ class StatusLine(QWidget):
         self._vps: dict[str, VPStatus] = {}
         self._connections: dict[str, Connection] = {}
         self.phase_label = QLabel(_PHASE_TEXT[Phase.IDLE])
+        self.vp_panel = VPStatusPanel(speakers)
+        self.effort = QComboBox()
+        for value, label in EFFORT_CHOICES:
+            self.effort.addItem(label, value)
+        self.effort.setToolTip("Reasoning effort for the next model request")
+        self.agent_mode = QPushButton(_MODE_TEXT[AgentMode.EXECUTE])
+        self.agent_mode.setToolTip("Execute: tools as the approval mode allows. Plan: read and discuss "
+                                   "only, then confirm the plan. Click to switch.")
+        self._mode = AgentMode.EXECUTE
+        self.confirm_bar = QWidget()
+        self.confirm_button = QPushButton("Confirm and execute")
+        self.keep_button = QPushButton("Keep planning")
+        self.debug = QPushButton("Debug")
+        self.debug.setCheckable(True)
+        self.debug.setToolTip("Show each model request and tool call of a turn as sent")
+        self.usage = QPushButton("Usage")
+        self.usage.setToolTip("Tokens and cost of this session and of all time")
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -59,18 +107,47 @@ class StatusLine(QWidget):
         self.model.setToolTip("Model name (type any name the service offers)")
         self._layout()
         self.approval.activated.connect(lambda _i: self.approval_chosen.emit(self.approval.currentData()))
+        self.effort.activated.connect(lambda _i: self.effort_chosen.emit(self.effort.currentData()))
+        self.agent_mode.clicked.connect(self._switch_mode)
+        self.confirm_button.clicked.connect(self.confirm_plan)
+        self.keep_button.clicked.connect(self.keep_planning)
+        self.vp_panel.stop_requested.connect(self.stop_requested)
+        self.debug.toggled.connect(self.debug_toggled)
+        self.usage.clicked.connect(self.usage_requested)
         self.connection.activated.connect(self._on_connection)
         self.model.activated.connect(self._emit_choice)
 
     def _layout(self) -> None:
-        row = QHBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.vp_panel)
+        bar = QHBoxLayout(self.confirm_bar)
+        bar.setContentsMargins(12, 2, 12, 2)
+        bar.addWidget(QLabel("The plan is ready."))
+        bar.addWidget(self.confirm_button)
+        bar.addWidget(self.keep_button)
+        bar.addStretch(1)
+        self.confirm_bar.hide()
+        outer.addWidget(self.confirm_bar)
+        row = QHBoxLayout()
         row.setContentsMargins(12, 2, 12, 2)
         row.setSpacing(8)
         row.addWidget(self.phase_label)
         row.addWidget(self.vp_label, 1)
+        row.addWidget(self.agent_mode)
         row.addWidget(self.approval)
         row.addWidget(self.connection)
         row.addWidget(self.model)
+        row.addWidget(self.effort)
+        row.addWidget(self.usage)
+        row.addWidget(self.debug)
+        outer.addLayout(row)
+
+    def _switch_mode(self) -> None:
+        """One click: execute ↔ plan (a plan awaiting confirmation goes back to execute)."""
+        target = AgentMode.PLAN if self._mode == AgentMode.EXECUTE else AgentMode.EXECUTE
+        self.agent_mode_chosen.emit(str(target))
 
     def set_phase(self, phase: str) -> None:
         """Show the kernel's phase for the session on screen."""
@@ -83,25 +160,13 @@ class StatusLine(QWidget):
     def set_vp_status(self, status: VPStatus) -> None:
         """Update one VP's progress in the current turn."""
         self._vps[status.speaker] = status
-        self._render_vps()
+        self.vp_label.clear()
+        self.vp_panel.set_status(status)
 
     def clear_vp_status(self) -> None:
-        """A new turn (or another session): forget per-VP progress."""
+        """A new turn, a finished turn or another session: live figures are not kept."""
         self._vps.clear()
-        self._render_vps()
-
-    def _render_vps(self) -> None:
-        chips = []
-        for speaker, st in self._vps.items():
-            color = self._speakers.color(speaker).name()
-            parts = [st.state, f"{st.requests} req", f"{st.tool_runs} tools"]
-            if st.tool_failures:
-                parts.append(f"<span style='color:#c62828'>{st.tool_failures} failed</span>")
-            if st.error:
-                parts.append(f"<span style='color:#c62828'>{_escape(st.error)}</span>")
-            chips.append(f"<b style='color:{color}'>{_escape(self._speakers.name(speaker))}</b> "
-                         + " · ".join(parts))
-        self.vp_label.setText("&nbsp;&nbsp;".join(chips))
+        self.vp_panel.clear()
 
     def set_connections(self, connections: list[Connection]) -> None:
         """The configured model services to choose from."""
@@ -115,11 +180,16 @@ class StatusLine(QWidget):
 
     def show_session(self, session: Session) -> None:
         """Reflect a session's settings without emitting choices."""
-        with QSignalBlocker(self.connection), QSignalBlocker(self.model), QSignalBlocker(self.approval):
+        with QSignalBlocker(self.connection), QSignalBlocker(self.model), QSignalBlocker(self.approval), \
+                QSignalBlocker(self.effort):
             self.connection.setCurrentIndex(self.connection.findText(session.connection)
                                             if session.connection else -1)
             self._fill_models(session.model)
             self.approval.setCurrentIndex(max(0, self.approval.findData(str(session.approval_mode))))
+            self.effort.setCurrentIndex(max(0, self.effort.findData(session.reasoning_effort)))
+        self._mode = session.agent_mode
+        self.agent_mode.setText(_MODE_TEXT[session.agent_mode])
+        self.confirm_bar.setVisible(session.agent_mode == AgentMode.AWAITING_CONFIRMATION)
 
     def _fill_models(self, current: str) -> None:
         conn = self._connections.get(self.connection.currentText())

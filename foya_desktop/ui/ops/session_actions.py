@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
@@ -85,7 +85,6 @@ class SessionActions(QObject):
                                     "opens; this one goes on unchanged (also while it is replying).")
         self.fork_button.setAutoRaise(True)
         self.fork_button.clicked.connect(self._fork_current)
-        self._fork_host: QWidget | None = None
 
     # ---- the timeline's context menu -----------------------------------------------------------
 
@@ -207,30 +206,16 @@ class SessionActions(QObject):
 
     # ---- the fork icon ---------------------------------------------------------------------------
 
-    def attach_fork_button(self, host: QWidget) -> None:
-        """Put the fork icon on ``host`` (the session pane), kept at its top right."""
-        self._fork_host = host
-        self.fork_button.setParent(host)
-        host.installEventFilter(self)
+    def attach_fork_button(self, add_to_header: Callable[[QWidget], None]) -> None:
+        """Hand the fork icon to the conversation header (``SessionPane.add_header_action``)."""
+        add_to_header(self.fork_button)
         self.place_fork_button()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Follow the host's size."""
-        if watched is self._fork_host and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
-            self.place_fork_button()
-        return False
-
     def place_fork_button(self) -> None:
-        """Position and enable the icon for the session on screen (hidden for child sessions)."""
-        host, button = self._fork_host, self.fork_button
-        if host is None:
-            return
-        button.adjustSize()
-        button.move(host.width() - button.width() - 16, 12)
-        button.raise_()
+        """Show and enable the icon for the session on screen (hidden for child sessions)."""
         session = self._shown.session
-        button.setVisible(session is not None and session.parent_id is None)
-        button.setEnabled(session is not None and not self._kernel.fork_in_progress(session.id))
+        self.fork_button.setVisible(session is not None and session.parent_id is None)
+        self.fork_button.setEnabled(session is not None and not self._kernel.fork_in_progress(session.id))
 
     def _fork_current(self) -> None:
         session = self._shown.session

@@ -1,0 +1,56 @@
+"""``foya projects list | set``: projects and their instruction from a terminal.
+
+A project is named by its id, its name or its folder path. The instruction applies to every
+session of the project from its next request (the window's *Project instruction…* does the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from foya_desktop.core.errors import InvalidOperation, NotFound
+from foya_desktop.core.model import Project
+from foya_desktop.engine.kernel import Kernel
+
+
+def add_projects_parser(p: argparse.ArgumentParser) -> None:
+    """The ``projects`` subcommands."""
+    sub: Any = p.add_subparsers(dest="action", required=True)
+    ls = sub.add_parser("list", help="list projects with their instruction")
+    ls.add_argument("--json", action="store_true")
+    st = sub.add_parser("set", help="change a project's instruction")
+    st.add_argument("project", help="the project's id, name or folder")
+    st.add_argument("--instruction", required=True, metavar="TEXT", help="'' removes it")
+
+
+async def _find(kernel: Kernel, ref: str) -> Project:
+    projects = await kernel.list_projects()
+    path = str(await asyncio.to_thread(lambda: Path(ref).expanduser().resolve())) if ref else ""
+    hits = [p for p in projects if ref in (p.id, p.name) or p.path == path]
+    if not hits:
+        raise NotFound(f"No project {ref!r}. See `foya projects list`.")
+    if len(hits) > 1:
+        raise InvalidOperation(f"Several projects are named {ref!r}; use the id or the folder instead.")
+    return hits[0]
+
+
+async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
+    """Run one ``foya projects`` action."""
+    if args.action == "list":
+        projects = await kernel.list_projects()
+        if args.json:
+            print(json.dumps([{"id": p.id, "name": p.name, "path": p.path, "instruction": p.instruction}
+                              for p in projects], ensure_ascii=False, indent=1))
+        else:
+            for p in projects:
+                print(f"{p.id}  {p.name:<20} {p.path}" + (f"\n    instruction: {p.instruction}"
+                                                          if p.instruction else ""))
+        return 0
+    project = await kernel.set_project_instruction((await _find(kernel, args.project)).id, args.instruction)
+    saved = "saved; it applies from each session's next request."
+    print(f"Project {project.name}: instruction " + (saved if project.instruction.strip() else "removed."))
+    return 0

@@ -1,0 +1,86 @@
+"""``foya sessions status ID``: the figures of the running or last turn.
+
+Read-only: it opens the store alone, not a kernel, so it runs no start-up
+recovery and never touches a turn another process is running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from foya_desktop.core.figures import HOW_COUNTED, RunFigures, tokens_text
+from foya_desktop.engine.agents.vps import all_vps
+from foya_desktop.engine.session.status import TurnStatus, turn_status
+from foya_desktop.store.home import default_home
+from foya_desktop.store.store import Store
+
+
+def add_status_parser(sub: Any) -> None:
+    """Add ``status`` to ``foya sessions``' subparsers."""
+    p = sub.add_parser("status", help="tokens, requests and tool calls of the running or last turn")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+
+
+async def open_store() -> Store:
+    """The store in the data directory, opened off the event loop."""
+    return await asyncio.to_thread(Store, default_home())
+
+
+async def status_command(args: argparse.Namespace) -> int:
+    """Print the turn's figures per VP."""
+    store = await open_store()
+    try:
+        status = await turn_status(store, args.id)
+        names = {vp.id: vp.name for vp in await all_vps(store)}
+    finally:
+        await store.close()
+    if args.json:
+        print(json.dumps(status_json(status, names), ensure_ascii=False, indent=1))
+    elif status is None:
+        print(f"Session {args.id} has no turns yet.")
+    else:
+        print(status_text(status, names))
+    return 0
+
+
+def status_json(status: TurnStatus | None, names: dict[str, str]) -> dict[str, Any]:
+    """The JSON form: ``null`` token fields mean "not provided"."""
+    if status is None:
+        return {"turn_id": None, "running": False, "vps": [], "how_counted": HOW_COUNTED}
+    return {"session_id": status.session_id, "turn_id": status.turn_id, "running": status.running,
+            "vps": [{"speaker": s, "name": names.get(s, s), **asdict(f)} for s, f in status.vps],
+            "how_counted": HOW_COUNTED}
+
+
+def status_text(status: TurnStatus, names: dict[str, str]) -> str:
+    """Plain lines, one block per VP."""
+    state = "running" if status.running else "finished"
+    lines = [f"Turn {status.turn_id} ({state})"]
+    for speaker, f in status.vps:
+        lines += ["", f"{names.get(speaker, speaker)}", *figure_lines(f)]
+    lines += ["", f"How counted: {HOW_COUNTED}"]
+    return "\n".join(lines)
+
+
+def figure_lines(f: RunFigures) -> list[str]:
+    """The figures of one VP as indented lines."""
+    cache = f" (cache reads {f.cache_read_tokens:,})" if f.cache_read_tokens else ""
+    lines = [f"  input tokens {tokens_text(f.input_tokens)}{cache} · "
+             f"output tokens {tokens_text(f.output_tokens)}",
+             f"  model requests {f.requests} · tool executions {f.executions} · failed {f.failures} "
+             f"(blocked {f.blocked})"]
+    for t in f.tools:
+        lines.append(f"    {t.name}: {t.executions} executions, {t.failures} failures, {t.blocked} blocked")
+    if f.tools_omitted:
+        lines.append(f"    … {f.tools_omitted} more tool kinds (counted in the totals)")
+    evidence = (datetime.fromtimestamp(f.latest_evidence_at / 1000).strftime("%H:%M:%S")
+                if f.latest_evidence_at else "none yet")
+    lines.append(f"  run details: repeated calls {f.repeated_calls} · duplicate results "
+                 f"{f.duplicate_results} · latest evidence {evidence}")
+    return lines

@@ -1,0 +1,163 @@
+"""What one VP's run in a turn has spent and done, as the status line shows it.
+
+The Yeaft seed's rules (Y41-Y46), in one place:
+
+* tokens are the provider's reported figures for this VP's requests in this
+  turn — input *including* cache reads/writes, sub-agents excluded (they run
+  in their own child sessions) — never the context size or a session total;
+  ``None`` means the provider reported nothing ("not provided"), never 0;
+* an *execution* is a tool call that actually ran (succeeded or failed); a
+  *blocked* call was refused before it ran (policy, denial, read-only, plan
+  mode, bad arguments) and counts as a failure, never as an execution;
+* per-tool tallies keep at most :data:`MAX_TOOL_KINDS` kinds; the totals
+  always cover every call;
+* "run details": repeated calls (same tool and arguments as an earlier call
+  of the turn), duplicate results (same output as an earlier result), the
+  time of the latest evidence (last successful result) and how all of this is
+  counted. New evidence does not mean the task is done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+MAX_TOOL_KINDS = 128
+
+DEBUG_WARNING = ("Debug traces may contain project text and tool output. They are for you, the owner "
+                 "of this session: do not export or share them casually.")
+
+HOW_COUNTED = (
+    "Tokens are what the provider reported for this VP's model requests in this turn: input includes "
+    "cached tokens, sub-agents are not included, and a provider that reports nothing shows \"not "
+    "provided\". Executions are tool calls that really ran (successful or failed); blocked calls were "
+    "refused before running and count as failures, not executions. Repeated calls used the same tool "
+    "and arguments as an earlier call of this turn; duplicate results repeated an earlier output. "
+    "New evidence does not mean the task is done."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts reported by a provider; ``None`` means not reported (never zero).
+
+    ``input_tokens`` counts every prompt token, cache reads and writes included:
+    the adapters convert Anthropic's ``input_tokens`` (which excludes them) and
+    pass OpenAI's ``prompt_tokens`` (which includes ``cached_tokens``) as is.
+    """
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolTally:
+    """One tool kind's calls in the run."""
+
+    name: str
+    executions: int = 0
+    failures: int = 0
+    """Failed executions plus blocked calls."""
+    blocked: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunFigures:
+    """A snapshot of one VP's run (live while it runs; derived from the store afterwards)."""
+
+    input_tokens: int | None = None
+    """Including cache reads and writes; ``None``: not provided."""
+    output_tokens: int | None = None
+    cache_read_tokens: int | None = None
+    """The part of the input served from the prompt cache (reuse)."""
+    requests: int = 0
+    executions: int = 0
+    failures: int = 0
+    blocked: int = 0
+    tools: tuple[ToolTally, ...] = ()
+    """At most ``MAX_TOOL_KINDS`` kinds, in first-use order."""
+    tools_omitted: int = 0
+    """Tool kinds beyond the cap (their calls are still in the totals)."""
+    repeated_calls: int = 0
+    duplicate_results: int = 0
+    latest_evidence_at: int = 0
+    """Epoch ms of the latest successful tool result; 0 when there is none yet."""
+
+
+@dataclass
+class FigureCounter:
+    """Accumulates :class:`RunFigures` from requests and tool outcomes."""
+
+    usage: Usage = field(default_factory=Usage)
+    requests: int = 0
+    executions: int = 0
+    failures: int = 0
+    blocked: int = 0
+    tallies: dict[str, ToolTally] = field(default_factory=dict)
+    omitted: set[str] = field(default_factory=set)
+    calls_seen: set[str] = field(default_factory=set)
+    results_seen: set[str] = field(default_factory=set)
+    repeated_calls: int = 0
+    duplicate_results: int = 0
+    latest_evidence_at: int = 0
+
+    def request(self) -> None:
+        """A model request was sent (counted while it streams)."""
+        self.requests += 1
+
+    def reported(self, usage: Usage) -> None:
+        """What the provider reported for a request."""
+        self.usage = add_usage(self.usage, usage)
+
+    def tool(self, name: str, arguments: str, *, blocked: bool, failed: bool, output: str,
+             at: int) -> None:
+        """One finished tool call: ``blocked`` (never ran) or executed, ``failed`` or not."""
+        if _digest(name, arguments) in self.calls_seen:
+            self.repeated_calls += 1
+        self.calls_seen.add(_digest(name, arguments))
+        failure = blocked or failed
+        self.blocked += int(blocked)
+        self.executions += int(not blocked)
+        self.failures += int(failure)
+        if not failure:
+            if _digest(name, output) in self.results_seen:
+                self.duplicate_results += 1
+            self.results_seen.add(_digest(name, output))
+            self.latest_evidence_at = max(self.latest_evidence_at, at)
+        self._tally(name, blocked, failure)
+
+    def _tally(self, name: str, blocked: bool, failure: bool) -> None:
+        if name not in self.tallies and len(self.tallies) >= MAX_TOOL_KINDS:
+            self.omitted.add(name)
+            return
+        t = self.tallies.get(name, ToolTally(name))
+        self.tallies[name] = ToolTally(name, t.executions + int(not blocked), t.failures + int(failure),
+                                       t.blocked + int(blocked))
+
+    def snapshot(self) -> RunFigures:
+        """The figures as they are now."""
+        u = self.usage
+        return RunFigures(u.input_tokens, u.output_tokens, u.cache_read_tokens, self.requests,
+                          self.executions, self.failures, self.blocked, tuple(self.tallies.values()),
+                          len(self.omitted), self.repeated_calls, self.duplicate_results,
+                          self.latest_evidence_at)
+
+
+def add_usage(a: Usage, b: Usage) -> Usage:
+    """Sum two usages; a field stays ``None`` only if neither reported it."""
+    def plus(x: int | None, y: int | None) -> int | None:
+        return None if x is None and y is None else (x or 0) + (y or 0)
+    return Usage(plus(a.input_tokens, b.input_tokens), plus(a.output_tokens, b.output_tokens),
+                 plus(a.cache_read_tokens, b.cache_read_tokens),
+                 plus(a.cache_write_tokens, b.cache_write_tokens))
+
+
+def tokens_text(value: int | None) -> str:
+    """A full number with thousands separators, or "not provided" (never 0 for nothing)."""
+    return "not provided" if value is None else f"{value:,}"
+
+
+def _digest(name: str, text: str) -> str:
+    return hashlib.sha256(f"{name}\0{text}".encode()).hexdigest()

@@ -1,0 +1,68 @@
+"""A turn's figures per VP, derived from the store (for ``foya sessions status``).
+
+The live status line gets the same figures from ``VPStatus`` events while a
+turn runs; afterwards nothing live is kept (Yeaft seed Y46), so the figures
+of the last turn are rebuilt here from the usage ledger and the turn's tool
+results, with the same counter and the same rules (``core.figures``). It
+works from any process: everything comes from the database.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from foya_desktop.core.figures import FigureCounter, RunFigures
+from foya_desktop.core.messages import Message
+from foya_desktop.core.model import Phase
+from foya_desktop.store.ledger import latest_turn_id, turn_messages, usage_entries
+from foya_desktop.store.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStatus:
+    """The running or last turn of a session."""
+
+    session_id: str
+    turn_id: str
+    running: bool
+    vps: tuple[tuple[str, RunFigures], ...]
+    """(speaker id, figures) in the order the VPs were targeted."""
+
+
+async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
+    """The figures of the running or last turn; ``None`` before the first turn."""
+    session = await store.get_session(session_id)
+    turn_id = await store.read(latest_turn_id, session_id)
+    if turn_id is None:
+        return None
+    messages = await store.read(turn_messages, session_id, turn_id)
+    entries = await store.read(usage_entries, session_id, turn_id)
+    counters = {speaker: FigureCounter() for speaker in _targets(messages)}
+    for entry in entries:
+        counter = counters.setdefault(entry.speaker, FigureCounter())
+        counter.request()
+        counter.reported(entry.usage)
+    arguments = _call_arguments(messages)
+    for m in messages:
+        result = m.tool_result
+        if result is None or not m.speaker:
+            continue
+        counters.setdefault(m.speaker, FigureCounter()).tool(
+            result.name, arguments.get(result.call_id, ""), blocked=bool(m.meta.get("blocked")),
+            failed=result.is_error, output=result.content, at=m.created_at)
+    return TurnStatus(session_id, turn_id, session.phase == Phase.TURN,
+                      tuple((speaker, c.snapshot()) for speaker, c in counters.items()))
+
+
+def _targets(messages: list[Message]) -> list[str]:
+    for m in messages:
+        if m.role == "user":
+            return [str(t) for t in m.meta.get("targets", [])]
+    return []
+
+
+def _call_arguments(messages: list[Message]) -> dict[str, str]:
+    """call id → canonical JSON of its arguments (as the live counter sees them)."""
+    return {call.call_id: json.dumps(call.arguments, sort_keys=True)
+            for m in messages for call in m.tool_calls}

@@ -1,0 +1,112 @@
+"""Storage and environment faults, as one plain sentence each.
+
+SQLite and the OS report a full disk, a read-only folder, a damaged file or
+a lock held too long in many shapes (``sqlite3.OperationalError`` text,
+Peewee's wrappers, ``OSError`` errno). This module is the one place that
+turns them into the :class:`~foya_desktop.core.errors.StorageError` family,
+whose message says what is wrong and what to do, and whose ``exit_code``
+the ``foya`` command exits with.
+"""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import peewee as pw
+
+from foya_desktop.core.errors import (
+    DatabaseCorrupt,
+    DatabaseLocked,
+    DiskFull,
+    StorageError,
+    StorageReadOnly,
+)
+from foya_desktop.store.home import Home
+
+_FULL = ("database or disk is full", "disk i/o error", "file too large")
+_READ_ONLY = ("attempt to write a readonly database", "readonly database", "unable to open database file",
+              "read-only file system", "permission denied")
+_CORRUPT = ("file is not a database", "database disk image is malformed", "malformed",
+            "file is encrypted")
+
+
+def newest_backup(home: Home) -> Path | None:
+    """The most recent copy in ``backups/`` (what a person can restore)."""
+    try:
+        found = sorted(home.backups.glob("*.sqlite3"), key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return None
+    return found[-1] if found else None
+
+
+def corrupt_advice(home: Home, what: str) -> str:
+    """The sentence for a damaged database: never written; restore a backup or repair a copy."""
+    backup = newest_backup(home)
+    restore = (f"restore the newest backup ({backup}) by copying it over that file"
+               if backup is not None else "restore it from your own backup")
+    return (f"The database {home.database} {what}. Foya did not write to it. Quit Foya, then "
+            f"{restore}, or repair a copy: sqlite3 {home.database} .recover | sqlite3 repaired.sqlite3 "
+            "(and move repaired.sqlite3 into its place).")
+
+
+def translate(exc: BaseException, home: Home) -> StorageError | None:
+    """The plain-words storage error for ``exc`` (or the error it happened while handling: a
+    full disk makes SQLite roll back by itself, and Peewee's own ROLLBACK then fails with
+    "no transaction is active"), or ``None`` if it is not a storage fault."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            break
+        plain = _translate_one(seen, home)
+        if plain is not None:
+            return plain
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _translate_one(exc: BaseException, home: Home) -> StorageError | None:
+    if isinstance(exc, StorageError):
+        return exc
+    if isinstance(exc, OSError):
+        code = exc.errno
+        where = exc.filename or home.root
+        if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return DiskFull(f"The disk holding {where} is full (or a file size limit was reached). "
+                            "Free some space and try again; nothing was lost.")
+        if code in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return StorageReadOnly(f"Foya cannot write to {where} (read-only or no permission). Make the "
+                                   f"data folder {home.root} writable, or point FOYA_HOME elsewhere.")
+        return None
+    if not isinstance(exc, (sqlite3.Error, pw.PeeweeException)):
+        return None
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return DatabaseLocked(f"The database {home.database} is locked by another program and stayed "
+                              "locked longer than Foya waits (10 s). Close the program holding it (a "
+                              "database browser, a backup tool) and try again.")
+    if any(k in text for k in _FULL):
+        return DiskFull(f"The disk holding {home.database} is full (or a file size limit was reached). "
+                        "Free some space and try again; what was saved before is intact.")
+    if any(k in text for k in _READ_ONLY):
+        return StorageReadOnly(f"Foya cannot write to the database {home.database} (the file or the "
+                               f"folder {home.root} is read-only or not yours). Make it writable, or point "
+                               "FOYA_HOME elsewhere; reading commands like 'foya sessions list' still work.")
+    if any(k in text for k in _CORRUPT):
+        return DatabaseCorrupt(corrupt_advice(home, "is damaged"))
+    return None
+
+
+@contextmanager
+def storage_errors(home: Home) -> Iterator[None]:
+    """Re-raise storage faults inside the block as their plain-words ``StorageError``."""
+    try:
+        yield
+    except (OSError, sqlite3.Error, pw.PeeweeException) as exc:
+        plain = translate(exc, home)
+        if plain is None:
+            raise
+        raise plain from exc

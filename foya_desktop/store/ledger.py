@@ -1,0 +1,82 @@
+"""Reads for the status line and usage views (sync; the reader thread).
+
+A finished turn's figures are derived from what was stored — the usage
+ledger (one row per model request) and the turn's tool results — never from
+live counters kept after the turn (Yeaft seed Y46).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from foya_desktop.core.events import Usage
+from foya_desktop.core.messages import Message
+from foya_desktop.store.codec import message_from_row
+from foya_desktop.store.schema import MessageRow, PriceRow, UsageRow
+
+
+@dataclass(frozen=True, slots=True)
+class UsageEntry:
+    """One model request in the ledger."""
+
+    session_id: str
+    turn_id: str
+    speaker: str
+    model: str
+    usage: Usage
+    created_at: int
+    connection: str = ""
+
+
+def latest_turn_id(session_id: str) -> str | None:
+    """The turn of the session's newest valid user message, if any."""
+    row = (MessageRow.select(MessageRow.turn_id)
+           .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.role == "user"))
+           .order_by(MessageRow.seq.desc()).first())
+    return str(row.turn_id) if row is not None and row.turn_id else None
+
+
+def turn_messages(session_id: str, turn_id: str) -> list[Message]:
+    """The valid messages of one turn, in order."""
+    rows = (MessageRow.select()
+            .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.turn_id == turn_id))
+            .order_by(MessageRow.seq))
+    return [message_from_row(r) for r in rows]
+
+
+def usage_entries(session_id: str | None = None, turn_id: str | None = None) -> list[UsageEntry]:
+    """Ledger rows, oldest first; all of them, one session's (also deleted), or one turn's."""
+    query = UsageRow.select().order_by(UsageRow.created_at)
+    if session_id is not None:
+        query = query.where(UsageRow.session_id == session_id)
+    if turn_id is not None:
+        query = query.where(UsageRow.turn_id == turn_id)
+    return [UsageEntry(r.session_id, r.turn_id, r.speaker, r.model,
+                       Usage(r.input_tokens, r.output_tokens, r.cache_read_tokens, r.cache_write_tokens),
+                       r.created_at, r.connection) for r in query]
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """USD per million tokens; ``None`` cache prices fall back to the input price."""
+
+    connection: str
+    model: str
+    input_per_mtok: float
+    output_per_mtok: float
+    cache_read_per_mtok: float | None = None
+    cache_write_per_mtok: float | None = None
+
+
+def set_price(price: Price) -> None:
+    """Insert or replace the price of one connection and model."""
+    PriceRow.insert(connection=price.connection, model=price.model, input_per_mtok=price.input_per_mtok,
+                    output_per_mtok=price.output_per_mtok, cache_read_per_mtok=price.cache_read_per_mtok,
+                    cache_write_per_mtok=price.cache_write_per_mtok).on_conflict_replace().execute()
+
+
+def prices() -> dict[tuple[str, str], Price]:
+    """Every configured price by (connection, model)."""
+    return {(r.connection, r.model): Price(r.connection, r.model, r.input_per_mtok, r.output_per_mtok,
+                                           r.cache_read_per_mtok, r.cache_write_per_mtok)
+            for r in PriceRow.select()}

@@ -1,0 +1,161 @@
+"""Per-VP session status while a turn runs (Yeaft seed Y40-Y46).
+
+One block per VP: a title line with the VP's name, its run state and Stop;
+below it the provider-reported figures of this turn (input incl. cache,
+output, as full numbers or "not provided"), model requests, executions and
+failed calls. "failed" expands a per-tool table (executions / failures /
+blocked, at most 128 kinds, totals always complete); "Run details" holds
+repeated calls, duplicate results, the latest evidence time and how the
+figures are counted. The blocks are live only: a finished turn clears them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from foya_desktop.core.events import VPStatus
+from foya_desktop.core.figures import HOW_COUNTED, RunFigures, tokens_text
+from foya_desktop.ui import theme
+from foya_desktop.ui.speakers import SpeakerDirectory
+
+_STATE_TEXT = {"running": "Running", "done": "Done", "stopped": "Stopped", "error": "Failed",
+               "waiting": "Waiting"}
+
+
+class VPStatusBlock(QWidget):
+    """One VP's title line, figures and the two expandable sections.
+
+    Signals:
+        stop_requested(): the person pressed this VP's Stop.
+    """
+
+    stop_requested = Signal()
+
+    def __init__(self, name: str, color: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name_label = QLabel(f"<b style='color:{color}'>{_escape(name)}</b>")
+        self.state_label = QLabel()
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop this VP (the others go on)")
+        self.stop_button.setFlat(True)
+        self.figures_label = QLabel()
+        self.figures_label.setTextFormat(Qt.TextFormat.RichText)
+        self.figures_label.linkActivated.connect(self._toggle)
+        self.tools_label = QLabel()
+        self.details_label = QLabel()
+        self.details_label.setWordWrap(True)
+        for label in (self.tools_label, self.details_label):
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setContentsMargins(16, 0, 0, 0)
+            label.hide()
+        self.stop_button.clicked.connect(self.stop_requested)
+        self._figures = RunFigures()
+        self._layout()
+
+    def _layout(self) -> None:
+        title = QHBoxLayout()
+        title.setContentsMargins(0, 0, 0, 0)
+        title.setSpacing(10)
+        title.addWidget(self.name_label)
+        title.addWidget(self.state_label)
+        title.addWidget(self.stop_button)
+        title.addStretch(1)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 2, 0, 2)
+        box.setSpacing(1)
+        box.addLayout(title)
+        box.addWidget(self.figures_label)
+        box.addWidget(self.tools_label)
+        box.addWidget(self.details_label)
+
+    def show_status(self, status: VPStatus) -> None:
+        """Reflect the latest figures of this VP."""
+        self._figures = f = status.figures
+        running = status.state == "running"
+        state = _STATE_TEXT.get(status.state, status.state)
+        if status.error:
+            state += f" — {status.error}"
+        self.state_label.setText(state)
+        self.stop_button.setVisible(running)
+        # the headline counters are the event's own (the engine fills them from the same figures)
+        failures = status.tool_failures
+        failed = f"<a href='failed'>{failures} failed</a>" if failures else "0 failed"
+        self.figures_label.setText(
+            f"input {tokens_text(f.input_tokens)} · output {tokens_text(f.output_tokens)} tokens · "
+            f"{status.requests} model requests · {status.tool_runs} tool executions · {failed} · "
+            "<a href='details'>Run details</a>")
+        self.tools_label.setText(_tools_table(f))
+        self.details_label.setText(_details(f))
+
+    def _toggle(self, which: str) -> None:
+        label = self.tools_label if which == "failed" else self.details_label
+        label.setVisible(not label.isVisible())
+
+
+class VPStatusPanel(QWidget):
+    """The per-VP blocks of the current turn (empty when nothing runs).
+
+    Signals:
+        stop_requested(str): the Stop of this speaker's block was pressed.
+    """
+
+    stop_requested = Signal(str)
+
+    def __init__(self, speakers: SpeakerDirectory, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._speakers = speakers
+        self.blocks: dict[str, VPStatusBlock] = {}
+        self._box = QVBoxLayout(self)
+        self._box.setContentsMargins(12, 2, 12, 2)
+        self._box.setSpacing(2)
+        self.hide()
+
+    def set_status(self, status: VPStatus) -> None:
+        """Create or update the VP's block."""
+        block = self.blocks.get(status.speaker)
+        if block is None:
+            block = VPStatusBlock(self._speakers.name(status.speaker),
+                                  self._speakers.color(status.speaker).name(), self)
+            speaker = status.speaker
+            block.stop_requested.connect(lambda: self.stop_requested.emit(speaker))
+            self.blocks[status.speaker] = block
+            self._box.addWidget(block)
+        block.show_status(status)
+        self.show()
+
+    def clear(self) -> None:
+        """The turn ended or the session changed: live figures are not kept."""
+        for block in self.blocks.values():
+            block.deleteLater()
+        self.blocks.clear()
+        self.hide()
+
+
+def _tools_table(f: RunFigures) -> str:
+    if not f.tools:
+        return "<i>No tool calls yet.</i>"
+    rows = "".join(f"<tr><td>{_escape(t.name)}</td><td align='right'>{t.executions}</td>"
+                   f"<td align='right'>{t.failures}</td><td align='right'>{t.blocked}</td></tr>"
+                   for t in f.tools)
+    more = (f"<br>… {f.tools_omitted} more tool kinds, counted in the totals above"
+            if f.tools_omitted else "")
+    return ("<table cellspacing='6'><tr><th align='left'>tool</th><th>executions</th><th>failures</th>"
+            f"<th>blocked</th></tr>{rows}</table>"
+            f"<span style='color:{theme.dim_color().name()}'>Failures include blocked calls "
+            "(refused before they ran).</span>" + more)
+
+
+def _details(f: RunFigures) -> str:
+    evidence = (datetime.fromtimestamp(f.latest_evidence_at / 1000).strftime("%H:%M:%S")
+                if f.latest_evidence_at else "none yet")
+    cache = tokens_text(f.cache_read_tokens) if f.cache_read_tokens is not None else "not provided"
+    return (f"Input served from the prompt cache (reuse): {cache} · repeated calls: {f.repeated_calls} · "
+            f"duplicate results: {f.duplicate_results} · latest evidence: {evidence}<br>"
+            f"<span style='color:{theme.dim_color().name()}'>{_escape(HOW_COUNTED)}</span>")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,166 @@
+"""The session settings dialog: title, announcement, roster and default VP,
+connection / model / reasoning effort, approval mode and agent mode.
+
+The bound folder is shown read-only: a bound session never moves (Foya seed
+F09). An unbound session may be bound once by typing a folder here (the
+working-directory picker replaces this field when it lands). Changes apply
+from the next model request or tool call; the kernel validates them and the
+dialog shows its sentence when one is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.model import VP, AgentMode, Connection, Session
+from foya_desktop.ui import theme
+from foya_desktop.ui.aio import TaskRunner
+from foya_desktop.ui.composer.status_line import APPROVAL_LABELS, EFFORT_CHOICES
+from foya_desktop.ui.kernel_api import KernelApi
+
+AGENT_MODE_LABELS = {AgentMode.EXECUTE: "Execute", AgentMode.PLAN: "Plan (read and discuss only)",
+                     AgentMode.AWAITING_CONFIRMATION: "Plan awaiting confirmation"}
+
+
+class SessionSettingsDialog(QDialog):
+    """Edits one session's settings. Open with ``open()``; the pane applies ``apply_requested``.
+
+    Signals:
+        apply_requested(dict, str): the changed fields, and a folder to bind ("" for none).
+    """
+
+    apply_requested = Signal(dict, str)
+
+    def __init__(self, session: Session, vps: list[VP], connections: list[Connection],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Session settings")
+        self.setMinimumWidth(520)
+        self._session = session
+        self.title = QLineEdit(session.title)
+        self.announcement = QPlainTextEdit(session.announcement)
+        self.announcement.setPlaceholderText("Shown to every VP in this session")
+        self.announcement.setFixedHeight(80)
+        self.roster = {vp.id: QCheckBox(f"{vp.display_name} (@{vp.name})") for vp in vps}
+        for vp_id, box in self.roster.items():
+            box.setChecked(vp_id in session.roster)
+        self.default_vp = QComboBox()
+        for vp in vps:
+            self.default_vp.addItem(vp.display_name, vp.id)
+        self.default_vp.setCurrentIndex(max(0, self.default_vp.findData(session.default_vp)))
+        self.connection = QComboBox()
+        self.connection.addItem("First configured", "")
+        for conn in connections:
+            self.connection.addItem(conn.name, conn.name)
+        self.connection.setCurrentIndex(max(0, self.connection.findData(session.connection)))
+        self.model = QLineEdit(session.model, placeholderText="The connection's default model")
+        self.effort = _combo(EFFORT_CHOICES, session.reasoning_effort)
+        self.approval = _combo([(str(m), label) for m, label in APPROVAL_LABELS.items()],
+                               str(session.approval_mode))
+        self.agent_mode = _combo([(str(m), label) for m, label in AGENT_MODE_LABELS.items()],
+                                 str(session.agent_mode))
+        self.folder = QLineEdit(session.workdir)
+        if session.workdir:
+            self.folder.setReadOnly(True)
+            self.folder.setToolTip("A bound session keeps its folder; fork it to work elsewhere.")
+        else:
+            self.folder.setPlaceholderText("Not bound — type a folder to bind this session once")
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {theme.error_color().name()}")
+        self.error.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self._apply)
+        self.buttons.rejected.connect(self.reject)
+        self._layout()
+
+    def _layout(self) -> None:
+        form = QFormLayout()
+        form.addRow("Title", self.title)
+        form.addRow("Announcement", self.announcement)
+        roster = QVBoxLayout()
+        for check in self.roster.values():
+            roster.addWidget(check)
+        form.addRow("VPs", roster)
+        form.addRow("Default VP", self.default_vp)
+        form.addRow("Connection", self.connection)
+        form.addRow("Model", self.model)
+        form.addRow("Reasoning effort", self.effort)
+        form.addRow("Approval mode", self.approval)
+        form.addRow("Agent mode", self.agent_mode)
+        form.addRow("Folder", self.folder)
+        box = QVBoxLayout(self)
+        box.addLayout(form)
+        box.addWidget(self.error)
+        box.addWidget(self.buttons)
+
+    def changes(self) -> dict[str, Any]:
+        """The fields that differ from the session as it was opened."""
+        s = self._session
+        wanted: dict[str, Any] = {
+            "title": self.title.text(), "announcement": self.announcement.toPlainText(),
+            "roster": tuple(vp for vp, box in self.roster.items() if box.isChecked()),
+            "default_vp": self.default_vp.currentData(), "connection": self.connection.currentData(),
+            "model": self.model.text().strip(), "reasoning_effort": self.effort.currentData(),
+            "approval_mode": self.approval.currentData(), "agent_mode": self.agent_mode.currentData()}
+        current = {"title": s.title, "announcement": s.announcement, "roster": s.roster,
+                   "default_vp": s.default_vp, "connection": s.connection, "model": s.model,
+                   "reasoning_effort": s.reasoning_effort, "approval_mode": str(s.approval_mode),
+                   "agent_mode": str(s.agent_mode)}
+        return {k: v for k, v in wanted.items() if v != current[k]}
+
+    def _apply(self) -> None:
+        folder = "" if self._session.workdir else self.folder.text().strip()
+        self.apply_requested.emit(self.changes(), folder)
+
+    def show_error(self, text: str) -> None:
+        """The kernel refused a change: say why and stay open."""
+        self.error.setText(text)
+        self.error.show()
+
+
+def _combo(choices: Any, current: str) -> QComboBox:
+    box = QComboBox()
+    for value, label in choices:
+        box.addItem(label, value)
+    box.setCurrentIndex(max(0, box.findData(current)))
+    return box
+
+
+async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: Session,
+                                parent: QWidget | None) -> SessionSettingsDialog:
+    """Show the dialog (non-blocking ``open()``); Save applies through the kernel."""
+    dialog = SessionSettingsDialog(session, await kernel.list_vps(), await kernel.list_connections(), parent)
+
+    async def apply(changes: dict[str, Any], folder: str) -> None:
+        try:
+            if folder:
+                project = await kernel.add_project(folder)
+                await kernel.bind_project(session.id, project.id)
+            if changes:
+                await kernel.update_session(session.id, **changes)
+        except FoyaError as exc:
+            dialog.show_error(str(exc))
+            return
+        dialog.accept()
+
+    dialog.apply_requested.connect(lambda changes, folder: runner.spawn(apply(changes, folder),
+                                                                        "Saving session settings"))
+    dialog.open()
+    return dialog

@@ -1,0 +1,196 @@
+"""Storage and environment faults through the real ``foya`` entry point: one plain sentence,
+a distinct exit code, no traceback, and the data never written to (issue 14).
+
+Read-only folders and a full disk are real: a read-only bind mount and a tiny tmpfs in a
+private mount namespace (``unshare -m``), skipped where the machine does not allow it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli import add_fake, foya
+from tests.fakeprovider import FakeProviderServer, Reply
+
+EXIT_LOCKED, EXIT_FULL, EXIT_READ_ONLY, EXIT_CORRUPT, EXIT_SCHEMA = 11, 12, 13, 14, 15
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {**os.environ, "FOYA_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    env.pop("QT_QPA_PLATFORM", None)
+    return env
+
+
+def _plain(out: subprocess.CompletedProcess[str], code: int) -> str:
+    assert out.returncode == code, (out.returncode, out.stderr)
+    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
+    lines = [ln for ln in out.stderr.splitlines() if ln.startswith("foya: error:")]
+    assert len(lines) == 1, out.stderr
+    return lines[0]
+
+
+@pytest.fixture
+def made(tmp_path: Path) -> Path:
+    """A data folder with a real database holding one session."""
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    proj.mkdir()
+    with FakeProviderServer() as server:
+        add_fake(home, server)
+        server.script(Reply(text="stored reply"))
+        assert foya(home, "run", "--project", str(proj), "hello").returncode == 0
+    return home
+
+
+def _db(home: Path) -> Path:
+    return home / "foya.sqlite3"
+
+
+def _checkpoint(home: Path) -> None:
+    con = sqlite3.connect(_db(home))
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+
+
+def _corrupt_page(data: bytes) -> bytes:
+    page = int.from_bytes(data[16:18], "big") or 65536
+    middle = (len(data) // page // 2) * page
+    return data[:middle] + b"\xff" * page + data[middle + page:]
+
+
+CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
+    "garbage-header": lambda d: b"this is not sqlite" + d[18:],
+    "truncated-half": lambda d: d[: len(d) // 2],
+    "page-overwritten": _corrupt_page,
+    "header-zeroed": lambda d: b"\0" * 100 + d[100:],
+    "random-tail": lambda d: d[:4096] + os.urandom(len(d) - 4096),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(CORRUPTIONS))
+def test_a_corrupt_database_is_never_written_and_a_repair_is_offered(made: Path, variant: str) -> None:
+    _checkpoint(made)
+    damaged = CORRUPTIONS[variant](_db(made).read_bytes())
+    _db(made).write_bytes(damaged)
+    for args in (("sessions", "list"), ("run", "hello")):
+        line = _plain(foya(made, *args), EXIT_CORRUPT)
+        assert "Foya did not write to it" in line and ".recover" in line
+    assert _db(made).read_bytes() == damaged
+
+
+def test_a_zero_length_database_is_not_replaced(made: Path) -> None:
+    _checkpoint(made)
+    _db(made).write_bytes(b"")
+    (made / "foya.sqlite3-wal").unlink(missing_ok=True)
+    line = _plain(foya(made, "sessions", "list"), EXIT_CORRUPT)
+    assert "is empty (0 bytes" in line
+    _plain(foya(made, "run", "hi"), EXIT_CORRUPT)
+    assert _db(made).stat().st_size == 0
+
+
+def test_a_sqlite_file_of_another_program_is_refused(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    con = sqlite3.connect(home / "foya.sqlite3")
+    con.execute("CREATE TABLE photos(id INTEGER PRIMARY KEY)")
+    con.commit()
+    con.close()
+    before = (home / "foya.sqlite3").read_bytes()
+    line = _plain(foya(home, "connections", "list"), EXIT_CORRUPT)
+    assert "not a Foya database" in line
+    assert (home / "foya.sqlite3").read_bytes() == before
+
+
+@pytest.mark.parametrize("version", ["0", "-1", "abc", "99999"])
+def test_a_bad_schema_version_is_refused_without_backups(made: Path, version: str) -> None:
+    con = sqlite3.connect(_db(made))
+    con.execute("UPDATE meta_row SET value=? WHERE key='schema_version'", (version,))
+    con.commit()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    before = _db(made).read_bytes()
+    for _ in range(2):
+        line = _plain(foya(made, "run", "hi"), EXIT_SCHEMA)
+        assert ("no Foya ever wrote" in line) or ("newer version of Foya" in line)
+        _plain(foya(made, "sessions", "list"), EXIT_SCHEMA)
+    assert _db(made).read_bytes() == before
+    assert not list((made / "backups").glob("*")) if (made / "backups").exists() else True
+
+
+def test_a_failing_upgrade_keeps_one_backup(made: Path) -> None:
+    """An old database whose upgrade fails: a sentence each time, and one backup, not one per try."""
+    con = sqlite3.connect(_db(made))
+    con.execute("UPDATE meta_row SET value='1' WHERE key='schema_version'")
+    con.execute("DROP TABLE task_row")
+    con.execute("CREATE VIEW task_row AS SELECT 1 AS id")  # the upgrade cannot alter a view
+    con.commit()
+    con.close()
+    for _ in range(3):
+        line = _plain(foya(made, "connections", "list"), 11)
+        assert "could not be upgraded" in line or "was not changed" in line
+    (backup,) = (made / "backups").iterdir()
+    assert backup.name.startswith("foya-schema1-") and backup.suffix == ".sqlite3"
+
+
+def test_a_database_locked_longer_than_the_busy_timeout(made: Path) -> None:
+    holder = sqlite3.connect(_db(made), timeout=1, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        listed = foya(made, "sessions", "list")  # reading never waits for the write lock
+        assert listed.returncode == 0, listed.stderr
+        line = _plain(foya(made, "connections", "remove", "fake", timeout=120), EXIT_LOCKED)
+        assert "locked by another program" in line
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+def _in_namespace(script: str, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare is not available")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip("this machine does not allow private mount namespaces")
+    cmd = ["unshare", "-m", "sh", "-c", script + ' && exec "$@"', "sh", sys.executable, "-m", "foya_desktop",
+           *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=_env(home), timeout=120, check=False)
+
+
+def test_a_read_only_data_folder_still_reads(made: Path) -> None:
+    ro = f"mount --bind {made} {made} && mount -o remount,bind,ro {made}"
+    listed = _in_namespace(ro, made, "sessions", "list")
+    assert listed.returncode == 0, listed.stderr
+    assert "hello" in listed.stdout and "Traceback" not in listed.stderr
+    line = _plain(_in_namespace(ro, made, "run", "hi"), EXIT_READ_ONLY)
+    assert "read-only" in line
+
+
+def test_an_immutable_database_file(made: Path) -> None:
+    _checkpoint(made)
+    if subprocess.run(["chattr", "+i", str(_db(made))], capture_output=True, check=False).returncode != 0:
+        pytest.skip("chattr +i is not possible here")
+    try:
+        line = _plain(foya(made, "connections", "remove", "fake"), EXIT_READ_ONLY)
+        assert "cannot write" in line
+        assert foya(made, "sessions", "list").returncode == 0
+    finally:
+        subprocess.run(["chattr", "-i", str(_db(made))], check=False)
+
+
+def test_a_full_disk(tmp_path: Path) -> None:
+    home = tmp_path / "tiny"
+    home.mkdir()
+    fill = (f"mount -t tmpfs -o size=400k tmpfs {home} && "
+            f"{sys.executable} -m foya_desktop connections add a --kind openai --base-url http://127.0.0.1:9/v1 && "
+            f"(dd if=/dev/zero of={home}/filler bs=4k 2>/dev/null; true)")
+    out = _in_namespace(fill, home, "connections", "add", "b", "--kind", "openai",
+                        "--base-url", "http://127.0.0.1:9/v1", "--model", "x" * 20_000)
+    line = _plain(out, EXIT_FULL)
+    assert "full" in line

@@ -1,0 +1,112 @@
+"""The per-VP status line and the agent-mode controls, on the real kernel and the fake provider.
+
+Yeaft seed Y40-Y46 (one title line with name, state and Stop; tokens as full
+numbers; requests, executions, failures incl. blocked; "failed" expands per
+tool; "Run details"; nothing kept after the turn), Y08 (effort selector in the
+composer), Foya F15 (agent mode switch apart from the approval mode).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from foya_desktop.core.events import TurnFinished, VPStatus
+from foya_desktop.core.model import AgentMode, ApprovalMode
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.ui.main_window import MainWindow
+from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
+from tests.ui.helpers import settle, wait_until
+
+
+async def _open(window: MainWindow, kernel: Kernel, **kw: object) -> str:
+    session = await kernel.create_session(connection="fake", model="fake-model", **kw)  # type: ignore[arg-type]
+    await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
+    window.tree_view.select_session(session.id)
+    await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session.id)
+    await window.runner.drain()
+    return session.id
+
+
+async def test_status_line_shows_live_figures_and_expands_failures(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
+        shots: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "README.md").write_text("hello\n")
+    fake_provider.script(
+        Reply(tool_calls=[ToolCallSpec("write_file", {"path": "a.txt", "content": "x"}),
+                          ToolCallSpec("read_file", {"path": "README.md"})], usage=(12345, 67)),
+        Reply(text="Reading done; writing is not allowed in read-only mode. " * 6, usage=(20000, 300),
+              chunk_size=4, delay_per_chunk=0.03))
+    sid = await _open(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
+    finished: list[TurnFinished] = []
+    real_kernel.bus.subscribe(lambda e: finished.append(e) if isinstance(e, TurnFinished) else None)
+    pane = real_window.pane
+    panel = pane.status.vp_panel
+    pane.composer.input.setPlainText("read and write")
+    pane.composer.send_button.click()
+    await wait_until(lambda: "omni" in panel.blocks
+                     and "2 model requests" in panel.blocks["omni"].figures_label.text(),
+                     timeout=15, what="figures while the second request streams")
+    block = panel.blocks["omni"]
+    assert block.state_label.text() == "Running" and block.stop_button.isVisibleTo(pane)
+    text = block.figures_label.text()
+    assert "input 12,345 · output 67 tokens" in text
+    assert "2 model requests · 1 tool executions" in text
+    block.figures_label.linkActivated.emit("failed")
+    block.figures_label.linkActivated.emit("details")
+    assert block.tools_label.isVisibleTo(pane) and block.details_label.isVisibleTo(pane)
+    assert "write_file</td><td align='right'>0</td><td align='right'>1</td><td align='right'>1" in (
+        block.tools_label.text())
+    assert "New evidence does not mean the task is done." in block.details_label.text()
+    await settle(3)
+    real_window.grab().save(str(shots / "status_line_running.png"))
+    await wait_until(lambda: finished, timeout=20, what="turn finished")
+    await settle(3)
+    assert not panel.blocks and not panel.isVisibleTo(pane), "live figures are not kept after the turn"
+    assert sid
+
+
+async def test_not_provided_when_the_provider_reports_no_usage(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
+    fake_provider.script(Reply(text="no usage here " * 10, report_usage=False, chunk_size=4,
+                               delay_per_chunk=0.02))
+    await _open(real_window, real_kernel)
+    seen: list[str] = []
+    panel = real_window.pane.status.vp_panel
+    real_kernel.bus.subscribe(lambda e: seen.append(panel.blocks["omni"].figures_label.text())
+                              if isinstance(e, VPStatus) and e.state == "done" and "omni" in panel.blocks
+                              else None)
+    real_window.pane.composer.input.setPlainText("hi")
+    real_window.pane.composer.send_button.click()
+    await wait_until(lambda: seen, timeout=15, what="final status")
+    await settle(2)
+    assert seen and "input not provided · output not provided tokens" in seen[-1]
+
+
+async def test_effort_and_agent_mode_controls_change_the_session(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
+        shots: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    fake_provider.script(Reply(text="1. Look around. 2. Change things."), Reply(text="Doing it."))
+    sid = await _open(real_window, real_kernel, workdir=str(project))
+    status = real_window.pane.status
+    status.effort.setCurrentIndex(status.effort.findData("high"))
+    status.effort.activated.emit(status.effort.currentIndex())
+    status.agent_mode.click()
+    await wait_until(lambda: status.agent_mode.text() == "Mode: Plan", what="plan mode shown")
+    session = await real_kernel.get_session(sid)
+    assert (session.reasoning_effort, session.agent_mode) == ("high", AgentMode.PLAN)
+    assert status.approval.currentData() == "ask", "the agent mode is apart from the approval mode"
+    real_window.pane.composer.input.setPlainText("make a plan")
+    real_window.pane.composer.send_button.click()
+    await wait_until(lambda: status.confirm_bar.isVisibleTo(real_window), timeout=15, what="confirm bar")
+    assert status.agent_mode.text() == "Mode: Plan (awaiting confirmation)"
+    await settle(3)
+    real_window.grab().save(str(shots / "status_line_plan_ready.png"))
+    status.confirm_button.click()
+    await wait_until(lambda: len(fake_provider.requests) == 2, timeout=15, what="execution turn")
+    await wait_until(lambda: status.agent_mode.text() == "Mode: Execute", what="execute mode shown")
+    assert not status.confirm_bar.isVisibleTo(real_window)
+    assert fake_provider.requests[1].body.get("reasoning_effort") == "high"
