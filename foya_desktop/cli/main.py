@@ -1,5 +1,5 @@
 """The ``foya`` command: the window by default, or headless commands on the
-same engine and store (``connections``, ``run``, ``sessions``)."""
+same engine and store (``connections``, ``run``, ``sessions``, ``search``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from foya_desktop import __version__
 from foya_desktop.cli.run import run_command
+from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.core.errors import FoyaError
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     _connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
     _sessions_parser(sub.add_parser("sessions", help="list, show, branch, rewind, delete, compact sessions"))
+    add_search_parser(sub)
     return parser
 
 
@@ -98,6 +100,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await _connections(kernel, args)
         if args.command == "run":
             return await run_command(kernel, args)
+        if args.command == "search":
+            return await search_command(kernel, args)
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done

@@ -28,9 +28,10 @@ from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.projects import ProjectOps
+from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.turn.turns import TurnManager
-from foya_desktop.store.catalog import update_project
 from foya_desktop.tools.common import image_mime
 
 UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
@@ -61,7 +62,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
@@ -139,7 +140,7 @@ class Kernel(LifecycleOps):
         """Register a folder as a project (idempotent); ``name`` renames it."""
         project = await self._project_for(path)
         if name.strip() and name.strip() != project.name:
-            project = await self.store.write(update_project, project.id, name.strip(), None)
+            project = await self.rename_project(project.id, name)
         return project
 
     # ---- VPs ------------------------------------------------------------------

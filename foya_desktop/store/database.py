@@ -15,6 +15,7 @@ import peewee as pw
 
 from foya_desktop.core.errors import SchemaTooNew
 from foya_desktop.core.ids import now_ms
+from foya_desktop.store import search
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
 
 PRAGMAS = {
@@ -58,6 +59,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
     db.connect(reuse_if_open=True)
     with db.atomic():
         db.create_tables(TABLES, safe=True)
+        search.install(db)
         _migrate(db, version)
     return db
 

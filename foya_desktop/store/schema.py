@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 database_proxy = pw.DatabaseProxy()
 
@@ -268,5 +268,12 @@ TABLES: list[type[BaseModel]] = [
     CheckpointRow, RewindJournalRow, SubagentRow,
 ]
 
-MIGRATIONS: dict[int, Any] = {}
-"""``{from_version: callable(db)}`` upgrading one step; none yet."""
+def _add_search_index(db: Any) -> None:
+    """1 → 2: the FTS5 message index (``store/search.py``; created on open) gets every stored message."""
+    from foya_desktop.store.search import backfill
+
+    backfill(db)
+
+
+MIGRATIONS: dict[int, Any] = {1: _add_search_index}
+"""``{from_version: callable(db)}`` upgrading one step."""

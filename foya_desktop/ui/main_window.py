@@ -15,17 +15,27 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
 
-from foya_desktop.core.events import Event, Notice, SessionChanged
+from foya_desktop.core.events import (
+    ApprovalResolved,
+    Event,
+    Notice,
+    QuestionAnswered,
+    QuestionClosed,
+    SessionChanged,
+)
 from foya_desktop.core.model import Session
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
-from foya_desktop.ui.dialogs.new_session import NewSessionDialog
+from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.projects.actions import ProjectActions
+from foya_desktop.ui.reading.actions import FindActions
+from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -62,6 +72,10 @@ class MainWindow(QMainWindow):
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
         self._connect_signals()
+        # issue 11's parts wire themselves to the views they extend (none touches the bridge)
+        self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
+        self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
+        self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
 
     def _make_session_actions(self) -> SessionActions:
         pane, tree = self.pane, self.tree_model
@@ -165,9 +179,7 @@ class MainWindow(QMainWindow):
         self.tree_view.session_activated.connect(self.open_session)
         self.tree_view.new_session_requested.connect(self._new_session_in_project)
         self.tree_view.pin_requested.connect(lambda sid, pin: self._update(sid, pinned=pin))
-        self.tree_view.bind_requested.connect(self._bind)
         self.tree_view.menu_requested.connect(ops.tree_actions)
-        self.tree_model.bind_requested.connect(self._bind)
         self.tree_model.rename_requested.connect(lambda sid, title: self._update(sid, title=title))
         self.tree_model.project_missing.connect(lambda _pid: self.runner.spawn(self._load_projects()))
         # session operations in the pane
@@ -237,8 +249,12 @@ class MainWindow(QMainWindow):
     def _on_waiting_changed(self, event: Event) -> None:
         """Sessions waiting for the person get a mark in the tree, even when not on screen."""
         sid = event.session_id
-        waiting = len(self.kernel.pending_approvals(sid)) + len(self.kernel.pending_questions(sid))
-        self.tree_model.set_waiting(sid, waiting > 0)
+        # NOTE: an answered question (or resolved approval) is still listed as pending while
+        # its event is delivered; leave it out, or the badge outlives the answer.
+        done = _settled_id(event)
+        waiting = [a for a in self.kernel.pending_approvals(sid) if a.request_id != done] + [
+            q for q in self.kernel.pending_questions(sid) if q.question_id != done]
+        self.tree_model.set_waiting(sid, bool(waiting))
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")
@@ -257,9 +273,6 @@ class MainWindow(QMainWindow):
     def _update(self, session_id: str, **changes: object) -> None:
         self.runner.spawn(self.kernel.update_session(session_id, **changes), "Saving the session")
 
-    def _bind(self, session_id: str, project_id: str) -> None:
-        self.runner.spawn(self.kernel.bind_project(session_id, project_id), "Moving the session")
-
     # ---- dialogs --------------------------------------------------------------------------
 
     def _new_session_in_project(self, project_id: str) -> None:
@@ -271,17 +284,19 @@ class MainWindow(QMainWindow):
         vps, projects, connections = await asyncio.gather(
             self.kernel.list_vps(), self.kernel.list_projects(), self.kernel.list_connections())
         self.speakers.set_vps(vps)
-        dialog = NewSessionDialog(vps, projects, connections, folder, self)
-        if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted:
+        dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session)
+        if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted or dialog.created is None:
             return None
-        v = dialog.values()
-        session = await self.kernel.create_session(
-            title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
-            connection=v.connection, model=v.model)
+        session = dialog.created
         self.tree_model.upsert_session(session)
         self.tree_view.select_session(session.id)
         self.pane.composer.input.setFocus()
         return session
+
+    async def _create_session(self, v: NewSessionValues) -> Session:
+        return await self.kernel.create_session(
+            title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
+            connection=v.connection, model=v.model)
 
     async def connections_flow(self) -> None:
         """Manage model services; the status line refreshes afterwards."""
@@ -296,3 +311,10 @@ class MainWindow(QMainWindow):
             event.ignore()
         else:
             event.accept()
+
+
+def _settled_id(event: Event) -> str | None:
+    """The question or approval an event settles, if any."""
+    if isinstance(event, (QuestionAnswered, QuestionClosed)):
+        return event.question_id
+    return event.request_id if isinstance(event, ApprovalResolved) else None

@@ -28,7 +28,8 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.attention import AttentionPanel
 from foya_desktop.ui.cards.timeline_cards import TimelineCards
-from foya_desktop.ui.composer.composer import Attachment, Composer, read_attachments
+from foya_desktop.ui.composer.attachments import read_paths
+from foya_desktop.ui.composer.composer import Composer, SentAttachment
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
 from foya_desktop.ui.images.browser import ImageBrowser
@@ -100,6 +101,7 @@ class SessionPane(QWidget):
         layout.addWidget(self.composer)
 
     def _connect_signals(self) -> None:
+        self.composer.drops.install(self.timeline_view.viewport())  # drop a screenshot anywhere
         self.thumbnails.loaded.connect(lambda _sha: self.timeline_view.viewport().update())
         self.timeline_view.near_top.connect(self._fetch_older)
         self.timeline_view.reload_requested.connect(self._reload)
@@ -262,7 +264,7 @@ class SessionPane(QWidget):
         if text or attachments:
             self._runner.spawn(self._send(self.session.id, text, attachments), "Sending the message")
 
-    async def _send(self, session_id: str, text: str, attachments: list[Attachment]) -> None:
+    async def _send(self, session_id: str, text: str, attachments: list[SentAttachment]) -> None:
         try:
             await self._kernel.send(session_id, text, attachments=attachments)
         except BaseException:
@@ -307,5 +309,4 @@ class SessionPane(QWidget):
         self._runner.spawn(self._read_files(paths), "Attaching files")
 
     async def _read_files(self, paths: list[str]) -> None:
-        for name, data in await read_attachments(paths):
-            self.composer.add_attachment(name, data)
+        self.composer.add_intake(await read_paths(paths))

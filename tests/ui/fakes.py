@@ -31,6 +31,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.store.search import SearchHit
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,42 @@ class FakeKernel:
         self._record("bind_project", session_id, project_id)
         return await self.update_session(session_id, project_id=project_id,
                                          workdir=self.projects[project_id].path)
+
+    async def rename_project(self, project_id: str, name: str) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], name=name)
+        return self.projects[project_id]
+
+    async def set_project_instruction(self, project_id: str, instruction: str) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], instruction=instruction)
+        return self.projects[project_id]
+
+    async def project_sessions(self, project_id: str) -> list[str]:
+        return [s.id for s in self.sessions.values() if s.project_id == project_id]
+
+    async def delete_project(self, project_id: str) -> list[str]:
+        self._record("delete_project", project_id)
+        gone = await self.project_sessions(project_id)
+        self.projects.pop(project_id)
+        return gone
+
+    async def relink_project(self, project_id: str, path: str) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], path=path)
+        return self.projects[project_id]
+
+    async def missing_projects(self) -> list[str]:
+        return []
+
+    async def search(self, text: str, *, project_id: str | None = None, session_id: str | None = None,
+                     speaker: str | None = None, since_ms: int | None = None, until_ms: int | None = None,
+                     limit: int = 50) -> list[SearchHit]:
+        self._record("search", text)
+        return []
+
+    async def find_in_session(self, session_id: str, text: str, speaker: str | None = None) -> list[str]:
+        return []
+
+    async def message_seq(self, message_id: str) -> int:
+        raise NotFound(f"No message {message_id}.")
 
     async def list_vps(self) -> list[VP]:
         return list(self.vps)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QDialog
+from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox
 
 from foya_desktop.core.events import MessageAdded, PartDelta, StreamEnded, StreamStarted, TurnFinished
 from foya_desktop.core.model import Connection, Phase, ProviderKind
@@ -42,7 +42,7 @@ async def test_new_session_dialog_creates_and_opens_the_session(fake_window: Mai
     dialog = _dialog(NewSessionDialog)
     assert dialog is not None
     dialog.title.setText("Refactor the parser")
-    dialog.accept()
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     await wait_until(lambda: fake_kernel.called("create_session"), what="create_session")
     await wait_until(lambda: fake_window.pane.session is not None)
     assert fake_kernel.called("create_session")[0][:2] == ("Refactor the parser", None)

@@ -31,6 +31,7 @@ from foya_desktop.ui.ops.session_actions import (
     REWIND_HERE,
     SHOW_SUMMARY,
 )
+from foya_desktop.ui.reading.message_actions import EDIT_AS_NEW, QUOTE
 from foya_desktop.ui.timeline.rows import CHECKPOINT_TEXT, CheckpointRow, MessageRow, StreamRow
 from tests.fakeprovider import FakeProviderServer, Reply, system_prompt
 from tests.helpers.agent_script import agent_responder
@@ -73,9 +74,10 @@ async def test_branch_from_a_reply_opens_the_branch_selected_in_the_tree(
     await say(real_window, real_kernel, turns, sid, "hello")
     await say(real_window, real_kernel, turns, sid, "second thoughts")
     view = real_window.pane.timeline_view
-    assert action_texts(view.menu_for_row(row_of(real_window, "user", "hello"))) == [REWIND_HERE, "Copy text"]
+    assert action_texts(view.menu_for_row(row_of(real_window, "user", "hello"))) == [
+        QUOTE, EDIT_AS_NEW, REWIND_HERE, "Copy text"]  # quote / edit as new: ui/reading
     menu = view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
-    assert action_texts(menu) == [BRANCH_HERE, "Copy text"]
+    assert action_texts(menu) == [QUOTE, BRANCH_HERE, "Copy text"]
     grab_menu(menu, shots / "ops_timeline_menu_reply.png")
     grab_menu(view.menu_for_row(row_of(real_window, "user", "second")), shots / "ops_timeline_menu_user.png")
     grab_menu(tree_menu(real_window, sid), shots / "ops_tree_menu.png")

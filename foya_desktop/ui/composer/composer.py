@@ -8,15 +8,15 @@ send one particular queued message next.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, Signal
+from PySide6.QtGui import QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
+    QLabel,
     QMenu,
     QPushButton,
     QToolButton,
@@ -25,22 +25,24 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.events import QueueItem
+from foya_desktop.ui import theme
+from foya_desktop.ui.composer.attachments import (
+    LIMITS_TEXT,
+    MAX_ATTACHMENTS,
+    Attachment,
+    Intake,
+    carries_attachments,
+    classify,
+    images_of,
+    message_text,
+    mime_intake,
+)
+from foya_desktop.ui.composer.chips import AttachmentChips
 from foya_desktop.ui.composer.input import ComposerInput
 from foya_desktop.ui.timeline.summaries import first_line
 
-Attachment = tuple[str, bytes]
-MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
-
-
-async def read_attachments(paths: list[str]) -> list[Attachment]:
-    """Read picked files off the GUI thread; refuse files too large to send."""
-    found: list[Attachment] = []
-    for path in map(Path, paths):
-        size = (await asyncio.to_thread(path.stat)).st_size
-        if size > MAX_ATTACHMENT_BYTES:
-            raise ValueError(f"{path.name} is larger than {MAX_ATTACHMENT_BYTES // 2**20} MB")
-        found.append((path.name, await asyncio.to_thread(path.read_bytes)))
-    return found
+SentAttachment = tuple[str, bytes]
+"""(name, bytes) of an image, as the kernel takes it."""
 
 
 class Composer(QWidget):
@@ -50,7 +52,8 @@ class Composer(QWidget):
         send_requested(): Send or Enter; the owner calls ``take()`` to get text and attachments.
         stop_requested(bool): stop the turn; True keeps the queue (paused), False clears it.
         interrupt_requested(str): stop and dispatch this queue item next.
-        files_chosen(list): file paths picked to attach (the owner reads them off the GUI thread).
+        files_chosen(list): file paths picked, dropped or pasted (the owner reads them off the
+            GUI thread with ``attachments.read_paths`` and hands back ``add_intake``).
     """
 
     send_requested = Signal()
@@ -62,19 +65,26 @@ class Composer(QWidget):
         super().__init__(parent)
         self._attachments: list[Attachment] = []
         self._queue: tuple[QueueItem, ...] = ()
+        self._dropped = 0
         self.input = ComposerInput()
         self.input.submitted.connect(self.send_requested)
-        self.input.image_pasted.connect(self.add_attachment)
-        self.attach_button = _tool_button("＋", "Attach images or files")
+        self.input.offered.connect(self._offered)
+        self.attach_button = _tool_button("+", "Attach images or text files. " + LIMITS_TEXT)
         self.attach_button.clicked.connect(self._choose_files)
         self.send_button = QPushButton("Send")
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send_requested)
         self.stop_button = self._make_stop_button()
-        self.chips = QHBoxLayout()
-        self.chips.setSpacing(4)
+        self.chips = AttachmentChips()
+        self.chips.remove_requested.connect(self._remove_attachment)
+        self.notice = QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setFont(theme.small_font())
+        self.notice.hide()
         self._layout()
         self.set_busy(False)
+        self.drops = DropCatcher(self)
+        self.drops.install(self)
 
     def _make_stop_button(self) -> QToolButton:
         button = _tool_button("Stop", "Stop the current reply (the queue is kept, paused)")
@@ -92,7 +102,8 @@ class Composer(QWidget):
                             " background: palette(base); }")
         inner = QVBoxLayout(frame)
         inner.setContentsMargins(10, 6, 8, 6)
-        inner.addLayout(self.chips)
+        inner.addWidget(self.chips)
+        inner.addWidget(self.notice)
         inner.addWidget(self.input)
         buttons = QHBoxLayout()
         buttons.addWidget(self.attach_button)
@@ -145,39 +156,68 @@ class Composer(QWidget):
 
     # ---- text and attachments -------------------------------------------------------------
 
-    def add_attachment(self, name: str, data: bytes) -> None:
-        """Attach a file or pasted image to the next message."""
-        self._attachments.append((name, data))
+    def accept_mime(self, source: QMimeData) -> None:
+        """Something was dropped on the composer or the timeline: attach it (rules in attachments.py)."""
+        self._dropped += 1
+        paths, found = mime_intake(source, self._dropped)
+        self._offered(paths, found)
+
+    def _offered(self, paths: list[str], found: Intake) -> None:
+        self.add_intake(found)
+        if paths:
+            self.files_chosen.emit(paths)
+
+    def add_intake(self, found: Intake) -> None:
+        """Attach what was accepted, mention folders and URLs, and say why anything was refused."""
+        refusals = list(found.refusals)
+        for att in found.attachments:
+            if len(self._attachments) >= MAX_ATTACHMENTS:
+                refusals.append(f"{att.name} was not attached: at most {MAX_ATTACHMENTS} per message.")
+            else:
+                self._attachments.append(att)
+        if found.mentions:
+            cursor = self.input.textCursor()
+            before = self.input.toPlainText()[: cursor.position()]
+            cursor.insertText(("" if not before or before.endswith((" ", "\n")) else " ")
+                              + " ".join(found.mentions) + " ")
+        self._say(refusals)
         self._render_chips()
 
-    def take(self) -> tuple[str, list[Attachment]]:
-        """Text and attachments to send, clearing the composer (``restore`` puts them back)."""
-        text, attachments = self.input.toPlainText().strip(), list(self._attachments)
-        if not text and not attachments:
+    def add_attachment(self, name: str, data: bytes) -> None:
+        """Attach an image or text file by its bytes (refused ones are reported)."""
+        outcome = classify(name, data)
+        self.add_intake(Intake(refusals=[outcome]) if isinstance(outcome, str) else Intake([outcome]))
+
+    def attachments(self) -> list[Attachment]:
+        """What the next message carries."""
+        return list(self._attachments)
+
+    def take(self) -> tuple[str, list[SentAttachment]]:
+        """Text (with text files inlined) and images to send, clearing the composer."""
+        typed, attachments = self.input.toPlainText().strip(), list(self._attachments)
+        if not typed and not attachments:
             return "", []
         self.input.clear()
         self._attachments.clear()
+        self._say([])
         self._render_chips()
-        return text, attachments
+        return message_text(typed, attachments), images_of(attachments)
 
-    def restore(self, text: str, attachments: list[Attachment]) -> None:
-        """Sending failed: give the person their words back."""
+    def restore(self, text: str, attachments: list[SentAttachment]) -> None:
+        """Sending failed: give the person their words (and images) back."""
         if text and not self.input.toPlainText().strip():
             self.input.setPlainText(text)
-        self._attachments[:0] = attachments
+        self._attachments[:0] = [Attachment("image", name, data) for name, data in attachments]
         self._render_chips()
 
+    def _say(self, refusals: list[str]) -> None:
+        if refusals:
+            self.notice.setText("⚠ " + " ".join(refusals) + " " + LIMITS_TEXT)
+            self.notice.setStyleSheet(f"color: {theme.error_color().name()};")
+        self.notice.setVisible(bool(refusals))
+
     def _render_chips(self) -> None:
-        while self.chips.count():
-            item = self.chips.takeAt(0)
-            if item is not None and (widget := item.widget()) is not None:
-                widget.deleteLater()
-        for index, (name, data) in enumerate(self._attachments):
-            chip = _tool_button(f"▣ {name} ({len(data) // 1024 or 1} KB)  ✕", "Remove")
-            chip.clicked.connect(lambda _=False, i=index: self._remove_attachment(i))
-            self.chips.addWidget(chip)
-        if self._attachments:
-            self.chips.addStretch(1)
+        self.chips.set_attachments(self._attachments)
 
     def _remove_attachment(self, index: int) -> None:
         if 0 <= index < len(self._attachments):
@@ -187,7 +227,8 @@ class Composer(QWidget):
     def _choose_files(self) -> None:
         dialog = QFileDialog(self, "Attach files")
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.setNameFilters(["Images (*.png *.jpg *.jpeg *.gif *.webp)", "All files (*)"])
+        dialog.setNameFilters(["Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
+                               " *.csv *.log *.yaml *.yml *.toml)", "All files (*)"])
         dialog.filesSelected.connect(lambda paths: self.files_chosen.emit(list(paths)))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -198,3 +239,37 @@ def _tool_button(text: str, tip: str) -> QToolButton:
     button.setText(text)
     button.setToolTip(tip)
     return button
+
+
+class DropCatcher(QObject):
+    """Takes drops of files, URLs and images on the widgets it watches and hands them to the composer.
+
+    The input handles its own drops (``insertFromMimeData``); this covers the rest of the
+    composer and the timeline, where a person drops a screenshot without aiming.
+
+    Signals:
+        (none; calls ``Composer.accept_mime``)
+    """
+
+    def __init__(self, composer: Composer) -> None:
+        super().__init__(composer)
+        self._composer = composer
+
+    def install(self, widget: QWidget) -> None:
+        """Accept drops on ``widget`` (for a scroll area, pass its viewport)."""
+        widget.setAcceptDrops(True)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Accept attachment drags; a drop becomes attachments."""
+        kind = event.type()
+        if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and isinstance(event, QDragMoveEvent):
+            if carries_attachments(event.mimeData()):
+                event.acceptProposedAction()
+                return True
+        elif (kind == QEvent.Type.Drop and isinstance(event, QDropEvent)
+              and carries_attachments(event.mimeData())):
+            self._composer.accept_mime(event.mimeData())
+            event.acceptProposedAction()
+            return True
+        return super().eventFilter(watched, event)

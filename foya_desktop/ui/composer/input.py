@@ -1,17 +1,20 @@
 """The message input: Enter sends, Shift+Enter breaks the line, ``@`` completes VP names.
 
 It grows with its content up to a limit, so a long message stays visible
-while it is written, and it accepts pasted images as attachments (the
-everyday "paste a screenshot" workflow).
+while it is written. Pasted or dropped files and images become attachments
+(the everyday "paste a screenshot" workflow; rules in ``attachments.py``);
+only plain text is inserted as text.
 """
 
 from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QBuffer, QIODevice, QMimeData, QStringListModel, Qt, Signal
-from PySide6.QtGui import QImage, QKeyEvent, QTextCursor
+from PySide6.QtCore import QMimeData, QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QCompleter, QFrame, QPlainTextEdit, QWidget
+
+from foya_desktop.ui.composer.attachments import carries_attachments, mime_intake
 
 _MENTION = re.compile(r"(?:^|\s)@([\w.-]*)$")
 MIN_LINES, MAX_LINES = 2, 12
@@ -23,11 +26,12 @@ class ComposerInput(QPlainTextEdit):
 
     Signals:
         submitted(): Enter was pressed (without Shift) outside the completion popup.
-        image_pasted(str, bytes): an image was pasted; name and PNG bytes.
+        offered(list, object): files, folders, URLs or an image were pasted or dropped:
+            (local paths still to read, an ``Intake`` of what needed no reading).
     """
 
     submitted = Signal()
-    image_pasted = Signal(str, bytes)
+    offered = Signal(list, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -99,20 +103,16 @@ class ComposerInput(QPlainTextEdit):
             popup.hide()
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
-        """Images may be pasted too."""
-        return source.hasImage() or super().canInsertFromMimeData(source)
+        """Files, URLs and images may be pasted or dropped too."""
+        return carries_attachments(source) or super().canInsertFromMimeData(source)
 
     def insertFromMimeData(self, source: QMimeData) -> None:
-        """A pasted image becomes an attachment; text is pasted as plain text."""
-        if source.hasImage():
-            image = QImage(source.imageData())
-            if not image.isNull():
-                buffer = QBuffer()
-                buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-                image.save(buffer, b"PNG")
-                self._pasted += 1
-                self.image_pasted.emit(f"pasted-{self._pasted}.png", bytes(buffer.data().data()))
-                return
+        """Files and images are offered as attachments; text is inserted as plain text."""
+        if carries_attachments(source):
+            self._pasted += 1
+            paths, found = mime_intake(source, self._pasted)
+            self.offered.emit(paths, found)
+            return
         super().insertFromMimeData(source)
 
     def _fit_height(self) -> None:

@@ -3,18 +3,25 @@
 The folder decides the Project: a session created with a folder is bound to
 it for good (to work elsewhere, fork), so the dialog says so. Without a
 folder the session lands in Recents and may be bound once later.
+
+Create does not close the dialog by itself: it runs ``create`` and closes
+only when that succeeded. A wrong folder (or any refusal) is shown inside
+the dialog and everything typed stays, so the person fixes one field and
+tries again. Browse… opens the working-directory picker (ui/picker).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -24,7 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.model import OMNI, VP, Connection, Project
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.model import OMNI, VP, Connection, Project, Session
+from foya_desktop.ui import theme
+from foya_desktop.ui.picker import folders
+from foya_desktop.ui.picker.dialog import choose_folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,16 +50,30 @@ class NewSessionValues:
     model: str
 
 
+Create = Callable[[NewSessionValues], Awaitable[Session]]
+
+
 class NewSessionDialog(QDialog):
-    """Collects the settings of a new session. Open with ``run_dialog``.
+    """Collects the settings of a new session and creates it. Open with ``run_dialog``.
+
+    ``created`` holds the new session once the dialog was accepted.
 
     Signals:
         (QDialog's own: accepted, rejected, finished)
     """
 
     def __init__(self, vps: list[VP], projects: list[Project], connections: list[Connection],
-                 folder: str = "", parent: QWidget | None = None) -> None:
+                 folder: str = "", parent: QWidget | None = None, *, create: Create | None = None,
+                 default_dir: str = "") -> None:
         super().__init__(parent)
+        self._create = create
+        self._default_dir = default_dir or str(Path.home())
+        self._task: asyncio.Task[None] | None = None
+        self.created: Session | None = None
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {theme.error_color().name()};")
+        self.error.hide()
         self.setWindowTitle("New session")
         self.setMinimumWidth(480)
         self.title = QLineEdit(placeholderText="What is this session about? (optional)")
@@ -68,7 +93,7 @@ class NewSessionDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create session")
-        self.buttons.accepted.connect(self.accept)
+        self.buttons.accepted.connect(self._submit)
         self.buttons.rejected.connect(self.reject)
         for check in self.checks.values():
             check.toggled.connect(self._refresh_default)
@@ -100,6 +125,7 @@ class NewSessionDialog(QDialog):
             form.addRow("Model service", QLabel("None yet — add one under Connections…"))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.error)
         layout.addWidget(self.buttons)
 
     def _on_project(self, index: int) -> None:
@@ -108,12 +134,40 @@ class NewSessionDialog(QDialog):
             self.folder.setText(str(path))
 
     def _browse(self) -> None:
-        dialog = QFileDialog(self, "Choose the project folder", self.folder.text())
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
-        dialog.fileSelected.connect(self.folder.setText)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
+        self._task = asyncio.ensure_future(self._pick())
+
+    async def _pick(self) -> None:
+        chosen = await choose_folder(self, start=self.folder.text().strip() or self._default_dir,
+                                     default_dir=self._default_dir, title="Choose the project folder")
+        if chosen is not None:
+            self.folder.setText(chosen)
+
+    def _submit(self) -> None:
+        """Create: run ``create`` and close only when it worked (plain accept without one)."""
+        if self._create is None:
+            self.accept()
+            return
+        self.buttons.setEnabled(False)
+        self.error.hide()
+        self._task = asyncio.ensure_future(self._create_now(self._create))
+
+    async def _create_now(self, create: Create) -> None:
+        try:
+            self.created = await create(self.values())
+        except FoyaError as error:
+            self.show_error(str(error))
+            return
+        except OSError as error:
+            self.show_error(f"The folder cannot be used: {error.strerror or error}.")
+            return
+        finally:
+            self.buttons.setEnabled(True)
+        self.accept()
+
+    def show_error(self, text: str) -> None:
+        """Say inside the dialog why the session was not created; the input stays."""
+        self.error.setText("⚠ " + text)
+        self.error.show()
 
     def _refresh_default(self) -> None:
         current = self.default_vp.currentData()
@@ -129,7 +183,9 @@ class NewSessionDialog(QDialog):
         """The settings to create the session with."""
         roster = tuple(vp_id for vp_id, check in self.checks.items() if check.isChecked())
         connection = str(self.connection.currentData() or "")
+        typed = self.folder.text().strip()
+        workdir = folders.resolve_typed(typed, self._default_dir) if typed else None
         return NewSessionValues(
-            title=self.title.text().strip(), workdir=self.folder.text().strip() or None, roster=roster,
+            title=self.title.text().strip(), workdir=workdir, roster=roster,
             default_vp=str(self.default_vp.currentData() or (roster[0] if roster else OMNI.id)),
             connection=connection, model=self._models.get(connection, ""))

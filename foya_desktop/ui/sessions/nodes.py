@@ -33,6 +33,8 @@ class Node:
     phase: Phase = Phase.IDLE
     waiting: bool = False
     """An approval or question of this session waits for the person."""
+    missing: bool = False
+    """A project whose folder is gone (moved or deleted); the tree says so and offers a relink."""
     uid: int = field(default_factory=lambda: next(_uids))
     """Identity carried in ``QModelIndex.internalId``."""
 

@@ -39,11 +39,17 @@ class SessionTreeModel(QAbstractItemModel):
     Signals:
         project_missing(str): a session refers to a project id the model does not know yet.
         bind_requested(str, str): a Recents session was dropped on a project (session id, project id).
+        move_refused(str, str): a bound session was dropped outside its project (session id, target
+            project id or ``RECENTS_ID``); the binding rule refuses, the owner says why.
+        reorder_requested(str, list): sessions of one group in the person's new order (group key,
+            session ids, pinned ones included).
         rename_requested(str, str): the person edited a session's title in place (id, new title).
     """
 
     project_missing = Signal(str)
     bind_requested = Signal(str, str)
+    move_refused = Signal(str, str)
+    reorder_requested = Signal(str, list)
     rename_requested = Signal(str, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -97,6 +103,37 @@ class SessionTreeModel(QAbstractItemModel):
         if node is not None and node.waiting != waiting:
             node.waiting = waiting
             self._changed(node)
+
+    def set_missing(self, project_ids: set[str]) -> None:
+        """Mark the projects whose folder is gone (and unmark the others)."""
+        for key, node in self._projects.items():
+            if node.missing != (key in project_ids):
+                node.missing = key in project_ids
+                self._changed(node)
+
+    def remove_project(self, project_id: str) -> None:
+        """A deleted project (its sessions are removed by their own events)."""
+        node = self._projects.pop(project_id, None)
+        if node is None or node.parent is None:
+            return
+        for child in list(node.children):
+            if child.kind == "session":
+                self.remove_session(child.key)
+        row = node.row()
+        self.beginRemoveRows(QModelIndex(), row, row)
+        self._root.children.pop(row)
+        self._by_uid.pop(node.uid, None)
+        self.endRemoveRows()
+
+    def project(self, project_id: str) -> Project | None:
+        """A known project."""
+        node = self._projects.get(project_id)
+        return node.project if node is not None else None
+
+    def is_missing(self, project_id: str) -> bool:
+        """Whether the project's folder was found gone."""
+        node = self._projects.get(project_id)
+        return node is not None and node.missing
 
     def remove_session(self, session_id: str) -> None:
         """A deleted session and anything still under it."""
@@ -249,9 +286,9 @@ class SessionTreeModel(QAbstractItemModel):
         flags = Qt.ItemFlag.ItemIsEnabled
         if node.kind == "session":
             flags |= Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
-            if node.parent is self._recents:
-                flags |= Qt.ItemFlag.ItemIsDragEnabled
-        elif node.kind == "project":
+            if node.parent is not None and node.parent.kind != "session":  # top level: bind, reorder
+                flags |= Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled
+        elif node.kind in ("project", "recents"):
             flags |= Qt.ItemFlag.ItemIsDropEnabled
         return flags
 
@@ -280,14 +317,42 @@ class SessionTreeModel(QAbstractItemModel):
 
     def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
                      parent: AnyIndex) -> bool:
-        """Ask to bind the dropped Recents session; the tree moves when the kernel says so."""
-        target = self.node(parent)
-        if target.kind != "project" or not data.hasFormat(SESSION_MIME):
+        """Turn a drop into a request; the tree changes only when the kernel says so.
+
+        Dropped on a session or between the sessions of its own group: reorder. On a project
+        from Recents: bind (the owner confirms). Anywhere else for a bound session: refused.
+        """
+        if not data.hasFormat(SESSION_MIME):
             return False
+        target = self.node(parent)
         for session_id in bytes(data.data(SESSION_MIME).data()).decode().split("\n"):
-            if session_id in self._sessions:
-                self.bind_requested.emit(session_id, target.key)
+            node = self._sessions.get(session_id)
+            if node is not None and node.parent is not None:
+                self._drop_one(node, target, row)
         return False
+
+    def _drop_one(self, node: Node, target: Node, row: int) -> None:
+        group = node.parent
+        assert group is not None
+        if target.kind == "session" and target.parent is group:
+            row, target = target.row(), group
+        if target is group:
+            self._request_reorder(node, group, row)
+        elif target.kind == "project" and group is self._recents:
+            self.bind_requested.emit(node.key, target.key)
+        elif target.kind in ("project", "recents"):
+            self.move_refused.emit(node.key, target.key)
+
+    def _request_reorder(self, node: Node, group: Node, row: int) -> None:
+        """``row`` is the drop position among the group's rows (before that row; -1: the end)."""
+        before = [n.key for n in group.children if n.kind == "session"]
+        ids = list(before)
+        old = ids.index(node.key)
+        new = len(ids) if row < 0 else min(row, len(ids))
+        ids.pop(old)
+        ids.insert(new - 1 if new > old else new, node.key)
+        if ids != before:
+            self.reorder_requested.emit(group.key, ids)
 
 
 def _tooltip(node: Node) -> str | None:

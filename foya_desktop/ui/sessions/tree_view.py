@@ -69,9 +69,16 @@ class SessionDelegate(QStyledItemDelegate):
         painter.setFont(font)
         painter.setPen(theme.dim_color() if node.kind == "recents" else theme.text_color())
         glyph = ("▾ " if expanded else "▸ ") if node.kind == "project" else ""
-        text = painter.fontMetrics().elidedText(glyph + node.title, Qt.TextElideMode.ElideRight,
-                                                rect.width() - 8)
-        painter.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignVCenter, text)
+        area = rect.adjusted(4, 0, -4, 0)
+        if node.missing:
+            painter.setPen(theme.error_color())
+            note = "folder missing"
+            width = painter.fontMetrics().horizontalAdvance(note) + 6
+            painter.drawText(area, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, note)
+            area = area.adjusted(0, 0, -width, 0)
+            painter.setPen(theme.dim_color())
+        text = painter.fontMetrics().elidedText(glyph + node.title, Qt.TextElideMode.ElideRight, area.width())
+        painter.drawText(area, Qt.AlignmentFlag.AlignVCenter, text)
 
     def _paint_session(self, painter: QPainter, rect: QRect, node: Node, selected: bool) -> None:
         mark = QRect(rect.left() + 4, rect.center().y() - 5, 10, 10)
@@ -81,10 +88,10 @@ class SessionDelegate(QStyledItemDelegate):
         title = ("📌 " if node.session and node.session.pinned and theme.has_emoji_font() else
                  "★ " if node.session and node.session.pinned else "") + node.title
         area = rect.adjusted(22, 0, -24 if node.waiting else -6, 0)
-        if node.waiting:
-            self._paint_waiting(painter, QRect(rect.right() - 20, rect.center().y() - 7, 14, 14))
         text = painter.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, area.width())
         painter.drawText(area, Qt.AlignmentFlag.AlignVCenter, text)
+        if node.waiting:  # NOTE: after the title: the badge leaves its white pen behind
+            self._paint_waiting(painter, QRect(rect.right() - 20, rect.center().y() - 7, 14, 14))
 
     def _paint_waiting(self, painter: QPainter, box: QRect) -> None:
         """An orange "!" badge: a turn in this session waits for the person."""
@@ -127,6 +134,7 @@ class SessionTreeView(QTreeView):
         bind_requested(str, str): bind a Recents session to a project (session id, project id).
         menu_requested(QMenu, str): a session's context menu is being built (menu, session id);
             connected slots add their actions (branch, compact, delete…) before it opens.
+        project_menu_requested(QMenu, str): the same for a project row (menu, project id).
     """
 
     session_activated = Signal(str)
@@ -134,6 +142,7 @@ class SessionTreeView(QTreeView):
     pin_requested = Signal(str, bool)
     bind_requested = Signal(str, str)
     menu_requested = Signal(QMenu, str)
+    project_menu_requested = Signal(QMenu, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -149,6 +158,7 @@ class SessionTreeView(QTreeView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)
         self.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
         self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setDropIndicatorShown(True)
 
     def setModel(self, model: SessionTreeModel) -> None:  # type: ignore[override]
         """Attach the tree model; keep groups expanded and the spinner in step with phases."""
@@ -231,6 +241,7 @@ class SessionTreeView(QTreeView):
         menu = QMenu(self)
         if node.kind == "project":
             menu.addAction("New session here", lambda: self.new_session_requested.emit(node.key))
+            self.project_menu_requested.emit(menu, node.key)
         if node.kind != "session" or node.session is None:
             return menu
         index = self.tree().index_of_session(node.key)

@@ -68,29 +68,33 @@ class TimelineModel(CheckpointRowsMixin):
     # ---- loading -------------------------------------------------------------------------
 
     async def load(self, session_id: str | None, loader: PageLoader | None,
-                   live: Callable[[], Iterable[LiveStream]] = tuple) -> None:
+                   live: Callable[[], Iterable[LiveStream]] = tuple, *,
+                   before_seq: int | None = None) -> None:
         """Show ``session_id``: its newest page plus any replies still streaming.
 
         Events keep arriving while the page loads: messages and streams they add stay below
         the page, and ``live`` is read only after the page arrived, so nothing shows twice.
+        With ``before_seq`` the window ends just before that seq instead (find, search hits):
+        it is detached from the newest messages until the person jumps back to them.
         """
         self._generation += 1
         generation = self._generation
         self.beginResetModel()
         self._reset_rows(session_id)
         self._loader, self.has_older = loader, False
-        self._set_detached(False)
+        self._set_detached(before_seq is not None)
         self.endResetModel()
         if session_id is None or loader is None:
             return
-        messages = await self._fetch(loader, None, self.INITIAL_PAGE)
+        messages = await self._fetch(loader, before_seq, self.INITIAL_PAGE)
         if generation != self._generation:
             return
         page = self._rows_from([m for m in messages if m.id not in self._ids])
         if page:
             self._insert_rows(0, page)
         shown = {r.message_id for r in self._rows if isinstance(r, StreamRow)} | self._ids
-        self._append_rows(self._stream_rows(s for s in live() if s.message_id not in shown))
+        if before_seq is None:
+            self._append_rows(self._stream_rows(s for s in live() if s.message_id not in shown))
         self.has_older = len(messages) >= self.INITIAL_PAGE
 
     async def fetch_older(self) -> int:

@@ -1,0 +1,83 @@
+"""Project operations of the kernel: rename, instruction, relink, delete, missing folders.
+
+Kept apart from ``kernel.py`` like ``lifecycle.py``; the ``Kernel`` inherits
+these methods. The rules: a project is only a folder reference (F10);
+relinking moves the reference, never files, and its sessions stay bound
+(F09); deleting removes Foya's data about the project — its sessions, rules
+and the record — and never the folder (F11).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import SessionChanged
+from foya_desktop.core.model import Project
+from foya_desktop.engine.ops import deletion
+from foya_desktop.store.catalog import get_project, project_session_ids, update_project
+from foya_desktop.store.ops_projects import forget_project, relink_project, set_project_order
+
+if TYPE_CHECKING:
+    from foya_desktop.engine.services import Services
+    from foya_desktop.engine.turn.turns import TurnManager
+
+
+def _folder(path: str) -> Path:
+    folder = Path(path).expanduser()
+    if not folder.is_dir():
+        raise InvalidOperation(f"The folder {path} does not exist.")
+    return folder.resolve()
+
+
+class ProjectOps:
+    """Mixin: project management on top of the services and the turn manager."""
+
+    svc: Services
+    turns: TurnManager
+
+    async def rename_project(self, project_id: str, name: str) -> Project:
+        """A new display name (the folder keeps its name)."""
+        if not name.strip():
+            raise InvalidOperation("A project needs a name.")
+        return await self.svc.store.write(lambda: update_project(project_id, name=name.strip()))
+
+    async def set_project_instruction(self, project_id: str, instruction: str) -> Project:
+        """The one instruction every session of the project gets (from the next model step)."""
+        return await self.svc.store.write(lambda: update_project(project_id, instruction=instruction.strip()))
+
+    async def project_sessions(self, project_id: str) -> list[str]:
+        """Top-level sessions bound to the project."""
+        return await self.svc.store.read(project_session_ids, project_id)
+
+    async def delete_project(self, project_id: str) -> list[str]:
+        """Delete the project's sessions (children first), its rules and its record; never the folder.
+
+        Returns the deleted session ids.
+        """
+        await self.svc.store.read(get_project, project_id)
+        deleted: list[str] = []
+        for session_id in await self.project_sessions(project_id):
+            deleted += await deletion.delete_tree(self.svc, self.turns, session_id)
+        await self.svc.store.write(forget_project, project_id)
+        return deleted
+
+    async def relink_project(self, project_id: str, path: str) -> Project:
+        """Point a project whose folder moved at its new place; its sessions follow, still bound."""
+        folder = await asyncio.to_thread(_folder, path)
+        project, ids = await self.svc.store.write(relink_project, project_id, str(folder))
+        for session_id in ids:
+            self.svc.bus.publish(SessionChanged(session_id, await self.svc.store.get_session(session_id)))
+        return project
+
+    async def missing_projects(self) -> list[str]:
+        """Ids of projects whose folder is gone (moved or deleted); checked off the event loop."""
+        projects = await self.svc.store.list_projects()
+        return await asyncio.to_thread(lambda: [p.id for p in projects if not Path(p.path).is_dir()])
+
+    async def reorder_projects(self, project_ids: list[str]) -> list[Project]:
+        """The sidebar order of projects."""
+        await self.svc.store.write(set_project_order, list(project_ids))
+        return await self.svc.store.list_projects()

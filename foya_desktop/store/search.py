@@ -1,0 +1,196 @@
+"""Full-text search over every session's messages: SQLite FTS5 with the trigram tokenizer.
+
+Why this shape:
+
+* **Trigram** matches substrings and code identifiers (``parse_args`` inside
+  ``argparse.parse_args()``) in any script, CJK included, without a
+  language-specific tokenizer.
+* **Kept in step by triggers** on the message projection, inside the writer's
+  own transaction: a stored message is searchable the moment it commits, a
+  rewound (invalid) or deleted one disappears, and no indexing ever runs on
+  the GUI thread. Only the text parts of user and assistant messages are
+  indexed (tool output would drown every query).
+* **The FTS rowid is the message's rowid**, which grows with insertion, so
+  "newest first" is ``ORDER BY rowid DESC`` — FTS5 walks its index backwards
+  and stops at the limit instead of sorting every match.
+* **Short terms** (fewer than three characters, e.g. the two-character Chinese
+  word 数据) are below the trigram minimum; they are matched with ``LIKE``
+  over the indexed text, newest first, stopping at the limit.
+
+NOTE: the SQL here is assembled from this module's constants only (``S608``
+is silenced for that); every value the person typed goes in as a parameter.
+"""
+
+# ruff: noqa: S608
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import peewee as pw
+
+from foya_desktop.core.errors import NotFound
+from foya_desktop.store.schema import MessageRow, database_proxy
+
+TABLE = "message_search"
+MIN_TRIGRAM = 3
+SNIPPET_CHARS = 160
+
+_TEXT_OF = ("(SELECT group_concat(json_extract(value, '$.text'), char(10)) FROM json_each({row}.parts) "
+            "WHERE json_extract(value, '$.kind') = 'text')")
+
+
+def _insert(row: str, source: str = "") -> str:
+    """INSERT of the indexed text of message ``row`` (``NEW`` in a trigger, ``m`` FROM ``source``)."""
+    rows = (f"SELECT {row}.rowid AS rid, {_TEXT_OF.format(row=row)} AS body, {row}.session_id AS sid, "
+            f"{row}.id AS mid, coalesce({row}.speaker, '') AS spk, {row}.role AS role, "
+            f"{row}.created_at AS at {source} WHERE {row}.valid AND {row}.role IN ('user', 'assistant')")
+    return (f"INSERT INTO {TABLE}(rowid, body, session_id, message_id, speaker, role, created_at) "
+            f"SELECT rid, body, sid, mid, spk, role, at FROM ({rows}) WHERE body IS NOT NULL AND body != ''")
+
+
+INSTALL = [
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {TABLE} USING fts5(body, session_id UNINDEXED, "
+    "message_id UNINDEXED, speaker UNINDEXED, role UNINDEXED, created_at UNINDEXED, tokenize='trigram')",
+    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_insert AFTER INSERT ON message_row BEGIN {_insert('NEW')}; END",
+    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_update AFTER UPDATE OF parts, valid, role ON message_row BEGIN "
+    f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; {_insert('NEW')}; END",
+    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_delete AFTER DELETE ON message_row BEGIN "
+    f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; END",
+]
+
+
+def install(db: pw.Database) -> None:
+    """Create the index and its triggers if missing (every start; cheap when present)."""
+    for statement in INSTALL:
+        db.execute_sql(statement)  # type: ignore[no-untyped-call]
+
+
+def backfill(db: pw.Database) -> None:
+    """Index every message already stored (the schema 1 → 2 migration)."""
+    db.execute_sql(f"DELETE FROM {TABLE}")  # type: ignore[no-untyped-call]
+    db.execute_sql(_insert("m", "FROM message_row AS m"))  # type: ignore[no-untyped-call]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchQuery:
+    """What to look for and where."""
+
+    text: str
+    session_id: str | None = None
+    project_id: str | None = None
+    speaker: str | None = None
+    """A VP id, or ``user`` for the person's own messages."""
+    since_ms: int | None = None
+    until_ms: int | None = None
+    limit: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One matching message."""
+
+    message_id: str
+    session_id: str
+    session_title: str
+    role: str
+    speaker: str
+    created_at: int
+    snippet: str
+    """The matched text with some context, on one line."""
+
+
+def split_terms(text: str) -> tuple[list[str], list[str]]:
+    """(terms long enough for the trigram index, shorter terms matched with LIKE)."""
+    terms = [t for t in text.split() if t]
+    return [t for t in terms if len(t) >= MIN_TRIGRAM], [t for t in terms if len(t) < MIN_TRIGRAM]
+
+
+def _phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _like(term: str) -> str:
+    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def search(query: SearchQuery) -> list[SearchHit]:
+    """Matching messages, newest first (sync; reader thread)."""
+    long_terms, short_terms = split_terms(query.text)
+    if not long_terms and not short_terms:
+        return []
+    where, args = _filters(query)
+    if long_terms:
+        where.insert(0, f"{TABLE} MATCH ?")
+        args.insert(0, " ".join(_phrase(t) for t in long_terms))
+    for term in short_terms:
+        where.append("s.body LIKE ? ESCAPE '\\'")
+        args.append(_like(term))
+    sql = ("SELECT s.message_id, s.session_id, coalesce(r.title, ''), s.role, s.speaker, s.created_at, "
+           "s.body "
+           f"FROM {TABLE} AS s JOIN session_row AS r ON r.id = s.session_id "
+           f"WHERE {' AND '.join(where)} ORDER BY s.rowid DESC LIMIT ?")
+    rows = database_proxy.execute_sql(sql, [*args, max(1, query.limit)]).fetchall()
+    terms = long_terms + short_terms
+    return [SearchHit(r[0], r[1], r[2], r[3], r[4], int(r[5]), snippet(r[6], terms)) for r in rows]
+
+
+def session_matches(session_id: str, text: str, speaker: str | None = None) -> list[str]:
+    """Ids of every message of one session matching ``text`` (and speaker), oldest first.
+
+    The find bar's counts and next/previous walk this list, so it covers the
+    whole session, not only the page on screen.
+    """
+    if not text.split():
+        return _speaker_messages(session_id, speaker) if speaker else []
+    hits = search(SearchQuery(text, session_id=session_id, speaker=speaker, limit=1_000_000))
+    return [h.message_id for h in reversed(hits)]
+
+
+def _speaker_messages(session_id: str, speaker: str) -> list[str]:
+    cond = (MessageRow.session == session_id) & MessageRow.valid
+    cond &= (MessageRow.role == "user") if speaker == "user" else (
+        (MessageRow.role == "assistant") & (MessageRow.speaker == speaker))
+    return [r.id for r in MessageRow.select(MessageRow.id).where(cond).order_by(MessageRow.seq)]
+
+
+def message_seq(message_id: str) -> int:
+    """The seq of a valid message (to open its session there)."""
+    row = MessageRow.get_or_none((MessageRow.id == message_id) & MessageRow.valid)
+    if row is None:
+        raise NotFound("That message is no longer in its session (rewound or deleted).")
+    return int(row.seq)
+
+
+def _filters(query: SearchQuery) -> tuple[list[str], list[Any]]:
+    where: list[str] = []
+    args: list[Any] = []
+    if query.session_id:
+        where.append("s.session_id = ?")
+        args.append(query.session_id)
+    if query.project_id:
+        where.append("r.project_id = ?")
+        args.append(query.project_id)
+    if query.speaker == "user":
+        where.append("s.role = 'user'")
+    elif query.speaker:
+        where.append("s.speaker = ? AND s.role = 'assistant'")
+        args.append(query.speaker)
+    if query.since_ms is not None:
+        where.append("s.created_at >= ?")
+        args.append(query.since_ms)
+    if query.until_ms is not None:
+        where.append("s.created_at < ?")
+        args.append(query.until_ms)
+    return where, args
+
+
+def snippet(body: str, terms: list[str]) -> str:
+    """A one-line excerpt around the first matching term."""
+    flat = " ".join(body.split())
+    lower = flat.casefold()
+    found = [i for i in (lower.find(t.casefold()) for t in terms) if i >= 0]
+    start = max(0, min(found) - SNIPPET_CHARS // 3) if found else 0
+    text = flat[start:start + SNIPPET_CHARS]
+    return ("…" if start else "") + text + ("…" if start + SNIPPET_CHARS < len(flat) else "")

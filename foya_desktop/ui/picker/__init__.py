@@ -1,0 +1,1 @@
+"""The working-directory picker: one dialog for new sessions, binding and new projects."""

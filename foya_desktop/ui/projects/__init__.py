@@ -1,0 +1,1 @@
+"""Projects in the sidebar: creating, binding, managing."""
