@@ -13,8 +13,11 @@ from collections.abc import Sequence
 from foya_desktop import __version__
 from foya_desktop.cli.run import run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
+from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
+from foya_desktop.cli.sessions_set import add_set_parser, sessions_set
 from foya_desktop.cli.views import sessions_table, show_session
+from foya_desktop.cli.vps import add_vps_parser, vps_command
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import open_kernel
@@ -31,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     _connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
-    _sessions_parser(sub.add_parser("sessions", help="list, show, branch, rewind, delete, compact sessions"))
+    _sessions_parser(sub.add_parser("sessions", help="list, show, set, fork, merge, branch, rewind, …"))
+    add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
     add_search_parser(sub)
     return parser
 
@@ -73,6 +77,8 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     show = sub.add_parser("show", help="show a session's valid history")
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
+    add_set_parser(sub)
+    add_collab_parsers(sub)
     add_session_op_parsers(sub)
 
 
@@ -102,6 +108,13 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await run_command(kernel, args)
         if args.command == "search":
             return await search_command(kernel, args)
+        if args.command == "vps":
+            return await vps_command(kernel, args)
+        if args.action == "set":
+            return await sessions_set(kernel, args)
+        collab = await dispatch_collab(kernel, args)
+        if collab is not None:
+            return collab
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done

@@ -55,18 +55,36 @@ class VP:
     """Tool names this VP may use; empty means every tool the session allows."""
     max_steps: int = 25
     builtin: bool = False
+    color: str = ""
+    """``#rrggbb`` chosen in the VP editor; empty: a colour from the session's roster order."""
 
+
+MODEL_HINTS = ("primary", "fast")
+"""A VP's model setting is a hint (Yeaft): the session may override the exact model."""
 
 OMNI_SOUL = (
     "You are Omni assistant (全能助手), a capable general assistant working inside the "
-    "person's project folder. Answer questions, research, write, translate, plan, analyse "
-    "data and program. Decide for each task whether to answer directly, use tools or "
-    "collaborate. Stay within the project's boundaries and the approvals you are given. "
+    "person's project folder. Help with questions, research, writing, translation, learning, "
+    "planning, data analysis and programming — not only clarifying or passing work on. "
+    "Decide for each task whether to answer directly, use tools or collaborate with the "
+    "session's other VPs (hand work over with route_forward; an @mention in your text routes "
+    "nothing). Stay within the project's division of work and the approvals you are given. "
     "Be concise; cite files by path."
 )
 
 OMNI = VP(id=OMNI_ID, name="Omni", display_name="全能助手 / Omni assistant",
           soul=OMNI_SOUL, builtin=True)
+
+OMNI_PAST_DEFAULTS: tuple[tuple[str, str, str], ...] = (
+    ("Omni", "全能助手 / Omni assistant",
+     "You are Omni assistant (全能助手), a capable general assistant working inside the "
+     "person's project folder. Answer questions, research, write, translate, plan, analyse "
+     "data and program. Decide for each task whether to answer directly, use tools or "
+     "collaborate. Stay within the project's boundaries and the approvals you are given. "
+     "Be concise; cite files by path."),
+)
+"""(name, display name, soul) of every Omni Foya shipped before the current one. A stored
+Omni that matches one exactly is upgraded at start-up; any edit keeps it as the person left it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import asyncio
 import logging
 from pathlib import Path
 
+from foya_desktop.engine.agents.route_forward import ROUTE_FORWARD, RouteForwardTool
 from foya_desktop.engine.agents.tools import agent_tools
 from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
@@ -21,6 +22,7 @@ from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.store import Store
+from foya_desktop.store.vp_library import ensure_builtins
 from foya_desktop.tools.ask_user import AskUserTool
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools
@@ -33,6 +35,9 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     """A kernel over the store in ``home`` (blocking: opens the database)."""
     store = Store(home)
     reset = store.reset_phases()
+    upgraded = store.write_sync(ensure_builtins)
+    if upgraded:
+        log.info("built-in VP(s) installed or upgraded to the current default: %s", ", ".join(upgraded))
     if reset:
         log.info("reset %d session(s) to idle after the previous run", reset)
     bus = EventBus()
@@ -45,6 +50,7 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
     kernel = Kernel(svc)
     svc.tools.add(agent_tools(kernel.children))
+    svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes)})
     tasks.set_canceller("subagent", kernel.children.cancel)
     return kernel
 

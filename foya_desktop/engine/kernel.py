@@ -24,6 +24,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
@@ -70,6 +71,7 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps):
         self.bus = svc.bus
         self.store = svc.store
         self.turns = TurnManager(svc)
+        self.vp_library = VPLibrary(svc)
 
     # ---- sessions -------------------------------------------------------------
 
@@ -150,12 +152,20 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps):
         return await all_vps(self.store)
 
     async def add_vp(self, vp: VP) -> VP:
-        """Define (or redefine) a persona."""
-        if not vp.name.strip() or "@" in vp.name or " " in vp.name:
-            raise InvalidOperation("A VP name is one word without @ (it is used as @Name).")
-        if vp.id == "omni":
-            raise InvalidOperation("The built-in Omni assistant cannot be replaced.")
-        return await self.store.save_vp(vp)
+        """Define a new persona (refused when the name is taken: use ``edit_vp``)."""
+        return await self.vp_library.add(vp)
+
+    async def edit_vp(self, ref: str, **changes: Any) -> VP:
+        """Change a VP found by id or name: name, display_name, soul, model_hint, tools, color."""
+        return await self.vp_library.edit(ref, **changes)
+
+    async def duplicate_vp(self, ref: str, new_name: str) -> VP:
+        """Copy a VP under a new name."""
+        return await self.vp_library.duplicate(ref, new_name)
+
+    async def remove_vp(self, ref: str, *, force: bool = False) -> list[str]:
+        """Delete a VP; refused while a roster uses it unless ``force`` (returns changed sessions)."""
+        return await self.vp_library.remove(ref, force=force)
 
     # ---- history --------------------------------------------------------------
 

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import Checkpoint, TaskRecord
 from foya_desktop.core.model import Session
-from foya_desktop.engine.ops import branching, compaction, deletion, rewind
+from foya_desktop.engine.ops import branching, compaction, deletion, merging, rewind
 from foya_desktop.engine.ops.children import ChildAgents
+from foya_desktop.engine.ops.forking import Forks
+from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.request.context_window import CompactionPolicy, load_policy, save_policy
 from foya_desktop.store.ops_checkpoints import list_checkpoints
@@ -49,6 +51,41 @@ class LifecycleOps:
         why. Publishes ``SessionChanged`` and ``SessionBranched`` (open the new session).
         """
         return await branching.branch(self.svc, self.turns, session_id, after_message_id)
+
+    # ---- fork -------------------------------------------------------------------
+
+    _forks: Forks | None = None
+
+    @property
+    def forks(self) -> Forks:
+        """The fork maker (remembers forks in progress)."""
+        if self._forks is None:
+            self._forks = Forks(self.svc)
+        return self._forks
+
+    async def fork(self, session_id: str, *, from_turn: str | None = None) -> Session:
+        """Fork the whole session, or (``from_turn`` = any message id of a completed turn) up to
+        and including that turn. Never stops the source; while it generates, the fork stops
+        before the active input. Publishes ``SessionChanged`` and ``SessionBranched`` (open it).
+        """
+        return await self.forks.fork(session_id, from_turn)
+
+    def fork_in_progress(self, session_id: str) -> bool:
+        """Whether a fork of the session is being made (the window disables its fork entries)."""
+        return self.forks.in_progress(session_id)
+
+    # ---- merge ------------------------------------------------------------------
+
+    async def merge_preview(self, a_id: str, b_id: str) -> MergePlan:
+        """What merging ``b_id`` into a new session started from ``a_id`` would give: each turn
+        with its origin (``common``, ``a``, ``b``) in merged order. Nothing is written; refusals
+        (busy, ambiguous history) raise ``InvalidOperation`` with the reason."""
+        return await merging.preview(self.svc, self.turns, a_id, b_id)
+
+    async def merge(self, a_id: str, b_id: str) -> Session:
+        """Create the merged session (A's settings and project, roster union); neither source
+        changes. Publishes ``SessionChanged`` and ``SessionBranched`` (open it)."""
+        return await merging.merge(self.svc, self.turns, a_id, b_id)
 
     # ---- rewind -----------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from foya_desktop.engine.agents.route_forward import RouteBook
 from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
@@ -26,3 +27,5 @@ class Services:
     tasks: TaskManager
     grants: dict[str, set[str]] = field(default_factory=dict)
     """Temporary "allow for this session" grants: in memory only, never copied."""
+    routes: RouteBook = field(default_factory=RouteBook)
+    """RouteForward hand-offs booked in each session's running turn."""

@@ -64,7 +64,8 @@ def save_vp(vp: VP) -> VP:
     """Insert or replace a VP definition."""
     VPRow.insert(id=vp.id, name=vp.name, display_name=vp.display_name, soul=vp.soul,
                   model_hint=vp.model_hint, tools=json.dumps(list(vp.tools)),
-                  max_steps=vp.max_steps).on_conflict_replace().execute()
+                  max_steps=vp.max_steps, builtin=vp.builtin,
+                  color=vp.color).on_conflict_replace().execute()
     return vp_from_row(VPRow.get_by_id(vp.id))
 
 

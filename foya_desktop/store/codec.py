@@ -119,7 +119,7 @@ def vp_from_row(row: VPRow) -> VP:
     """Build a VP record."""
     return VP(id=row.id, name=row.name, display_name=row.display_name, soul=row.soul,
               model_hint=row.model_hint, tools=tuple(json.loads(row.tools)),
-              max_steps=row.max_steps)
+              max_steps=row.max_steps, builtin=bool(row.builtin), color=row.color)
 
 
 def connection_from_row(row: ConnectionRow) -> Connection:

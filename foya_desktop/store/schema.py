@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 database_proxy = pw.DatabaseProxy()
 
@@ -102,7 +102,7 @@ class MessageRow(BaseModel):
 
 
 class VPRow(BaseModel):
-    """User-defined personas (the built-in ``omni`` is not stored)."""
+    """The VP library: user-defined personas and the built-in ``omni`` (stored so it can be edited)."""
 
     id = pw.CharField(primary_key=True)
     name = pw.TextField(unique=True)
@@ -111,6 +111,8 @@ class VPRow(BaseModel):
     model_hint = pw.TextField(default="")
     tools = pw.TextField(default="[]")
     max_steps = pw.IntegerField(default=25)
+    builtin = pw.BooleanField(default=False)
+    color = pw.TextField(default="")
 
 
 class ConnectionRow(BaseModel):
@@ -275,5 +277,14 @@ def _add_search_index(db: Any) -> None:
     backfill(db)
 
 
-MIGRATIONS: dict[int, Any] = {1: _add_search_index}
+def _v2_vp_library(db: pw.SqliteDatabase) -> None:
+    """2 → 3: VPs remember whether they are built in and their chosen colour."""
+    columns = {c.name for c in db.get_columns("vp_row")}
+    if "builtin" not in columns:
+        db.execute_sql("ALTER TABLE vp_row ADD COLUMN builtin INTEGER NOT NULL DEFAULT 0")  # type: ignore[no-untyped-call]
+    if "color" not in columns:
+        db.execute_sql("ALTER TABLE vp_row ADD COLUMN color TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
+
+
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library}
 """``{from_version: callable(db)}`` upgrading one step."""

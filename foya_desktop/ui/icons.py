@@ -41,3 +41,21 @@ def app_icon() -> QIcon:
     for size in (16, 22, 32, 48, 64, 128, 256):
         icon.addPixmap(app_pixmap(size))
     return icon
+
+
+def fork_icon(size: int = 18, color: str = "#475569") -> QIcon:
+    """Two overlapping pages: "make a copy of this conversation" (drawn, so no font needs the glyph)."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pen = painter.pen()
+    pen.setColor(QColor(color))
+    pen.setWidthF(max(1.2, size / 12))
+    painter.setPen(pen)
+    unit = size / 18
+    painter.drawRoundedRect(QRectF(2 * unit, 2 * unit, 10 * unit, 10 * unit), 2 * unit, 2 * unit)
+    painter.setBrush(QColor("#ffffff"))
+    painter.drawRoundedRect(QRectF(6 * unit, 6 * unit, 10 * unit, 10 * unit), 2 * unit, 2 * unit)
+    painter.end()
+    return QIcon(pixmap)

@@ -28,6 +28,7 @@ from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
+from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
         specs: dict[str, tuple[str, QKeySequence]] = {
             "new": ("New session", QKeySequence(QKeySequence.StandardKey.New)),
             "connections": ("Connections…", QKeySequence("Ctrl+,")),
+            "vps": ("VPs…", QKeySequence("Ctrl+Shift+V")),
             "close": ("Close window", QKeySequence(QKeySequence.StandardKey.Close)),
             "quit": ("Quit", QKeySequence(QKeySequence.StandardKey.Quit))}
         actions = {}
@@ -110,7 +112,7 @@ class MainWindow(QMainWindow):
         splitter.setChildrenCollapsible(False)
         self.setCentralWidget(splitter)
         menu = self.menuBar().addMenu("&File")
-        for name in ("new", "connections"):
+        for name in ("new", "connections", "vps"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -118,6 +120,7 @@ class MainWindow(QMainWindow):
         self.menuBar().addMenu(self.session_actions.session_menu)
         self.tree_view.addAction(self.session_actions.delete_action)
         self.pane.insert_above_composer(self.session_actions.banner)
+        self.session_actions.attach_fork_button(self.pane)
         toolbar = QToolBar("Main")
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -193,6 +196,7 @@ class MainWindow(QMainWindow):
             lambda: self.runner.spawn(self.new_session_flow(), "New session"))
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), "Connections"))
+        self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), "VPs"))
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
@@ -297,6 +301,19 @@ class MainWindow(QMainWindow):
         return await self.kernel.create_session(
             title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
             connection=v.connection, model=v.model)
+
+    async def vps_flow(self) -> None:
+        """Create, edit, duplicate and delete VPs; the composer's @completion refreshes afterwards."""
+        dialog = VPLibraryDialog(self.kernel, self)
+        dialog.new_button.clicked.connect(dialog.start_new)
+        dialog.save_button.clicked.connect(lambda: self.runner.spawn(dialog.save(), "Saving the VP"))
+        dialog.duplicate_button.clicked.connect(lambda: self.runner.spawn(dialog.duplicate(), "Duplicating"))
+        dialog.delete_button.clicked.connect(lambda: self.runner.spawn(dialog.delete(), "Deleting the VP"))
+        await dialog.refresh()
+        try:
+            await run_dialog(dialog)
+        finally:
+            dialog.deleteLater()
 
     async def connections_flow(self) -> None:
         """Manage model services; the status line refreshes afterwards."""

@@ -41,6 +41,14 @@ class SpeakerDirectory:
         """The definition of a VP, if known."""
         return self._vps.get(vp_id)
 
+    def find(self, ref: str) -> str:
+        """The id of the VP named (or with id) ``ref``, any case; ``ref`` itself when unknown."""
+        folded = ref.strip().lstrip("@").casefold()
+        for vp in self._vps.values():
+            if folded in (vp.name.casefold(), vp.id.casefold()):
+                return vp.id
+        return ref
+
     def name(self, vp_id: str) -> str:
         """Short name shown above a VP's replies (its @handle)."""
         vp = self._vps.get(vp_id)

@@ -85,7 +85,7 @@ async def test_snapshot_is_immutable_while_the_child_runs(
                                                                "max_turns": 3}, id="sp1")]))
     await kernel.send(session.id, "delegate")
     await wait_for(lambda: len(souls) == 1)
-    await kernel.add_vp(VP("scout", "Scout", "Scout", "You are the EDITED scout.", max_steps=7))
+    await kernel.edit_vp("scout", soul="You are the EDITED scout.")
     await wait_turns(rec, session.id, 1)
     assert souls == ["You are the ORIGINAL scout.", "You are the ORIGINAL scout."]
     (task,) = await kernel.list_child_tasks(session.id)

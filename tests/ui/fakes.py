@@ -210,6 +210,15 @@ class FakeKernel:
     def phase(self, session_id: str) -> Phase:
         return self.phases.get(session_id, Phase.IDLE)
 
+    async def fork(self, session_id: str, *, from_turn: str | None = None) -> Session:
+        self._record("fork", session_id, from_turn)
+        src = self.sessions[session_id]
+        return await self.create_session(title=f"{src.title} (fork)", workdir=src.workdir or None,
+                                         roster=src.roster, default_vp=src.default_vp)
+
+    def fork_in_progress(self, session_id: str) -> bool:
+        return False
+
     def queue(self, session_id: str) -> tuple[QueueItem, ...]:
         return tuple(self.queues.get(session_id, []))
 

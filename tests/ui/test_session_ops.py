@@ -28,6 +28,9 @@ from foya_desktop.ui.ops.session_actions import (
     BRANCH_LATEST,
     COMPACT_NOW,
     DELETE,
+    FORK_SESSION,
+    FORK_TURN,
+    MERGE_WITH,
     REWIND_HERE,
     SHOW_SUMMARY,
 )
@@ -77,7 +80,7 @@ async def test_branch_from_a_reply_opens_the_branch_selected_in_the_tree(
     assert action_texts(view.menu_for_row(row_of(real_window, "user", "hello"))) == [
         QUOTE, EDIT_AS_NEW, REWIND_HERE, "Copy text"]  # quote / edit as new: ui/reading
     menu = view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
-    assert action_texts(menu) == [QUOTE, BRANCH_HERE, "Copy text"]
+    assert action_texts(menu) == [QUOTE, BRANCH_HERE, FORK_TURN, "Copy text"]
     grab_menu(menu, shots / "ops_timeline_menu_reply.png")
     grab_menu(view.menu_for_row(row_of(real_window, "user", "second")), shots / "ops_timeline_menu_user.png")
     grab_menu(tree_menu(real_window, sid), shots / "ops_tree_menu.png")
@@ -335,5 +338,6 @@ async def test_session_menu_offers_the_operations_for_the_open_session(
     assert action_texts(real_window.session_actions.session_menu) == ["No session open"]
     await open_session(real_window, real_kernel)
     real_window.session_actions.session_menu.aboutToShow.emit()
-    assert action_texts(real_window.session_actions.session_menu) == [BRANCH_LATEST, COMPACT_NOW, DELETE]
+    assert action_texts(real_window.session_actions.session_menu) == [FORK_SESSION, MERGE_WITH, BRANCH_LATEST,
+                                                                           COMPACT_NOW, DELETE]
     assert visible_dialog(ConfirmDialog) is None

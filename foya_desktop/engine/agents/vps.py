@@ -8,8 +8,10 @@ from foya_desktop.store.store import Store
 
 
 async def all_vps(store: Store) -> list[VP]:
-    """Omni first, then stored VPs by name."""
-    return [OMNI, *[vp for vp in await store.list_vps() if vp.id != OMNI_ID]]
+    """Omni first (as stored, i.e. with the person's edits), then the other VPs by name."""
+    stored = await store.list_vps()
+    omni = next((vp for vp in stored if vp.id == OMNI_ID), OMNI)
+    return [omni, *[vp for vp in stored if vp.id != OMNI_ID]]
 
 
 async def roster_of(store: Store, session: Session) -> list[VP]:
@@ -25,10 +27,11 @@ async def check_roster(store: Store, roster: tuple[str, ...],
     if not roster:
         roster = (OMNI_ID,)
     vps = await all_vps(store)
-    known = {vp.id for vp in vps} | {vp.name for vp in vps}
-    missing = [r for r in roster if r not in known]
+    known = {vp.id.casefold() for vp in vps} | {vp.name.casefold() for vp in vps}
+    missing = [r for r in roster if r.casefold() not in known]
     if missing:
-        raise InvalidOperation(f"Unknown VP(s): {', '.join(missing)}.")
+        raise InvalidOperation(f"Unknown VP(s): {', '.join(missing)}. Create one with "
+                               "`foya vps add NAME --soul TEXT` (see `foya vps list`).")
     ids = tuple(dict.fromkeys(_to_id(r, vps) for r in roster))
     chosen = _to_id(default_vp, vps) if default_vp else ids[0]
     if chosen not in ids:
@@ -37,7 +40,15 @@ async def check_roster(store: Store, roster: tuple[str, ...],
 
 
 def _to_id(ref: str, vps: list[VP]) -> str:
+    """An exact id first (stored rosters), then a name as people type it, then an id in any case."""
+    folded = ref.casefold()
     for vp in vps:
-        if ref in (vp.id, vp.name):
+        if ref == vp.id:
+            return vp.id
+    for vp in vps:
+        if folded == vp.name.casefold():
+            return vp.id
+    for vp in vps:
+        if folded == vp.id.casefold():
             return vp.id
     return ref

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from foya_desktop.core.errors import InvalidOperation, ProviderError
 from foya_desktop.core.events import Notice
-from foya_desktop.core.model import VP, Connection, Session
+from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore, resolve_api_key
@@ -45,7 +45,10 @@ class ProviderPool:
     async def resolve(self, session: Session, vp: VP) -> tuple[Provider, str]:
         """Provider and model name for the next step of ``vp`` in ``session``."""
         conn = await self.connection_for(session)
-        model = session.model or vp.model_hint or conn.model
+        # "primary"/"fast" are hints, not model names: a connection has one model for now,
+        # so both use it unless the session overrides it. Older rows may hold a model name.
+        hint = "" if vp.model_hint in MODEL_HINTS else vp.model_hint
+        model = session.model or hint or conn.model
         if not model:
             raise InvalidOperation(f"No model is chosen for connection {conn.name!r}. Pick one in "
                                    "the composer or pass --model.")

@@ -17,7 +17,14 @@ from dataclasses import replace
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
-from foya_desktop.core.messages import Message, MessageStatus, ToolCallPart, ToolResultPart, ToolState
+from foya_desktop.core.messages import (
+    Message,
+    MessageStatus,
+    ReasoningPart,
+    ToolCallPart,
+    ToolResultPart,
+    ToolState,
+)
 from foya_desktop.core.model import AgentMode, Phase, Session
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
@@ -58,6 +65,9 @@ def check_boundary(src: BranchSource, running: bool) -> None:
     if src.answered_later:
         raise InvalidOperation("Cannot branch here: a tool call before this point gets its result "
                                "only after it. Branch after the tool result.")
+    if running and src.prefix[-1].turn_id == src.active_turn:
+        raise InvalidOperation("Cannot branch inside the turn that is still running: branch after an "
+                               "earlier turn's reply, or wait until this one ends.")
     if running and _unanswered_in_turn(src.prefix, src.active_turn):
         raise InvalidOperation("Cannot branch here: a tool call before this point is still running.")
 
@@ -81,14 +91,26 @@ def _new_session(src: Session) -> Session:
 
 
 def _copies(new_session_id: str, src: BranchSource) -> list[Message]:
-    """Fresh copies; a call that died without a result (stop, crash) gets an interrupted one."""
-    answered = {r.call_id for m in src.prefix if (r := m.tool_result) is not None}
+    return copy_history(new_session_id, src.prefix)
+
+
+def copy_history(new_session_id: str, prefix: list[Message]) -> list[Message]:
+    """Fresh copies for a new session (branch, fork, merge).
+
+    A call that died without a result (stop, crash) gets an interrupted one. Provider-private
+    continuation — Anthropic thinking signatures — is dropped: the new session continues from
+    rebuildable text and tool history only (an unsigned thinking block is never sent back);
+    the source keeps its transcript complete. Turn ids are kept: they are the persisted turn
+    identity that tells a merge which turns two sessions share.
+    """
+    answered = {r.call_id for m in prefix if (r := m.tool_result) is not None}
     out: list[Message] = []
-    for m in src.prefix:
+    for m in prefix:
         meta = {**m.meta, "imported_from": {"session_id": m.session_id, "message_id": m.id}}
         dead = [c for c in m.tool_calls if c.call_id not in answered]
         parts = tuple(replace(p, state=ToolState.ERROR) if isinstance(p, ToolCallPart) and p in dead
-                      else p for p in m.parts)
+                      else replace(p, signature="") if isinstance(p, ReasoningPart) else p
+                      for p in m.parts)
         out.append(replace(m, id=new_id("msg"), session_id=new_session_id, parts=parts, seq=0, meta=meta))
         out.extend(_interrupted(new_session_id, m, c) for c in dead)
     return out

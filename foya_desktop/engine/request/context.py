@@ -22,6 +22,9 @@ from foya_desktop.core.messages import (
 )
 from foya_desktop.core.model import VP
 
+ROUTE_FORWARD = "route_forward"
+"""The hand-off tool's name (``engine.route_forward`` defines the tool itself)."""
+
 INTERRUPTED_RESULT = (
     "The tool call was interrupted before it reported a result (the app stopped or the turn "
     "was cancelled). It may or may not have completed; check before repeating it."
@@ -35,14 +38,18 @@ class _State:
     out: list[LlmMessage]
     notes: list[str]
     open_calls: dict[str, str]
+    routes: dict[str, ToolCallPart]
+    """``route_forward`` calls of any VP by call id: a successful one addressed to this VP
+    becomes the hand-off message it answers."""
 
 
 async def compile_messages(history: list[Message], vp: VP, names: dict[str, str],
                            load: ArtifactLoader, *, exclude_turn: str = "") -> list[LlmMessage]:
     """Translate ``history`` for ``vp``; messages of others in ``exclude_turn`` are left out."""
-    st = _State(out=[], notes=[], open_calls={})
+    st = _State(out=[], notes=[], open_calls={}, routes={})
     for msg in history:
         mine = msg.speaker == vp.id
+        st.routes.update({c.call_id: c for c in msg.tool_calls if c.name == ROUTE_FORWARD})
         if msg.role == "user":
             _close_calls(st)
             _flush_notes(st)
@@ -57,15 +64,36 @@ async def compile_messages(history: list[Message], vp: VP, names: dict[str, str]
             if result is not None and result.call_id in st.open_calls:
                 st.open_calls.pop(result.call_id)
                 images = tuple([InlineImage(i.mime, await _load(load, i.artifact)) for i in result.images])
+                gone = [_image_label(i) for i, got in zip(result.images, images, strict=True) if not got.data]
+                content = result.content + "".join(
+                    f"\n[image {label} is no longer available]" for label in gone)
                 st.out.append(LlmMessage("tool", (LlmToolResult(
-                    result.call_id, result.name, result.content, result.is_error,
+                    result.call_id, result.name, content, result.is_error,
                     tuple(i for i in images if i.data)),)))
+        elif msg.role == "tool" and (handoff := _handoff_to(vp, msg, st, names)) is not None:
+            _close_calls(st)
+            _flush_notes(st)
+            st.out.append(LlmMessage("user", (TextPart(handoff),)))
         elif msg.role == "assistant" and msg.text and msg.turn_id != exclude_turn:
             who = names.get(msg.speaker or "", msg.speaker or "another VP")
             st.notes.append(f"[{who} replied]\n{msg.text}")
     _close_calls(st)
     _flush_notes(st)
     return st.out
+
+
+def _handoff_to(vp: VP, msg: Message, st: _State, names: dict[str, str]) -> str | None:
+    """The text of a successful hand-off to ``vp`` in this tool result, else ``None``."""
+    result = msg.tool_result
+    if result is None or result.name != ROUTE_FORWARD or result.is_error:
+        return None
+    call = st.routes.get(result.call_id)
+    ref = str(call.arguments.get("vp", "")).strip().lstrip("@").casefold() if call else ""
+    if ref not in (vp.name.casefold(), vp.id.casefold()) or call is None:
+        return None
+    sender = names.get(msg.speaker or "", msg.speaker or "another VP")
+    return (f"[{sender} handed this to you with route_forward — answer it as {vp.name}]\n"
+            f"{call.arguments.get('message', '')}")
 
 
 def _assistant(msg: Message) -> LlmMessage:
@@ -86,8 +114,12 @@ async def _user_parts(msg: Message, load: ArtifactLoader) -> tuple[LlmPart, ...]
         elif isinstance(p, ImagePart):
             data = await _load(load, p.artifact)
             parts.append(InlineImage(p.mime, data) if data else
-                         TextPart(f"[image {p.name or p.artifact[:12]} is no longer available]"))
+                         TextPart(f"[image {_image_label(p)} is no longer available]"))
     return tuple(parts) or (TextPart(""),)
+
+
+def _image_label(part: ImagePart) -> str:
+    return part.name or part.artifact[:12]
 
 
 async def _load(load: ArtifactLoader, sha: str) -> bytes:

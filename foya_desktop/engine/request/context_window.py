@@ -86,6 +86,9 @@ def elide_tool_outputs(messages: list[LlmMessage], budget_chars: int) -> list[Ll
             note = (f"[Output of {result.name} elided from this request to save context "
                     f"({len(result.content)} characters). It is kept in the session; run the tool "
                     "again if you need it.]")
+            if result.images:
+                note += (f"\n[{len(result.images)} image(s) of this result not included in this request "
+                         "(context budget).]")
             out[i] = replace(out[i], parts=(replace(result, content=note, images=()),))
     return out
 

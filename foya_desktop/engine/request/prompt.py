@@ -16,7 +16,8 @@ def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project |
         names = ", ".join(f"{v.name} ({v.display_name})" for v in others)
         lines.append(
             f"You share one timeline with other personas: {names}. Their replies appear as "
-            "quoted notes. Writing @Name in your reply does not hand work to them.")
+            "quoted notes. Writing @Name in your reply does not hand work to them: to hand a "
+            "message to one of them, call the route_forward tool.")
     if session.workdir:
         lines.append(f"Working directory (all file tools and commands are confined to it): "
                      f"{session.workdir}")

@@ -7,8 +7,12 @@ from foya_desktop.core.model import VP, ApprovalMode, Session
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools, read_only_tools
 
-ALWAYS_SAFE = {"ask_user", "task_list", "task_output"}
+ALWAYS_SAFE = {"ask_user", "task_list", "task_output", "route_forward"}
 """Offered in read-only mode too: they change nothing in the project."""
+NO_FOLDER = {"ask_user", "route_forward"}
+"""Offered even without a project folder."""
+MULTI_VP = {"route_forward"}
+"""Offered only when the session has more than one VP."""
 
 
 class Toolbox:
@@ -26,15 +30,21 @@ class Toolbox:
         """A tool by name."""
         return self._tools.get(name)
 
+    def all_names(self) -> list[str]:
+        """Every registered tool name (what a VP's allowed-tools list may name)."""
+        return list(self._tools)
+
     def names_for(self, session: Session, vp: VP) -> list[str]:
         """Tool names offered to ``vp`` in ``session``."""
         names = list(self._tools)
+        if len(session.roster) < 2:
+            names = [n for n in names if n not in MULTI_VP]
         if not session.workdir:
-            return [n for n in names if n == "ask_user"]
+            return [n for n in names if n in NO_FOLDER]
         if session.approval_mode == ApprovalMode.READ_ONLY:
             names = [n for n in names if n in self._read_only]
         if vp.tools:
-            names = [n for n in names if n in vp.tools]
+            names = [n for n in names if n in vp.tools or n in MULTI_VP]
         return names
 
     def specs_for(self, session: Session, vp: VP) -> tuple[ToolSpec, ...]:

@@ -55,9 +55,11 @@ class TurnManager:
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
             parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
+        turn_id = new_id("turn")
+        self.svc.routes.open(rt.session_id, turn_id, roster)  # active before its input commits (fork)
         message = await self.svc.store.append_message(Message(
             id=new_id("msg"), session_id=rt.session_id, role="user", parts=tuple(parts),
-            turn_id=new_id("turn"), created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
+            turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
         self.svc.bus.publish(MessageAdded(rt.session_id, message))
         return message, picked, roster
 
@@ -72,6 +74,7 @@ class TurnManager:
                 stopped = True
                 message, picked, roster = await opening
         except Exception as exc:
+            self.svc.routes.close(rt.session_id)
             stored.set_exception(exc)
             rt.task = None
             return
@@ -87,17 +90,30 @@ class TurnManager:
             enter_turn(rt)
             self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
             await asyncio.shield(self._set_phase(rt, Phase.TURN))
-            results = await asyncio.gather(*(self._guarded(rt, r) for r in runs))
-            errors = [e for e in results if e]
+            results = await asyncio.gather(*(self._chain(rt, r, runs) for r in list(runs)))
+            errors = [e for errs in results for e in errs]
             if errors:
                 status, error = "error", "; ".join(errors)
         except asyncio.CancelledError:
             status = "stopped"
         finally:
+            self.svc.routes.close(rt.session_id)
             usage = Usage()
             for r in runs:
                 usage = add_usage(usage, r.usage)
             await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
+
+    async def _chain(self, rt: SessionRuntime, run: VPRun, runs: list[VPRun]) -> list[str]:
+        """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn)."""
+        errors = [e for e in [await self._guarded(rt, run)] if e]
+        handoffs = self.svc.routes.take(rt.session_id, run.vp.id)
+        by_id = {vp.id: vp for vp in run.roster}
+        targets = [by_id[t] for t in dict.fromkeys(h.target for h in handoffs) if t in by_id]
+        nxt = [VPRun(rt.session_id, run.turn_id, vp, run.roster) for vp in targets]
+        runs.extend(nxt)
+        for errs in await asyncio.gather(*(self._chain(rt, r, runs) for r in nxt)):
+            errors.extend(errs)
+        return errors
 
     async def _guarded(self, rt: SessionRuntime, run: VPRun) -> str:
         """Run one VP; return a plain error sentence instead of raising (siblings go on).

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.events import QueueItem
+from foya_desktop.engine.turn.routing import MENTION
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.attachments import (
     LIMITS_TEXT,
@@ -81,6 +82,14 @@ class Composer(QWidget):
         self.notice.setWordWrap(True)
         self.notice.setFont(theme.small_font())
         self.notice.hide()
+        self.mention_warning = QLabel()
+        """Names ``@mentions`` that match nobody on the roster, before the message is sent."""
+        self.mention_warning.setWordWrap(True)
+        self.mention_warning.setStyleSheet(f"color: {theme.warning_color().name()};")
+        self.mention_warning.hide()
+        self._handles: list[str] = []
+        self._default_name = ""
+        self.input.textChanged.connect(self._check_mentions)
         self._layout()
         self.set_busy(False)
         self.drops = DropCatcher(self)
@@ -105,6 +114,7 @@ class Composer(QWidget):
         inner.addWidget(self.chips)
         inner.addWidget(self.notice)
         inner.addWidget(self.input)
+        inner.addWidget(self.mention_warning)
         buttons = QHBoxLayout()
         buttons.addWidget(self.attach_button)
         buttons.addStretch(1)
@@ -150,9 +160,30 @@ class Composer(QWidget):
     def set_mentions(self, handles: list[str], default_name: str) -> None:
         """Roster handles for @completion; the placeholder names who answers by default."""
         self.input.set_mentions(handles)
+        self._handles, self._default_name = list(handles), default_name
+        self._check_mentions()
         hint = "@ to address a VP · " if len(handles) > 1 else ""
         self.input.setPlaceholderText(
             f"Message {default_name} — {hint}Enter to send, Shift+Enter for a new line")
+
+    def unknown_mentions(self) -> list[str]:
+        """``@Name``s in the text that match no VP on the roster (case-insensitive)."""
+        known = {h.casefold() for h in self._handles}
+        names = dict.fromkeys(m.group(1) for m in MENTION.finditer(self.input.toPlainText()))
+        return [n for n in names if n.casefold() not in known]
+
+    def _check_mentions(self) -> None:
+        unknown = self.unknown_mentions()
+        if not unknown:
+            self.mention_warning.hide()
+            return
+        listed = ", ".join(f"@{n}" for n in unknown)
+        verb = "is" if len(unknown) == 1 else "are"
+        roster = ", ".join("@" + h for h in self._handles) or "nobody"
+        self.mention_warning.setText(f"{listed} {verb} not on this session's roster, so nobody by that "
+                                     f"name gets this message (the text is sent as written). On the "
+                                     f"roster: {roster}.")
+        self.mention_warning.show()
 
     # ---- text and attachments -------------------------------------------------------------
 

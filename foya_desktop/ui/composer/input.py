@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QMimeData, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QCompleter, QFrame, QPlainTextEdit, QWidget
 
@@ -43,6 +43,8 @@ class ComposerInput(QPlainTextEdit):
         self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self._completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self._completer.activated.connect(self.insert_mention)
+        if (popup := self._completer.popup()) is not None:
+            popup.installEventFilter(self)  # Tab accepts too (QCompleter itself: only Enter)
         self._pasted = 0
         self.document().contentsChanged.connect(self._fit_height)
         self._fit_height()
@@ -54,6 +56,18 @@ class ComposerInput(QPlainTextEdit):
     def completer(self) -> QCompleter:
         """The mention completer (tests drive its popup)."""
         return self._completer
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Tab (or Shift+Tab) in the completion popup accepts the highlighted handle."""
+        popup = self._completer.popup()
+        is_tab = isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
+            and event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+        if popup is not None and watched is popup and is_tab:
+            index = popup.currentIndex()
+            if index.isValid():
+                self.insert_mention(str(index.data()))
+                return True
+        return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter sends; keys the completion popup needs go to it."""
@@ -91,6 +105,8 @@ class ComposerInput(QPlainTextEdit):
         rect = self.cursorRect()
         rect.setWidth(max(180, popup.sizeHintForColumn(0) + 24))
         self._completer.complete(rect)
+        if not popup.currentIndex().isValid():  # Enter or Tab accepts the first match at once
+            popup.setCurrentIndex(self._completer.completionModel().index(0, 0))
 
     def insert_mention(self, handle: str) -> None:
         """Replace the partial ``@prefix`` with the chosen handle and a space."""

@@ -19,6 +19,7 @@ from foya_desktop.engine.ops.rewind import RewindResult
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
+from foya_desktop.ui.ops.merge_dialog import MergeDialog
 from foya_desktop.ui.ops.ports import ComposerFiller, SessionSelector, StatusReporter
 from foya_desktop.ui.ops.rewind_dialog import RewindDialog, run_rewind
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
@@ -52,6 +53,39 @@ class SessionFlows:
         self._tree.upsert_session(created)
         self._selector.select_session(created.id)
         self._say(f"Branched into “{created.title}” — the original session is unchanged.")
+        return created
+
+    async def fork(self, session_id: str, from_turn: str | None = None) -> Session | None:
+        """Fork the whole session (or up to a turn) with no dialog; open the new session."""
+        try:
+            created = await self._kernel.fork(session_id, from_turn=from_turn)
+        except FoyaError as error:
+            await inform(self._parent, "Fork", "Cannot fork here", str(error))
+            return None
+        self._tree.upsert_session(created)
+        self._selector.select_session(created.id)
+        self._say(f"Forked into “{created.title}” — the original session goes on unchanged.")
+        return created
+
+    async def merge(self, a_id: str, b_id: str) -> Session | None:
+        """Preview the merge of ``a_id`` (the initiator) with ``b_id``; on "Merge", create and open it."""
+        a, b = self._tree.session(a_id), self._tree.session(b_id)
+        try:
+            plan = await self._kernel.merge_preview(a_id, b_id)
+        except FoyaError as error:
+            await inform(self._parent, "Merge", "Cannot merge these sessions", str(error))
+            return None
+        dialog = MergeDialog(plan, a.title if a else a_id, b.title if b else b_id, self._parent)
+        if not await confirm(dialog):
+            return None
+        try:
+            created = await self._kernel.merge(a_id, b_id)
+        except FoyaError as error:
+            await inform(self._parent, "Merge", "Cannot merge these sessions", str(error))
+            return None
+        self._tree.upsert_session(created)
+        self._selector.select_session(created.id)
+        self._say(f"Merged into “{created.title}” — both sessions are unchanged.")
         return created
 
     async def branch_latest(self, session_id: str) -> Session | None:

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from foya_desktop.core.events import CompactionCheckpoint
-from foya_desktop.core.messages import Message
+from foya_desktop.core.messages import Message, MessageStatus
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.composer.composer import Composer
+from foya_desktop.ui.icons import fork_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import rewind_refusal, row_boundary, row_messages, valid_boundaries
 from foya_desktop.ui.ops.child_banner import READ_ONLY_PLACEHOLDER, SubAgentBanner
@@ -41,6 +42,9 @@ from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow
 BRANCH_HERE = "Branch from here"
 REWIND_HERE = "Rewind to here…"
 BRANCH_LATEST = "Branch from latest reply"
+MERGE_WITH = "Merge with…"
+FORK_SESSION = "Fork session"
+FORK_TURN = "Fork from this turn"
 COMPACT_NOW = "Compact now"
 DELETE = "Delete…"
 SHOW_SUMMARY = "Show the summary…"
@@ -71,6 +75,16 @@ class SessionActions(QObject):
         """The menu bar's Session menu; the window adds it to its menu bar."""
         self.delete_action.triggered.connect(self._delete_current)
         self.session_menu.aboutToShow.connect(self._fill_session_menu)
+        self.fork_button = QToolButton()
+        """The fork icon at the top right of the conversation (see ``attach_fork_button``)."""
+        self.fork_button.setText("Fork")
+        self.fork_button.setIcon(fork_icon())
+        self.fork_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.fork_button.setToolTip("Fork this session: a copy with the same history and settings "
+                                    "opens; this one goes on unchanged (also while it is replying).")
+        self.fork_button.setAutoRaise(True)
+        self.fork_button.clicked.connect(self._fork_current)
+        self._fork_host: QWidget | None = None
 
     # ---- the timeline's context menu -----------------------------------------------------------
 
@@ -87,6 +101,10 @@ class SessionActions(QObject):
             if after is not None:
                 actions.append(self._action(menu, BRANCH_HERE, lambda: self._runner.spawn(
                     self.flows.branch(session.id, after), "Branching")))
+            if self._forkable_turn(session, row.message):
+                turn_message = row.message.id
+                actions.append(self._action(menu, FORK_TURN, lambda: self._runner.spawn(
+                    self.flows.fork(session.id, turn_message), "Forking")))
             if row.message.role == "user":
                 actions.append(self._rewind_action(menu, session, row.message))
         elif isinstance(row, CheckpointRow):
@@ -99,6 +117,17 @@ class SessionActions(QObject):
             menu.insertSeparator(existing[0])
         elif actions:
             menu.addActions(actions)
+
+    def _forkable_turn(self, session: Session, message: Message) -> bool:
+        """Offered under a completed reply with a turn id, never on the turn that is generating."""
+        if session.parent_id is not None or message.role != "assistant" or not message.turn_id:
+            return False
+        if message.status != MessageStatus.COMPLETE or message.tool_calls:
+            return False
+        if self._kernel.phase(session.id) == Phase.IDLE:
+            return True
+        users = [m for m in self._window_messages() if m.role == "user"]
+        return not users or users[-1].turn_id != message.turn_id
 
     def _rewind_action(self, menu: QMenu, session: Session, message: Message) -> QAction:
         refusal = rewind_refusal(message, self._kernel.phase(session.id), session.parent_id is not None)
@@ -132,6 +161,13 @@ class SessionActions(QObject):
 
     def _add_session_actions(self, menu: QMenu, session: Session) -> None:
         sid = session.id
+        if session.parent_id is None:
+            fork = menu.addAction(FORK_SESSION, lambda: self._runner.spawn(self.flows.fork(sid), "Forking"))
+            if self._kernel.fork_in_progress(sid):
+                fork.setText(f"{FORK_SESSION}  (a fork is being made)")
+                fork.setEnabled(False)
+        if session.parent_id is None:
+            self._merge_menu(menu, session)
         menu.addAction(BRANCH_LATEST, lambda: self._runner.spawn(self.flows.branch_latest(sid),
                                                                    "Branching"))
         if session.parent_id is None:
@@ -144,6 +180,20 @@ class SessionActions(QObject):
         delete = menu.addAction(DELETE, lambda: self._runner.spawn(self.flows.delete(sid), "Deleting"))
         delete.setShortcut(QKeySequence(Qt.Key.Key_Delete))  # shown as a hint; the tree owns the key
 
+    def _merge_menu(self, menu: QMenu, session: Session) -> None:
+        """"Merge with…" → every other top-level session; the flow previews before merging."""
+        sub = menu.addMenu(MERGE_WITH)
+        others = [s for s in self._tree.sessions() if s.id != session.id and s.parent_id is None]
+        for other in others:
+            sub.addAction(other.title or other.id, self._merge_slot(session.id, other.id))
+        if not others:
+            sub.addAction("No other session").setEnabled(False)
+
+    def _merge_slot(self, a_id: str, b_id: str) -> Callable[[], None]:
+        def run() -> None:
+            self._runner.spawn(self.flows.merge(a_id, b_id), "Merging")
+        return run
+
     def _fill_session_menu(self) -> None:
         menu = self.session_menu
         menu.clear()
@@ -152,6 +202,45 @@ class SessionActions(QObject):
             menu.addAction("No session open").setEnabled(False)
             return
         self._add_session_actions(menu, self._tree.session(session.id) or session)
+
+    # ---- the fork icon ---------------------------------------------------------------------------
+
+    def attach_fork_button(self, host: QWidget) -> None:
+        """Put the fork icon on ``host`` (the session pane), kept at its top right."""
+        self._fork_host = host
+        self.fork_button.setParent(host)
+        host.installEventFilter(self)
+        self.place_fork_button()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Follow the host's size."""
+        if watched is self._fork_host and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self.place_fork_button()
+        return False
+
+    def place_fork_button(self) -> None:
+        """Position and enable the icon for the session on screen (hidden for child sessions)."""
+        host, button = self._fork_host, self.fork_button
+        if host is None:
+            return
+        button.adjustSize()
+        button.move(host.width() - button.width() - 16, 12)
+        button.raise_()
+        session = self._shown.session
+        button.setVisible(session is not None and session.parent_id is None)
+        button.setEnabled(session is not None and not self._kernel.fork_in_progress(session.id))
+
+    def _fork_current(self) -> None:
+        session = self._shown.session
+        if session is not None and not self._kernel.fork_in_progress(session.id):
+            self.fork_button.setEnabled(False)
+            self._runner.spawn(self._fork_and_restore(session.id), "Forking")
+
+    async def _fork_and_restore(self, session_id: str) -> None:
+        try:
+            await self.flows.fork(session_id)
+        finally:
+            self.place_fork_button()
 
     def _delete_current(self) -> None:
         sid = self._selector.current_session_id()
@@ -164,6 +253,7 @@ class SessionActions(QObject):
         """The timeline (re)opened a session: fetch its checkpoints; sub-agent state may differ."""
         sid = self._timeline.session_id
         self.refresh_banner()
+        self.place_fork_button()
         if sid is not None:
             self._runner.spawn(self._load_checkpoints(sid), "Loading compaction markers")
 

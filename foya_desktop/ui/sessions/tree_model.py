@@ -157,6 +157,10 @@ class SessionTreeModel(QAbstractItemModel):
         node = self._sessions.get(session_id)
         return node.session if node is not None else None
 
+    def sessions(self) -> list[Session]:
+        """Every session in the tree (any order)."""
+        return [n.session for n in self._sessions.values() if n.session is not None]
+
     def phase(self, session_id: str) -> Phase:
         """Last known phase of a session."""
         node = self._sessions.get(session_id)

@@ -19,12 +19,15 @@ from PySide6.QtGui import QFont, QTextDocument
 
 from foya_desktop.core.messages import Message, ToolCallPart
 from foya_desktop.ui import theme
+from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline import summaries
 from foya_desktop.ui.timeline.canvas import Canvas, Segment
 from foya_desktop.ui.timeline.docs import plain_document
 from foya_desktop.ui.timeline.rows import MessageRow
 from foya_desktop.ui.timeline.thumbnails import ThumbnailCache, thumbnail_strip
 
+ROUTE_FORWARD = "route_forward"
+"""Drawn as a hand-off line rather than a generic tool call (the tool: ``engine.route_forward``)."""
 MARGIN = 20
 INDENT = 18
 PART_GAP = 6
@@ -62,6 +65,7 @@ class ToolRows:
     small: QFont
     bold: QFont
     mono: QFont
+    speakers: SpeakerDirectory
     thumbnails: ThumbnailCache | None
     cards: CardSlots | None
 
@@ -78,11 +82,16 @@ class ToolRows:
             c.space(card + PART_GAP)
             return
         result = row.result_for(call.call_id)
-        segments = [Segment(theme.tool_icon(call.name) + " ", theme.text_color(), self.small),
-                    Segment(call.name + "  ", theme.text_color(), self.bold),
-                    Segment(summaries.summarize_args(call.arguments), theme.dim_color(), self.mono, True)]
+        if call.name == ROUTE_FORWARD:
+            segments = self._route_segments(call)
+        else:
+            segments = [Segment(theme.tool_icon(call.name) + " ", theme.text_color(), self.small),
+                        Segment(call.name + "  ", theme.text_color(), self.bold),
+                        Segment(summaries.summarize_args(call.arguments), theme.dim_color(), self.mono, True)]
         if result is None:
             segments.append(Segment("  · running…", theme.dim_color(), self.small))
+        elif call.name == ROUTE_FORWARD and not result.is_error:
+            pass  # the hand-off line says it all; the target's reply follows in its own block
         else:
             color = theme.error_color() if result.is_error else theme.dim_color()
             mark = "  ✗ " if result.is_error else "  → "
@@ -94,6 +103,13 @@ class ToolRows:
         if result is not None and result.images:  # at the tool that produced them, even when late
             c.space(2)
             thumbnail_strip(c, [i.artifact for i in result.images], col.x, col.width, self.thumbnails)
+
+    def _route_segments(self, call: ToolCallPart) -> list[Segment]:
+        """A hand-off reads as "→ Martin: the message", in the target's colour."""
+        target = self.speakers.find(str(call.arguments.get("vp", "")))
+        message = " ".join(str(call.arguments.get("message", "")).split())
+        return [Segment("→ " + self.speakers.name(target) + ": ", self.speakers.color(target), self.bold),
+                Segment(message, theme.text_color(), self.small, True)]
 
     def _tool_details(self, c: Canvas, row: MessageRow, call: ToolCallPart, col: Column) -> None:
         result_msg = row.results.get(call.call_id)

@@ -1,0 +1,146 @@
+"""Fork (Yeaft "复制会话") and fork from this turn ("从此轮分叉").
+
+A fork is a new top-level session with the source's persistent history, announcement,
+roster and default VP, workdir, connection/model/effort, approval mode and project. It
+never stops or changes the source. While a turn generates, only the history before the
+active input is copied (one turn runs at a time, so that is also the earliest active
+input; parallel VPs and hand-offs all belong to it). Not copied: queue, running tasks,
+background processes, approvals, debug traces, session memory, compaction checkpoints.
+
+"Fork from this turn" copies the start of the history up to and including every message
+of the chosen turn, in persisted order. It refuses — never falls back to copying
+everything — when the turn id is missing, the turn is still running, its messages are
+interleaved with another turn's (an ambiguous boundary), or the boundary would separate a
+tool call from its result.
+
+Copies drop provider-private continuation (``copy_history``). Attachments are checked byte
+for byte against their content hash: a readable one stays available to the fork (the new
+session references the blob), one that cannot be read is listed in the copied message's
+``unavailable_attachments`` meta and told to the model as unavailable — never dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from dataclasses import replace
+
+from foya_desktop.core.errors import InvalidOperation, NotFound
+from foya_desktop.core.events import SessionBranched, SessionChanged
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.messages import ImagePart, Message
+from foya_desktop.core.model import AgentMode, Session
+from foya_desktop.engine.ops.branching import copy_history
+from foya_desktop.engine.services import Services
+from foya_desktop.store.artifacts import ArtifactFiles
+from foya_desktop.store.ops_branch import create_branch
+
+
+class ForkInProgress(InvalidOperation):
+    """A fork of this session is already being made (the entry is disabled meanwhile)."""
+
+
+class Forks:
+    """Makes forks; remembers which sources are being forked right now."""
+
+    def __init__(self, svc: Services) -> None:
+        self._svc = svc
+        self._busy: set[str] = set()
+
+    def in_progress(self, session_id: str) -> bool:
+        """Whether a fork of ``session_id`` is being made (disable the entry)."""
+        return session_id in self._busy
+
+    async def fork(self, session_id: str, from_turn_message_id: str | None = None) -> Session:
+        """Create the fork, publish ``SessionChanged`` + ``SessionBranched`` (open it) and return it."""
+        if session_id in self._busy:
+            raise ForkInProgress("A fork of this session is already being made; wait for it to open.")
+        self._busy.add(session_id)
+        try:
+            return await self._fork(session_id, from_turn_message_id)
+        finally:
+            self._busy.discard(session_id)
+
+    async def _fork(self, session_id: str, message_id: str | None) -> Session:
+        source = await self._svc.store.get_session(session_id)
+        if source.parent_id is not None:
+            raise InvalidOperation("A sub-agent's child session cannot be forked; fork its parent.")
+        history = await self._svc.store.valid_messages(session_id)
+        active = self._svc.routes.active_turn(session_id)
+        prefix = before_active(history, active) if message_id is None else \
+            through_turn(history, message_id, active)
+        session = fork_session(source)
+        copies = await asyncio.to_thread(mark_unavailable, copy_history(session.id, prefix),
+                                         self._svc.store.files)
+        created, stored = await self._svc.store.write(create_branch, session, copies)
+        self._svc.bus.publish(SessionChanged(created.id, created))
+        self._svc.bus.publish(SessionBranched(created.id, session_id, prefix[-1].id if prefix else "",
+                                              len(stored)))
+        return created
+
+
+def before_active(history: list[Message], active_turn: str) -> list[Message]:
+    """The whole history, or everything before the first message of the running turn."""
+    if not active_turn:
+        return history
+    cut = next((i for i, m in enumerate(history) if m.turn_id == active_turn), len(history))
+    return history[:cut]
+
+
+def through_turn(history: list[Message], message_id: str, active_turn: str) -> list[Message]:
+    """The history up to and including the whole turn of ``message_id``; refuses when unclear."""
+    chosen = next((m for m in history if m.id == message_id), None)
+    if chosen is None:
+        raise NotFound(f"No message {message_id} in this session's history.")
+    turn = chosen.turn_id
+    if not turn:
+        raise InvalidOperation("This message has no reliable turn id (an old record), so the turn it "
+                               "belongs to is unknown; fork the whole session or branch instead.")
+    if turn == active_turn:
+        raise InvalidOperation("This turn is still generating: fork from an earlier, completed turn, "
+                               "or fork the whole session (it stops before this turn).")
+    positions = [i for i, m in enumerate(history) if m.turn_id == turn]
+    first, last = positions[0], positions[-1]
+    if len(positions) != last - first + 1:
+        raise InvalidOperation("The turn's messages are interleaved with another turn's, so where it "
+                               "ends is ambiguous; nothing was copied.")
+    prefix = history[:last + 1]
+    after = {r.call_id for m in history[last + 1:] if (r := m.tool_result) is not None}
+    split = [c.name for m in prefix for c in m.tool_calls if c.call_id in after]
+    if split:
+        raise InvalidOperation(f"Forking here would separate a tool call ({split[0]}) from its result, "
+                               "which comes after this turn; nothing was copied.")
+    return prefix
+
+
+def fork_session(src: Session) -> Session:
+    """The new session's settings: the source's, with a fresh id, title and origin."""
+    now = now_ms()
+    mode = AgentMode.PLAN if src.agent_mode == AgentMode.AWAITING_CONFIRMATION else src.agent_mode
+    return Session(
+        id=new_id("ses"), title=f"{src.title} (fork)", project_id=src.project_id,
+        origin=f"fork:{src.id}", connection=src.connection, model=src.model,
+        reasoning_effort=src.reasoning_effort, approval_mode=src.approval_mode, agent_mode=mode,
+        workdir=src.workdir, announcement=src.announcement, roster=src.roster,
+        default_vp=src.default_vp, created_at=now, updated_at=now)
+
+
+def readable(files: ArtifactFiles, sha: str) -> bool:
+    """Whether the blob exists and its bytes still hash to its name."""
+    try:
+        return hashlib.sha256(files.get(sha)).hexdigest() == sha
+    except (OSError, ValueError):
+        return False
+
+
+def mark_unavailable(messages: list[Message], files: ArtifactFiles) -> list[Message]:
+    """Copies whose unreadable attachments are listed in ``unavailable_attachments`` (blocking)."""
+    out: list[Message] = []
+    known: dict[str, bool] = {}
+    for m in messages:
+        shas = [p.artifact for p in m.parts if isinstance(p, ImagePart)]
+        if (r := m.tool_result) is not None:
+            shas += [i.artifact for i in r.images]
+        missing = [s for s in shas if not known.setdefault(s, readable(files, s))]
+        out.append(replace(m, meta={**m.meta, "unavailable_attachments": missing}) if missing else m)
+    return out

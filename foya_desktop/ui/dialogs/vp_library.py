@@ -1,0 +1,171 @@
+"""The VP editor: create, edit, duplicate and delete personas (File ▸ VPs…).
+
+Every rule (name is one word, soul required, hint ``primary``/``fast``, known tools, ``#rrggbb``
+colour, no removal while a roster uses it) lives in the engine's VP library; this dialog only
+shows the kernel's refusal in words, inside the dialog.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.model import MODEL_HINTS, VP
+from foya_desktop.ui import theme
+from foya_desktop.ui.kernel_api import KernelApi
+
+
+class VPLibraryDialog(QDialog):
+    """List of VPs on the left, the selected one's fields on the right.
+
+    Signals:
+        (QDialog's own: accepted, rejected, finished)
+    """
+
+    def __init__(self, kernel: KernelApi, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("VPs")
+        self.setMinimumSize(720, 460)
+        self._kernel = kernel
+        self._vps: list[VP] = []
+        self.list = QListWidget()
+        self.list.setMaximumWidth(200)
+        self.name, self.display_name = QLineEdit(), QLineEdit()
+        self.soul = QPlainTextEdit()
+        self.soul.setPlaceholderText("The system prompt: who this VP is and how it works")
+        self.hint = QComboBox()
+        self.hint.addItems(list(MODEL_HINTS))
+        self.tools = QLineEdit()
+        self.tools.setPlaceholderText("empty: every tool the session allows; else e.g. read_file,grep")
+        self.color = QLineEdit()
+        self.color.setPlaceholderText("#rrggbb (empty: from the roster order)")
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.new_button, self.duplicate_button = QPushButton("New"), QPushButton("Duplicate")
+        self.delete_button, self.save_button = QPushButton("Delete"), QPushButton("Save")
+        self.close_button = QPushButton("Close")
+        self._lay_out()
+        self.list.currentRowChanged.connect(self._show)
+        self.close_button.clicked.connect(self.accept)
+
+    def _lay_out(self) -> None:
+        form = QFormLayout()
+        form.addRow("Name (@handle)", self.name)
+        form.addRow("Display name", self.display_name)
+        form.addRow("Soul", self.soul)
+        form.addRow("Model hint", self.hint)
+        form.addRow("Allowed tools", self.tools)
+        form.addRow("Colour", self.color)
+        right = QVBoxLayout()
+        right.addLayout(form)
+        right.addWidget(self.message)
+        buttons = QHBoxLayout()
+        for b in (self.new_button, self.duplicate_button, self.delete_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.close_button)
+        right.addLayout(buttons)
+        top = QHBoxLayout(self)
+        top.addWidget(self.list)
+        top.addLayout(right, 1)
+
+    async def refresh(self, select: str = "") -> None:
+        """Reload the list from the kernel (selecting ``select`` by id when given)."""
+        self._vps = await self._kernel.list_vps()
+        self.list.clear()
+        for vp in self._vps:
+            self.list.addItem(QListWidgetItem(f"{vp.name}" + ("  (built in)" if vp.builtin else "")))
+        ids = [v.id for v in self._vps]
+        self.list.setCurrentRow(ids.index(select) if select in ids else 0)
+
+    def current(self) -> VP | None:
+        """The VP selected in the list (``None`` while a new one is being written)."""
+        row = self.list.currentRow()
+        return self._vps[row] if 0 <= row < len(self._vps) else None
+
+    def _show(self, row: int) -> None:
+        vp = self._vps[row] if 0 <= row < len(self._vps) else None
+        self.name.setText(vp.name if vp else "")
+        self.display_name.setText(vp.display_name if vp else "")
+        self.soul.setPlainText(vp.soul if vp else "")
+        self.hint.setCurrentText(vp.model_hint or "primary" if vp else "primary")
+        self.tools.setText(",".join(vp.tools) if vp else "")
+        self.color.setText(vp.color if vp else "")
+        self.delete_button.setEnabled(vp is not None and not vp.builtin)
+        self.duplicate_button.setEnabled(vp is not None)
+
+    def start_new(self) -> None:
+        """Clear the form for a new VP (Save creates it)."""
+        self.list.clearSelection()
+        self.list.setCurrentRow(-1)
+        self._show(-1)
+        self.name.setFocus()
+
+    def _fields(self) -> dict[str, object]:
+        return {"name": self.name.text(), "display_name": self.display_name.text(),
+                "soul": self.soul.toPlainText(), "model_hint": self.hint.currentText(),
+                "tools": tuple(t.strip() for t in self.tools.text().split(",") if t.strip()),
+                "color": self.color.text().strip()}
+
+    async def save(self) -> VP | None:
+        """Create (no selection) or change the selected VP; the kernel's refusal shows here."""
+        vp = self.current()
+        fields = self._fields()
+        try:
+            if vp is None:
+                saved = await self._kernel.add_vp(VP(id="", **fields))  # type: ignore[arg-type]
+            else:
+                saved = await self._kernel.edit_vp(vp.id, **fields)
+        except FoyaError as exc:
+            self._say(str(exc), error=True)
+            return None
+        await self.refresh(saved.id)
+        self._say(f"Saved {saved.name}. Address it as @{saved.name}.")
+        return saved
+
+    async def duplicate(self) -> VP | None:
+        """Copy the selected VP as "<name>Copy" (then rename it in the form)."""
+        vp = self.current()
+        if vp is None:
+            return None
+        try:
+            copy = await self._kernel.duplicate_vp(vp.id, f"{vp.name}Copy")
+        except FoyaError as exc:
+            self._say(str(exc), error=True)
+            return None
+        await self.refresh(copy.id)
+        self._say(f"Duplicated {vp.name} as {copy.name}.")
+        return copy
+
+    async def delete(self) -> bool:
+        """Delete the selected VP (refused, with the reason, while a roster uses it)."""
+        vp = self.current()
+        if vp is None:
+            return False
+        try:
+            await self._kernel.remove_vp(vp.id)
+        except FoyaError as exc:
+            self._say(str(exc), error=True)
+            return False
+        await self.refresh()
+        self._say(f"Deleted {vp.name}.")
+        return True
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        color = theme.error_color() if error else theme.dim_color()
+        self.message.setStyleSheet(f"color: {color.name()};")
+        self.message.setText(text)
