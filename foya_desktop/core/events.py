@@ -75,20 +75,8 @@ class MessageUpdated(Event):
     message: Message
 
 
-class _CarriesMessageId:
-    """The old name of ``message_id`` on stream events, until every reader says ``message_id``."""
-
-    __slots__ = ()
-    message_id: str
-
-    @property
-    def stream_id(self) -> str:
-        """Deprecated alias of ``message_id`` (streams are named by the message they become)."""
-        return self.message_id
-
-
 @dataclass(frozen=True, slots=True)
-class StreamStarted(_CarriesMessageId, Event):
+class StreamStarted(Event):
     """A VP began a model step; deltas with this ``message_id`` follow.
 
     ``message_id`` is allocated when the stream starts: the message stored at
@@ -102,7 +90,7 @@ class StreamStarted(_CarriesMessageId, Event):
 
 
 @dataclass(frozen=True, slots=True)
-class PartDelta(_CarriesMessageId, Event):
+class PartDelta(Event):
     """A piece of streaming text of message ``message_id``. Not persisted."""
 
     message_id: str
@@ -112,7 +100,7 @@ class PartDelta(_CarriesMessageId, Event):
 
 
 @dataclass(frozen=True, slots=True)
-class StreamEnded(_CarriesMessageId, Event):
+class StreamEnded(Event):
     """The step's stream is over; message ``message_id`` arrives as ``MessageAdded``
     (unless nothing streamed before a stop or failure: then no message is stored)."""
 

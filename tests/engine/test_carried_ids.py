@@ -23,7 +23,6 @@ async def test_stream_events_carry_the_id_the_stored_reply_keeps(
     message_id = started[0].message_id
     assert message_id.startswith("msg")
     assert {d.message_id for d in deltas} == {message_id} and ended[0].message_id == message_id
-    assert started[0].stream_id == message_id  # the old field name still reads the same value
     added = [e.message for e in rec.events if isinstance(e, MessageAdded) and e.message.role == "assistant"]
     assert [m.id for m in added] == [message_id]
     (reply,) = [m for m in await kernel.store.valid_messages(s.id) if m.role == "assistant"]

@@ -15,9 +15,9 @@ from tests.ui.helpers import reply, settle
 
 def _record(bridge: EngineBridge) -> list[tuple[str, object]]:
     seen: list[tuple[str, object]] = []
-    bridge.stream_started.connect(lambda e: seen.append(("started", e.stream_id)))
+    bridge.stream_started.connect(lambda e: seen.append(("started", e.message_id)))
     bridge.stream_delta.connect(lambda sid, st, sp, kind, text: seen.append(("delta", (st, kind, text))))
-    bridge.stream_ended.connect(lambda e: seen.append(("ended", e.stream_id)))
+    bridge.stream_ended.connect(lambda e: seen.append(("ended", e.message_id)))
     bridge.message_added.connect(lambda e: seen.append(("message", e.message.id)))
     bridge.phase_changed.connect(lambda sid, phase: seen.append(("phase", phase)))
     return seen
