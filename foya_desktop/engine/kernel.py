@@ -76,6 +76,11 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
         self.turns = TurnManager(svc, repair=lambda sid: repair_session(svc.store, sid))
         self.vp_library = VPLibrary(svc)
 
+    @property
+    def data_folder(self) -> Path:
+        """The data folder this kernel's database lives in (``FOYA_HOME`` or the default)."""
+        return self.store.home.root
+
     # ---- sessions -------------------------------------------------------------
 
     async def create_session(self, *, title: str = "", workdir: str | None = None,
