@@ -23,7 +23,7 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
-from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
@@ -32,10 +32,10 @@ from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.ops.recovery import repair_session
-from foya_desktop.engine.plans import AgentModeOps
 from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.session.settings import validated
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
@@ -66,7 +66,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
@@ -253,6 +253,25 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
     async def wait_idle(self) -> None:
         """Wait until every session is idle with an empty (or paused) queue."""
         await self.turns.scheduler.wait_idle()
+
+    # ---- agent mode (engine/session/agent_mode.py) ---------------------------------
+
+    async def confirm_plan(self, session_id: str) -> SendReceipt:
+        """Switch to ``execute`` and tell the VP to carry out its plan (a new turn, or queued)."""
+        await self._awaiting_confirmation(session_id)
+        await self.update_session(session_id, agent_mode=AgentMode.EXECUTE)
+        return await self.send(session_id, CONFIRM_TEXT)
+
+    async def keep_planning(self, session_id: str) -> Session:
+        """Back to ``plan``: the person wants to discuss the plan further."""
+        await self._awaiting_confirmation(session_id)
+        return await self.update_session(session_id, agent_mode=AgentMode.PLAN)
+
+    async def _awaiting_confirmation(self, session_id: str) -> None:
+        session = await self.store.get_session(session_id)
+        if session.agent_mode != AgentMode.AWAITING_CONFIRMATION:
+            raise InvalidOperation("There is no plan waiting for confirmation in this session "
+                                   f"(agent mode is {session.agent_mode}).")
 
     # ---- the person in the loop ---------------------------------------------
 

@@ -11,7 +11,7 @@
 
 A request like "investigate first, don't change code" in a message is not a
 sandbox (Yeaft seed); this mode is. Confirming or keeping on planning is the
-kernel's (``engine/plans.py``).
+kernel's (``Kernel.confirm_plan``/``keep_planning``).
 """
 
 from __future__ import annotations
