@@ -98,7 +98,7 @@ async def test_closing_mid_turn_keeps_it_running_says_so_once_and_notifies_when_
     await wait_until(lambda: shown.items, what="a notification")
     assert shown.items == [("finished", "Reply finished", "Long answer")]
     await settle()
-    assert tray_window.tray_agent.state == "idle" and tray_window.tray_agent.running == []
+    assert (tray_window.tray_agent.state, tray_window.tray_agent.running) == ("idle", [])
     # a click on the message brings the window back with the session
     tray = tray_window.quit_controller.tray
     assert tray is not None
@@ -151,7 +151,7 @@ async def test_a_waiting_approval_in_another_session_notifies_and_opens_at_its_c
     card = tray_window.pane.attention.card
     assert card is not None and card.isVisible()
     card.buttons["once"].click()
-    await wait_until(lambda: (project / "notes.md").exists(), what="approved write")
+    await wait_until((project / "notes.md").exists, what="approved write")
     await wait_until(lambda: agent.state == "idle", what="tray idle again")
     assert len(shown.items) == 1  # the finish of the session in view is not notified
 
