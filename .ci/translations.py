@@ -16,6 +16,7 @@ next to the running Python.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -26,7 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "foya_desktop"
 TRANSLATIONS = PACKAGE / "ui" / "translations"
-LANGUAGES = ("zh_CN",)
+LANGUAGES = ("zh_CN", "en")
+PLURAL_ONLY = ("en",)
+"""English is the source text; its catalogue holds only the plural forms (``tr("%n file(s)", "", n)``)."""
 REPORT = re.compile(r"Generated (\d+) translation\(s\) \((\d+) finished and (\d+) unfinished\)")
 IGNORED = re.compile(r"Ignored (\d+) untranslated source text\(s\)")
 
@@ -45,8 +48,9 @@ def sources() -> list[str]:
     return [str(f.relative_to(ROOT)) for f in files]
 
 
-def lupdate(ts: Path) -> str:
-    command = [_tool("lupdate"), "-locations", "none", "-no-obsolete", *sources(), "-ts", str(ts)]
+def lupdate(ts: Path, lang: str) -> str:
+    extra = ["-pluralonly"] if lang in PLURAL_ONLY else []
+    command = [_tool("lupdate"), "-locations", "none", "-no-obsolete", *extra, *sources(), "-ts", str(ts)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     return result.stdout + result.stderr
 
@@ -69,16 +73,19 @@ def parse_report(text: str) -> tuple[int, int, int]:
 
 def unfinished_sources(ts: Path) -> list[str]:
     """The source texts still marked unfinished (what a translator has to do)."""
-    text = ts.read_text(encoding="utf-8")
-    pattern = r"<source>(.*?)</source>(?:\s*<comment>.*?</comment>)?\s*<translation type=\"unfinished\""
-    return re.findall(pattern, text, flags=re.S)
+    found = []
+    for block in ts.read_text(encoding="utf-8").split("<message")[1:]:
+        source = re.search(r"<source>(.*?)</source>", block, flags=re.S)
+        if source and 'type="unfinished"' in block:
+            found.append(html.unescape(source[1]))
+    return found
 
 
 def update() -> int:
     TRANSLATIONS.mkdir(parents=True, exist_ok=True)
     for lang in LANGUAGES:
         ts = TRANSLATIONS / f"foya_{lang}.ts"
-        print(lupdate(ts).strip())
+        print(lupdate(ts, lang).strip())
         finished, unfinished, ignored = lrelease(ts, TRANSLATIONS / f"foya_{lang}.qm")
         print(f"{lang}: {finished} finished, {unfinished} unfinished, {ignored} untranslated")
         for source in unfinished_sources(ts):
@@ -94,7 +101,7 @@ def check() -> int:
             qm = TRANSLATIONS / f"foya_{lang}.qm"
             fresh_ts = Path(tmp) / ts.name
             shutil.copy(ts, fresh_ts)
-            lupdate(fresh_ts)
+            lupdate(fresh_ts, lang)
             missing = unfinished_sources(fresh_ts)
             if missing:
                 failures.append(f"{lang}: {len(missing)} string(s) without a translation — run `python "
