@@ -39,6 +39,60 @@
     </message>
 </context>
 <context>
+    <name>QuitController</name>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
+        <translation>
+            <numerusform>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as it has finished and been stored, or keep running in a small window.</numerusform>
+            <numerusform>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Finishing running sessions before quitting (%n left)…</source>
+        <translation>
+            <numerusform>Finishing running sessions before quitting (%n left)…</numerusform>
+            <numerusform>Finishing running sessions before quitting (%n left)…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TrayAgent</name>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>+%n more</numerusform>
+            <numerusform>+%n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates in Foya: %n</source>
+        <translation>
+            <numerusform>Updates in Foya: %n</numerusform>
+            <numerusform>Updates in Foya: %n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>running: %n</source>
+        <translation>
+            <numerusform>running: %n</numerusform>
+            <numerusform>running: %n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for you: %n</source>
+        <translation>
+            <numerusform>waiting for you: %n</numerusform>
+            <numerusform>waiting for you: %n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>VPStatusBlock</name>
     <message numerus="yes">
         <source>%n failed</source>

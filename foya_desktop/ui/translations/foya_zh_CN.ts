@@ -690,6 +690,53 @@
     </message>
 </context>
 <context>
+    <name>QuitController</name>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Quit now (stop running turns)</source>
+        <translation>立即退出（停止正在运行的回合）</translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Foya is still running</source>
+        <translation>Foya 仍在运行</translation>
+    </message>
+    <message>
+        <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
+        <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quit when finished</source>
+        <translation>完成后退出</translation>
+    </message>
+    <message>
+        <source>Keep a small window</source>
+        <translation>保留小窗口</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finishing running sessions before quitting (%n left)…</source>
+        <translation>
+            <numerusform>正在完成运行中的会话，然后退出（还剩 %n 个）…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>RosterDialog</name>
     <message>
         <source>Roster and default VP</source>
@@ -911,6 +958,65 @@
     <message>
         <source>{what} failed: {error}</source>
         <translation>{what}失败：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>TrayAgent</name>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>另外 %n 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates in Foya: %n</source>
+        <translation>
+            <numerusform>Foya 有 %n 条更新</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reply finished</source>
+        <translation>回复已完成</translation>
+    </message>
+    <message>
+        <source>Reply failed</source>
+        <translation>回复失败</translation>
+    </message>
+    <message>
+        <source>Foya needs you</source>
+        <translation>Foya 需要你处理</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>running: %n</source>
+        <translation>
+            <numerusform>运行中：%n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for you: %n</source>
+        <translation>
+            <numerusform>等待你处理：%n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
     </message>
 </context>
 <context>
