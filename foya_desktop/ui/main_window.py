@@ -24,6 +24,7 @@ from foya_desktop.core.events import (
     SessionChanged,
 )
 from foya_desktop.core.model import Session
+from foya_desktop.store.preferences import Preferences, PreferencesFile
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
@@ -36,12 +37,14 @@ from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
+from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline.live import LiveStreams
+from foya_desktop.ui.tray.agent import TrayAgent, WindowWatcher
 from foya_desktop.ui.welcome import WelcomePage
 
 
@@ -55,9 +58,11 @@ class MainWindow(QMainWindow):
     session_shown = Signal(str)
 
     def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
-                 parent: QWidget | None = None) -> None:
+                 preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kernel, self.bridge = kernel, bridge
+        self.preferences = preferences
+        """The preferences file (None in tests that do not need one: defaults)."""
         self.runner = TaskRunner(self)
         self.live = LiveStreams()
         self.speakers = SpeakerDirectory()
@@ -68,7 +73,9 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage()
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
-                                              use_tray=use_tray)
+                                              use_tray=use_tray, preferences=preferences)
+        self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
+                                    self._session_title, self.session_in_view, self.prefs, self)
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -86,11 +93,11 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence]] = {
-            "new": ("New session", QKeySequence(QKeySequence.StandardKey.New)),
-            "connections": ("Connections…", QKeySequence("Ctrl+,")),
-            "vps": ("VPs…", QKeySequence("Ctrl+Shift+V")),
-            "close": ("Close window", QKeySequence(QKeySequence.StandardKey.Close)),
-            "quit": ("Quit", QKeySequence(QKeySequence.StandardKey.Quit))}
+            "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New)),
+            "connections": (self.tr("Connections…"), QKeySequence("Ctrl+,")),
+            "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V")),
+            "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close)),
+            "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit))}
         actions = {}
         for name, (text, shortcut) in specs.items():
             action = QAction(text, self)
@@ -111,7 +118,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([260, 940])
         splitter.setChildrenCollapsible(False)
         self.setCentralWidget(splitter)
-        menu = self.menuBar().addMenu("&File")
+        menu = self.menuBar().addMenu(self.tr("&File"))
         for name in ("new", "connections", "vps"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
@@ -121,7 +128,7 @@ class MainWindow(QMainWindow):
         self.tree_view.addAction(self.session_actions.delete_action)
         self.pane.insert_above_composer(self.session_actions.banner)
         self.session_actions.attach_fork_button(self.pane.add_header_action)
-        toolbar = QToolBar("Main")
+        toolbar = QToolBar(self.tr("Main"))
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         toolbar.addAction(self._actions["new"])
@@ -174,6 +181,15 @@ class MainWindow(QMainWindow):
                         b.question_answered, b.question_closed):
             waiting.connect(self._on_waiting_changed)
         b.task_changed.connect(pane.tasks.on_task_changed)
+        # the tray: icon state, menu, notifications (ui/tray/agent.py)
+        tray = self.tray_agent
+        b.phase_changed.connect(tray.on_phase_changed)
+        b.turn_finished.connect(tray.on_turn_finished)
+        b.approval_requested.connect(tray.on_approval_requested)
+        b.question_asked.connect(tray.on_question_asked)
+        for settled in (b.approval_resolved, b.question_answered, b.question_closed):
+            settled.connect(tray.on_settled)
+        b.session_deleted.connect(tray.on_session_deleted)
 
     def _connect_views(self) -> None:
         """The window's own parts to each other: tree, pane, session operations, menus."""
@@ -193,13 +209,20 @@ class MainWindow(QMainWindow):
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
         self._actions["new"].triggered.connect(
-            lambda: self.runner.spawn(self.new_session_flow(), "New session"))
+            lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
-            lambda: self.runner.spawn(self.connections_flow(), "Connections"))
-        self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), "VPs"))
+            lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
+        self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
+        self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
+            self.open_at(sid, target), "Opening the session"))
+        self.tray_agent.show_requested.connect(self.quit_controller.show_window)
+        self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
+        self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)
+        self.session_shown.connect(self._maybe_seen)
+        self._window_watcher = WindowWatcher(self.tray_agent, self.current_session_id, self)
         self.runner.failed.connect(lambda text: self.statusBar().showMessage("⚠ " + text, 15000))
 
     # ---- start-up and sessions ------------------------------------------------------------
@@ -226,23 +249,72 @@ class MainWindow(QMainWindow):
         """Show a session picked in the tree."""
         session = self.tree_model.session(session_id)
         if session is not None and (self.pane.session is None or self.pane.session.id != session_id):
-            self.runner.spawn(self.show_session(session), "Opening the session")
+            self.runner.spawn(self.show_session(session), self.tr("Opening the session"))
 
     async def show_session(self, session: Session | None) -> None:
         """Switch the pane (or the welcome page) to ``session``."""
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
             self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
-        self.setWindowTitle(f"{session.title or 'Untitled session'} — Foya" if session else "Foya")
+        self.setWindowTitle(self._title_for(session) if session else "Foya")
         await self.pane.show_session(session)
         if session is not None:
             self.session_shown.emit(session.id)
+
+    def current_session_id(self) -> str | None:
+        """The session on screen (None on the welcome page)."""
+        return self.pane.session.id if self.pane.session is not None else None
+
+    def session_in_view(self, session_id: str) -> bool:
+        """Whether the person is looking at ``session_id``: the window shown, not minimised, active."""
+        return (self.isVisible() and not self.isMinimized() and self.isActiveWindow()
+                and self.current_session_id() == session_id)
+
+    async def open_at(self, session_id: str, target: str = "") -> None:
+        """Bring the window to the front with ``session_id`` open at the approval or question ``target``."""
+        self.quit_controller.show_window()
+        if self.current_session_id() != session_id:
+            if self.tree_model.session(session_id) is None:
+                return
+            shown: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            def on_shown(sid: str) -> None:
+                if sid == session_id and not shown.done():
+                    shown.set_result(None)
+
+            self.session_shown.connect(on_shown)
+            try:
+                self.tree_view.select_session(session_id)  # the tree opens it (open_session)
+                await asyncio.wait_for(shown, 10)
+            finally:
+                self.session_shown.disconnect(on_shown)
+        calls = {r.request_id: r.call_id for r in self.kernel.pending_approvals(session_id)}
+        calls.update({q.question_id: q.call_id for q in self.kernel.pending_questions(session_id)})
+        call_id = calls.get(target)
+        if call_id:
+            reveal_call(self.pane, call_id)
+        self.tray_agent.seen(session_id)
+
+    def _maybe_seen(self, session_id: str) -> None:
+        if self.session_in_view(session_id):
+            self.tray_agent.seen(session_id)
+
+    def prefs(self) -> Preferences:
+        """The current preferences (re-read, so the Preferences dialog's changes apply at once)."""
+        return self.preferences.load() if self.preferences is not None else Preferences()
+
+    def _session_title(self, session_id: str) -> str:
+        session = self.tree_model.session(session_id)
+        return session.title if session is not None else ""
 
     def _on_session_changed(self, event: SessionChanged) -> None:
         self.tree_model.upsert_session(event.session)
         self.pane.on_session_changed(event.session)
         if self.pane.session is not None and self.pane.session.id == event.session.id:
-            self.setWindowTitle(f"{event.session.title or 'Untitled session'} — Foya")
+            self.setWindowTitle(self._title_for(event.session))
+
+    def _title_for(self, session: Session) -> str:
+        return self.tr("{title} — Foya").format(title=session.title or self.tr("Untitled session"))
 
     def _on_session_deleted(self, session_id: str) -> None:
         self.tree_model.remove_session(session_id)
@@ -275,13 +347,14 @@ class MainWindow(QMainWindow):
         self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
 
     def _update(self, session_id: str, **changes: object) -> None:
-        self.runner.spawn(self.kernel.update_session(session_id, **changes), "Saving the session")
+        self.runner.spawn(self.kernel.update_session(session_id, **changes),
+                          self.tr("Saving the session"))
 
     # ---- dialogs --------------------------------------------------------------------------
 
     def _new_session_in_project(self, project_id: str) -> None:
         path = next((p.path for p in self.tree_model.projects() if p.id == project_id), "")
-        self.runner.spawn(self.new_session_flow(path), "New session")
+        self.runner.spawn(self.new_session_flow(path), self.tr("New session"))
 
     async def new_session_flow(self, folder: str = "") -> Session | None:
         """Ask for settings, create the session, and open it."""
@@ -306,9 +379,10 @@ class MainWindow(QMainWindow):
         """Create, edit, duplicate and delete VPs; the composer's @completion refreshes afterwards."""
         dialog = VPLibraryDialog(self.kernel, self)
         dialog.new_button.clicked.connect(dialog.start_new)
-        dialog.save_button.clicked.connect(lambda: self.runner.spawn(dialog.save(), "Saving the VP"))
-        dialog.duplicate_button.clicked.connect(lambda: self.runner.spawn(dialog.duplicate(), "Duplicating"))
-        dialog.delete_button.clicked.connect(lambda: self.runner.spawn(dialog.delete(), "Deleting the VP"))
+        spawn = self.runner.spawn
+        dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
+        dialog.duplicate_button.clicked.connect(lambda: spawn(dialog.duplicate(), self.tr("Duplicating")))
+        dialog.delete_button.clicked.connect(lambda: spawn(dialog.delete(), self.tr("Deleting the VP")))
         await dialog.refresh()
         try:
             await run_dialog(dialog)

@@ -29,7 +29,7 @@ class WelcomePage(QWidget):
         logo = QLabel()
         logo.setPixmap(app_pixmap(72))
         logo.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        title = QLabel("Welcome to Foya")
+        title = QLabel(self.tr("Welcome to Foya"))
         font = theme.body_font()
         font.setPointSizeF(font.pointSizeF() + 8)
         font.setBold(True)
@@ -38,10 +38,10 @@ class WelcomePage(QWidget):
         self.body = QLabel(wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
         self.body.setFont(theme.body_font())
         self.body.setMaximumWidth(520)
-        self.new_button = QPushButton("New session")
+        self.new_button = QPushButton(self.tr("New session"))
         self.new_button.setDefault(True)
         self.new_button.clicked.connect(self.new_session_requested)
-        self.connections_button = QPushButton("Set up a model service…")
+        self.connections_button = QPushButton(self.tr("Set up a model service…"))
         self.connections_button.clicked.connect(self.connections_requested)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
@@ -62,12 +62,13 @@ class WelcomePage(QWidget):
 
     def set_has_connections(self, has: bool, keyring_problem: str | None) -> None:
         """Point at the missing first step."""
-        steps = ("Bind a session to a project folder and work with one or more agent personas. "
-                 "They read and edit files and run commands under the approval rules you set.")
+        steps = self.tr("Bind a session to a project folder and work with one or more agent personas. "
+                        "They read and edit files and run commands under the approval rules you set.")
         if not has:
-            steps += "\n\nFirst, add a model service (OpenAI-compatible or Anthropic)."
+            steps += "\n\n" + self.tr("First, add a model service (OpenAI-compatible or Anthropic).")
         if keyring_problem:
-            steps += ("\n\n⚠ This system has no secure keyring, so API keys cannot be saved; "
-                      "Connections… lets you name an environment variable instead.")
+            steps += "\n\n⚠ " + self.tr("This system has no secure keyring, so API keys cannot be saved; "
+                                    "Connections… lets you name an environment variable instead.")
         self.body.setText(steps)
-        self.connections_button.setText("Set up a model service…" if not has else "Connections…")
+        self.connections_button.setText(
+            self.tr("Set up a model service…") if not has else self.tr("Connections…"))
