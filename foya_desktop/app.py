@@ -23,6 +23,7 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
+from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.gc_timer import GuiThreadCollector
@@ -71,7 +72,8 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> 
         await _show_fatal(f"Foya cannot open its data folder ({Home(home).root if home else ''}).\n\n{error}")
         return error.exit_code
     bridge = EngineBridge(kernel.bus)
-    window = MainWindow(kernel, bridge, use_tray=use_tray)
+    window = MainWindow(kernel, bridge, use_tray=use_tray,
+                        preferences=PreferencesFile(Home(home) if home else default_home()))
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:
