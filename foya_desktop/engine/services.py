@@ -9,6 +9,7 @@ from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
+from foya_desktop.engine.project_files.catalog import ProjectFiles
 from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.store.store import Store
@@ -29,3 +30,5 @@ class Services:
     """Temporary "allow for this session" grants: in memory only, never copied."""
     routes: RouteBook = field(default_factory=RouteBook)
     """RouteForward hand-offs booked in each session's running turn."""
+    project_files: ProjectFiles = field(default_factory=ProjectFiles)
+    """Rules, skills and agent files of sessions' folders (mtime-cached)."""

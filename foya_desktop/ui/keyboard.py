@@ -77,7 +77,7 @@ class KeyboardActions(QObject):
             go.addAction(action)
         go.addSeparator()
         go.addAction(self.stop_action)
-        self.stop_action.setText(self.tr("Stop the reply") + "\t" + self.tr("Esc"))
+        self.stop_action.setText(self.tr("Stop the reply") + "\t" + "Esc")
         help_menu = self._main.menuBar().addMenu(self.tr("&Help"))
         help_menu.addAction(self.help_action)
 
@@ -183,9 +183,9 @@ class KeyboardActions(QObject):
         """What the help sheet lists, from the actions' real shortcuts."""
         send = self._window.prefs.current.send_key
         composer: list[Row] = [
-            (self.tr("Enter") if send == "enter" else self.tr("Ctrl+Enter"), self.tr("Send the message")),
-            (self.tr("Shift+Enter") if send == "enter" else self.tr("Enter"), self.tr("New line")),
-            (self.tr("Esc"), self.tr("Stop the reply (the queue is kept)")),
+            ("Enter" if send == "enter" else "Ctrl+Enter", self.tr("Send the message")),
+            ("Shift+Enter" if send == "enter" else "Enter", self.tr("New line")),
+            ("Esc", self.tr("Stop the reply (the queue is kept)")),
             ("@", self.tr("Address a VP by name")),
         ]
         go = action_rows([self.switcher_action, self.previous_action, self.next_action])

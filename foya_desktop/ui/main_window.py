@@ -217,10 +217,10 @@ class MainWindow(QMainWindow):
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
         self._actions["new"].triggered.connect(
-            lambda: self.runner.spawn(self.new_session_flow(), "New session"))
+            lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
-            lambda: self.runner.spawn(self.connections_flow(), "Connections"))
-        self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), "VPs"))
+            lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
+        self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
@@ -252,14 +252,14 @@ class MainWindow(QMainWindow):
         """Show a session picked in the tree."""
         session = self.tree_model.session(session_id)
         if session is not None and (self.pane.session is None or self.pane.session.id != session_id):
-            self.runner.spawn(self.show_session(session), "Opening the session")
+            self.runner.spawn(self.show_session(session), self.tr("Opening the session"))
 
     async def show_session(self, session: Session | None) -> None:
         """Switch the pane (or the welcome page) to ``session``."""
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
             self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
-        self.setWindowTitle(f"{session.title or 'Untitled session'} — Foya" if session else "Foya")
+        self.setWindowTitle(self._title_for(session) if session else "Foya")
         await self.pane.show_session(session)
         if session is not None:
             self.session_shown.emit(session.id)
@@ -268,7 +268,10 @@ class MainWindow(QMainWindow):
         self.tree_model.upsert_session(event.session)
         self.pane.on_session_changed(event.session)
         if self.pane.session is not None and self.pane.session.id == event.session.id:
-            self.setWindowTitle(f"{event.session.title or 'Untitled session'} — Foya")
+            self.setWindowTitle(self._title_for(event.session))
+
+    def _title_for(self, session: Session) -> str:
+        return self.tr("{title} — Foya").format(title=session.title or self.tr("Untitled session"))
 
     def _on_session_deleted(self, session_id: str) -> None:
         self.tree_model.remove_session(session_id)
@@ -301,13 +304,14 @@ class MainWindow(QMainWindow):
         self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
 
     def _update(self, session_id: str, **changes: object) -> None:
-        self.runner.spawn(self.kernel.update_session(session_id, **changes), "Saving the session")
+        self.runner.spawn(self.kernel.update_session(session_id, **changes),
+                          self.tr("Saving the session"))
 
     # ---- dialogs --------------------------------------------------------------------------
 
     def _new_session_in_project(self, project_id: str) -> None:
         path = next((p.path for p in self.tree_model.projects() if p.id == project_id), "")
-        self.runner.spawn(self.new_session_flow(path), "New session")
+        self.runner.spawn(self.new_session_flow(path), self.tr("New session"))
 
     async def new_session_flow(self, folder: str = "") -> Session | None:
         """Ask for settings, create the session, and open it."""
@@ -354,9 +358,10 @@ class MainWindow(QMainWindow):
         """Create, edit, duplicate and delete VPs; the composer's @completion refreshes afterwards."""
         dialog = VPLibraryDialog(self.kernel, self)
         dialog.new_button.clicked.connect(dialog.start_new)
-        dialog.save_button.clicked.connect(lambda: self.runner.spawn(dialog.save(), "Saving the VP"))
-        dialog.duplicate_button.clicked.connect(lambda: self.runner.spawn(dialog.duplicate(), "Duplicating"))
-        dialog.delete_button.clicked.connect(lambda: self.runner.spawn(dialog.delete(), "Deleting the VP"))
+        spawn = self.runner.spawn
+        dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
+        dialog.duplicate_button.clicked.connect(lambda: spawn(dialog.duplicate(), self.tr("Duplicating")))
+        dialog.delete_button.clicked.connect(lambda: spawn(dialog.delete(), self.tr("Deleting the VP")))
         await dialog.refresh()
         try:
             await run_dialog(dialog)

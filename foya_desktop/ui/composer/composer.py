@@ -78,7 +78,7 @@ class Composer(QWidget):
         self.attach_button.setIcon(icon("attach"))
         self.attach_button.setFixedSize(theme.HIT_SIZE, theme.HIT_SIZE)
         self.attach_button.setIconSize(QSize(20, 20))
-        self.attach_button.setAccessibleName("Attach files")
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.clicked.connect(self._choose_files)
         self.send_button = QPushButton("Send")
         self.send_button.setObjectName("sendButton")
@@ -108,7 +108,8 @@ class Composer(QWidget):
         self.drops.install(self)
 
     def _make_stop_button(self) -> QToolButton:
-        button = _tool_button("Stop", "Stop the current reply (Esc; the queue is kept, paused)")
+        button = _tool_button(self.tr("Stop"),
+                              self.tr("Stop the current reply (Esc; the queue is kept, paused)"))
         button.setObjectName("stopButton")
         button.setIcon(icon("stop"))
         button.setIconSize(QSize(16, 16))
@@ -176,8 +177,8 @@ class Composer(QWidget):
         self.stop_button.setEnabled(busy)
         self.send_button.setText("Queue" if busy else "Send")
         send = "Ctrl+Enter" if self.input.send_key == "ctrl_enter" else "Enter"
-        self.send_button.setToolTip("Add to the queue; it is sent when the current turn ends"
-                                    if busy else f"Send ({send})")
+        self.send_button.setToolTip(self.tr("Add to the queue; it is sent when the current turn ends")
+                                    if busy else self.tr("Send ({keys})").format(keys=send))
 
     def set_queue(self, items: tuple[QueueItem, ...]) -> None:
         """The session's queue, for the "Interrupt and send next" choices."""

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.model import ApprovalMode, Connection
 from foya_desktop.store.preferences import Preferences
 from foya_desktop.ui import theme
-from foya_desktop.ui.composer.status_line import APPROVAL_LABELS
+from foya_desktop.ui.composer.status_line import approval_labels
 
 
 class PreferencesDialog(QDialog):
@@ -68,7 +68,7 @@ class PreferencesDialog(QDialog):
         self.model = QLineEdit(prefs.default_model)
         self.model.setPlaceholderText(self.tr("The service's own default model"))
         self.approval = _combo([("", self.tr("Ask before acting (default)"))]
-                               + [(str(m), label) for m, label in APPROVAL_LABELS.items()
+                               + [(str(m), label) for m, label in approval_labels().items()
                                   if m != ApprovalMode.ASK], prefs.default_approval)
         self.send_enter = QRadioButton(self.tr("Enter sends, Shift+Enter adds a line"))
         self.send_ctrl_enter = QRadioButton(self.tr("Ctrl+Enter sends, Enter adds a line"))
