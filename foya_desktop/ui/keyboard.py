@@ -135,13 +135,14 @@ class KeyboardActions(QObject):
 
     # ---- the quick switcher and the help sheet --------------------------------------------
 
-    def _commands(self) -> list[QAction]:
+    def _commands(self) -> list[tuple[str, QAction]]:
+        """(menu path, action) of every enabled menu command except the switcher itself."""
         entries = self._main.menuBar().actions()
         for entry in entries:
             menu = entry.menu()
             if isinstance(menu, QMenu):
                 menu.aboutToShow.emit()  # menus filled on demand (Session) fill themselves now
-        return [a for a in menu_actions(entries) if a is not self.switcher_action]
+        return [(label, a) for label, a in menu_actions(entries) if a is not self.switcher_action]
 
     def _session_choices(self) -> list[Choice]:
         model = self._window.tree_model
@@ -159,8 +160,8 @@ class KeyboardActions(QObject):
         if self.switcher is not None:
             self.switcher.raise_()
             return
-        dialog = QuickSwitcher(self._session_choices(), [command_choice(a) for a in self._commands()],
-                               self._main)
+        commands = [command_choice(label, a) for label, a in self._commands()]
+        dialog = QuickSwitcher(self._session_choices(), commands, self._main)
         self.switcher = dialog
         width = max(560, min(720, self._main.width() // 2))
         dialog.resize(width, 420)
@@ -189,7 +190,7 @@ class KeyboardActions(QObject):
             ("@", self.tr("Address a VP by name")),
         ]
         go = action_rows([self.switcher_action, self.previous_action, self.next_action])
-        commands = [a for a in self._commands() if a not in (self.previous_action, self.next_action)]
+        commands = [a for _, a in self._commands() if a not in (self.previous_action, self.next_action)]
         return [(self.tr("Writing"), composer), (self.tr("Moving around"), go),
                 (self.tr("Commands"), action_rows([*commands, self.help_action]))]
 

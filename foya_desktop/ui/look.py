@@ -24,6 +24,7 @@ class Look(QObject):
         self._window = window
         self._theme = window.prefs.current.theme
         self.dark = theme.apply_theme(self._theme)
+        window.tree_view.setPalette(theme.sidebar_palette(self.dark))
         window.prefs.changed.connect(self._on_preferences)
         hints = QGuiApplication.styleHints()
         if hints is not None:
@@ -46,4 +47,5 @@ class Look(QObject):
         pane.timeline_view.timeline_delegate.clear_sizes()
         pane.timeline_view.doItemsLayout()
         pane.timeline_view.viewport().update()
+        self._window.tree_view.setPalette(theme.sidebar_palette(self.dark))
         self._window.tree_view.viewport().update()

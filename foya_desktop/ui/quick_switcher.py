@@ -62,9 +62,13 @@ def score(query: str, text: str) -> int | None:
     return max(1, 500 - gaps)
 
 
-def menu_actions(menus: list[QAction]) -> list[QAction]:
-    """Every enabled, named action under the given menu-bar entries (submenus included)."""
-    found: list[QAction] = []
+def menu_actions(menus: list[QAction], path: str = "") -> list[tuple[str, QAction]]:
+    """Every enabled, named action under the given menu-bar entries, with its submenu path.
+
+    An action in a submenu is named "Submenu › Action" ("Merge with › Release notes"), so it
+    cannot be mistaken for a session of the same name.
+    """
+    found: dict[QAction, str] = {}
     for entry in menus:
         menu = entry.menu()
         if not isinstance(menu, QMenu):
@@ -72,11 +76,17 @@ def menu_actions(menus: list[QAction]) -> list[QAction]:
         for action in menu.actions():
             if action.isSeparator() or not action.isEnabled() or not action.isVisible():
                 continue
+            label = _plain(action.text())
             if action.menu() is not None:
-                found.extend(menu_actions([action]))
-            elif action.text().strip():
-                found.append(action)
-    return list(dict.fromkeys(found))
+                for sub_label, sub in menu_actions([action], f"{path}{label} › "):
+                    found.setdefault(sub, sub_label)
+            elif label:
+                found.setdefault(action, path + label)
+    return [(label, action) for action, label in found.items()]
+
+
+def _plain(text: str) -> str:
+    return text.split("\t", maxsplit=1)[0].replace("&", "").rstrip("…").strip()
 
 
 class QuickSwitcher(QDialog):
@@ -162,10 +172,10 @@ class QuickSwitcher(QDialog):
         self.accept()
 
 
-def command_choice(action: QAction) -> Choice:
-    """A menu action as an entry: its text without "&" and "…", its shortcut as the detail."""
+def command_choice(label: str, action: QAction) -> Choice:
+    """A menu action as an entry: its menu path as the title, its shortcut as the detail."""
     keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-    return Choice(action.text().replace("&", "").rstrip("…"), keys, action=action)
+    return Choice(label, keys, action=action)
 
 
 def _icon(name: str) -> QIcon:

@@ -165,13 +165,13 @@ _LIGHT = {
     "window": "#f6f6f7", "base": "#ffffff", "alt": "#f1f1f3", "text": "#1c1d21", "dim": "#6b6f76",
     "button": "#ffffff", "mid": "#d9dadf", "dark": "#b9bbc2", "highlight": "#2f6fde",
     "highlighted_text": "#ffffff", "link": "#2f6fde", "tooltip": "#1c1d21", "tooltip_text": "#f6f6f7",
-    "sidebar": "#eeeef1", "hover": "#e5e6ea",
+    "sidebar": "#eeeef1", "hover": "#e5e6ea", "sidebar_selected": "#dcdfe6",
 }
 _DARK = {
     "window": "#1d1e21", "base": "#242529", "alt": "#2a2b30", "text": "#e7e8ea", "dim": "#9a9da5",
     "button": "#2c2d32", "mid": "#3a3b41", "dark": "#4a4c53", "highlight": "#4c8bf5",
     "highlighted_text": "#ffffff", "link": "#7aa7ff", "tooltip": "#e7e8ea", "tooltip_text": "#1d1e21",
-    "sidebar": "#19191c", "hover": "#303137",
+    "sidebar": "#19191c", "hover": "#303137", "sidebar_selected": "#2f3138",
 }
 
 
@@ -218,6 +218,17 @@ def make_palette(dark: bool) -> QPalette:
     for r in (role.WindowText, role.Text, role.ButtonText):
         pal.setColor(disabled, r, QColor(c["dim"]))
     pal.setColor(disabled, role.Highlight, QColor(c["mid"]))
+    return pal
+
+
+def sidebar_palette(dark: bool) -> QPalette:
+    """The session tree's palette: a quiet selection (the title's text colour stays readable on it)."""
+    c = colors(dark)
+    pal = make_palette(dark)
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        pal.setColor(group, QPalette.ColorRole.Highlight, QColor(c["sidebar_selected"]))
+        pal.setColor(group, QPalette.ColorRole.HighlightedText, QColor(c["text"]))
+    pal.setColor(QPalette.ColorRole.Base, QColor(c["sidebar"]))
     return pal
 
 

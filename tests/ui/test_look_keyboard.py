@@ -12,11 +12,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from foya_desktop.core.events import TurnFinished
+from foya_desktop.core.events import TurnFinished, VPStatus
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.store.home import Home
@@ -267,3 +269,50 @@ async def test_preferences_dialog_saves_and_applies(real_kernel: Kernel, tmp_pat
 def _values(workdir: str) -> NewSessionValues:
     return NewSessionValues(title="From defaults", workdir=workdir, roster=("omni",), default_vp="omni",
                             connection="fake", model="fake-model")
+
+
+async def test_system_theme_is_followed_live_and_a_manual_choice_wins(
+        real_kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Theme "system" follows QStyleHints.colorScheme() when it changes; "light" ignores the system.
+
+    NOTE: the offscreen platform cannot change its colour scheme, so the desktop's answer is
+    replaced and the real ``colorSchemeChanged`` signal is emitted.
+    """
+    hints = QGuiApplication.styleHints()
+    assert hints is not None
+    async with window_on(real_kernel, _home(real_kernel)) as window:
+        try:
+            assert window.prefs.current.theme == "system" and not theme.is_dark()
+            monkeypatch.setattr(theme, "system_prefers_dark", lambda: True)
+            hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+            assert theme.is_dark() and window.look.dark
+            window.prefs.update(theme="light")
+            assert not theme.is_dark()
+            hints.colorSchemeChanged.emit(Qt.ColorScheme.Dark)
+            assert not theme.is_dark()  # a manual choice is not overridden by the system
+        finally:
+            monkeypatch.undo()
+            window.prefs.update(theme="system")
+            theme.apply_theme("light")
+
+
+async def test_narrow_window_wraps_the_status_strip_instead_of_clipping_it(real_kernel: Kernel) -> None:
+    """Known defect: "0 tool executions" was cut to "0 too" at narrow widths. Now the figures wrap and
+    the settings row stacks under the state row, and the window can be made narrow."""
+    (sid,) = await _sessions(real_kernel, "Narrow")
+    async with window_on(real_kernel, _home(real_kernel)) as window:
+        await wait_until(lambda: window.pane.session is not None and window.pane.session.id == sid)
+        window.pane.on_vp_status(VPStatus(sid, "t1", "omni", "running", requests=1, tool_runs=0))
+        window.resize(1200, 700)
+        await settle(5)
+        status = window.pane.status
+        assert not status.stacked()
+        window.resize(760, 700)
+        await settle(5)
+        assert window.width() == 760, "the window could not be made narrow"
+        assert status.stacked()
+        block = status.vp_panel.blocks["omni"]
+        label = block.figures_label
+        assert "0 tool executions" in label.text()
+        assert label.wordWrap() and label.height() >= label.heightForWidth(label.width())
+        assert label.geometry().right() <= block.width()

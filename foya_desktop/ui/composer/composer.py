@@ -193,6 +193,8 @@ class Composer(QWidget):
 
     def set_send_key(self, send_key: SendKey) -> None:
         """Enter or Ctrl+Enter sends (Preferences.send_key); the hints say which."""
+        if send_key == self.input.send_key:
+            return  # the placeholder may be someone else's now (a read-only session says so)
         self.input.send_key = send_key
         self._placeholder()
         self.set_busy(self.stop_button.isEnabled())
