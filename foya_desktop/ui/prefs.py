@@ -1,9 +1,12 @@
 """The window's one holder of the person's preferences: current value, change signal, saving.
 
 ``store/preferences.py`` owns the file; this object owns the *current* value
-for the window's parts (theme, send key, tray notifications, defaults for new
-sessions), so nobody reads the file twice or keeps a stale copy. Without a
-file (tests on the fake kernel) changes live in memory only.
+for the window's parts (theme, send key, window state, the tray's
+notifications and told-about-tray, defaults for new sessions), so nobody
+reads the file twice or writes back a stale copy over another part's change.
+It has the file's ``load()``/``save()`` shape (:class:`PreferencesStore`), so
+parts written against the file take it unchanged. Without a file (tests on
+the fake kernel) changes live in memory only.
 """
 
 from __future__ import annotations
@@ -39,16 +42,24 @@ class PreferencesState(QObject):
         """Replace some fields, save (a failed save is reported, the value still applies), announce."""
         return self.replace(dataclasses.replace(self.current, **changes))
 
+    def load(self) -> Preferences:
+        """The current value (the ``PreferencesStore`` reading: no file access, never stale)."""
+        return self.current
+
+    def save(self, prefs: Preferences) -> None:
+        """Make ``prefs`` current (the ``PreferencesStore`` writing; same as :meth:`replace`)."""
+        self.replace(prefs)
+
     def replace(self, new: Preferences) -> Preferences:
         """Make ``new`` current (what the Preferences dialog returns); saved and announced if it differs."""
         if new == self.current:
             return new
         self.current = new
-        self.save()
+        self._write()
         self.changed.emit(new)
         return new
 
-    def save(self) -> None:
+    def _write(self) -> None:
         """Write the current value; a full or read-only disk becomes :attr:`problem`, not an error."""
         if self.file is None:
             return

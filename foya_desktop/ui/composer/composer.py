@@ -30,13 +30,13 @@ from foya_desktop.engine.turn.routing import MENTION
 from foya_desktop.store.preferences import SendKey
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.attachments import (
-    LIMITS_TEXT,
     MAX_ATTACHMENTS,
     Attachment,
     Intake,
     carries_attachments,
     classify,
     images_of,
+    limits_text,
     message_text,
     mime_intake,
 )
@@ -73,14 +73,14 @@ class Composer(QWidget):
         self.input = ComposerInput()
         self.input.submitted.connect(self.send_requested)
         self.input.offered.connect(self._offered)
-        self.attach_button = _tool_button("", "Attach images or text files. " + LIMITS_TEXT)
+        self.attach_button = _tool_button("", self.tr("Attach images or text files.") + " " + limits_text())
         self.attach_button.setObjectName("composerButton")
         self.attach_button.setIcon(icon("attach"))
         self.attach_button.setFixedSize(theme.HIT_SIZE, theme.HIT_SIZE)
         self.attach_button.setIconSize(QSize(20, 20))
         self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.clicked.connect(self._choose_files)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(self.tr("Send"))
         self.send_button.setObjectName("sendButton")
         self.send_button.setIcon(icon("send", "#ffffff"))
         self.send_button.setIconSize(QSize(18, 18))
@@ -153,11 +153,11 @@ class Composer(QWidget):
 
     def _fill_stop_menu(self, menu: QMenu) -> None:
         menu.clear()
-        menu.addAction("Stop, keep queue", lambda: self.stop_requested.emit(True))
-        menu.addAction("Stop and clear queue", lambda: self.stop_requested.emit(False))
+        menu.addAction(self.tr("Stop, keep queue"), lambda: self.stop_requested.emit(True))
+        menu.addAction(self.tr("Stop and clear queue"), lambda: self.stop_requested.emit(False))
         if self._queue:
             menu.addSeparator()
-            sub = menu.addMenu("Interrupt and send next")
+            sub = menu.addMenu(self.tr("Interrupt and send next"))
             for item in self._queue:
                 sub.addAction(first_line(item.text, 60), self._interrupter(item.id))
 
@@ -175,7 +175,7 @@ class Composer(QWidget):
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Stop is enabled and Send queues."""
         self.stop_button.setEnabled(busy)
-        self.send_button.setText("Queue" if busy else "Send")
+        self.send_button.setText(self.tr("Queue") if busy else self.tr("Send"))
         send = "Ctrl+Enter" if self.input.send_key == "ctrl_enter" else "Enter"
         self.send_button.setToolTip(self.tr("Add to the queue; it is sent when the current turn ends")
                                     if busy else self.tr("Send ({keys})").format(keys=send))
@@ -223,11 +223,12 @@ class Composer(QWidget):
             self.mention_warning.hide()
             return
         listed = ", ".join(f"@{n}" for n in unknown)
-        verb = "is" if len(unknown) == 1 else "are"
-        roster = ", ".join("@" + h for h in self._handles) or "nobody"
-        self.mention_warning.setText(f"{listed} {verb} not on this session's roster, so nobody by that "
-                                     f"name gets this message (the text is sent as written). On the "
-                                     f"roster: {roster}.")
+        roster = ", ".join("@" + h for h in self._handles) or self.tr("nobody")
+        # NOTE: a numerus message: English's "are" for several names comes from foya_en.ts
+        self.mention_warning.setText(self.tr(
+            "{listed} is not on this session's roster, so nobody by that name gets this message (the text "
+            "is sent as written). On the roster: {roster}.", "", len(unknown)).format(
+            listed=listed, roster=roster))
         self.mention_warning.show()
 
     # ---- text and attachments -------------------------------------------------------------
@@ -248,7 +249,8 @@ class Composer(QWidget):
         refusals = list(found.refusals)
         for att in found.attachments:
             if len(self._attachments) >= MAX_ATTACHMENTS:
-                refusals.append(f"{att.name} was not attached: at most {MAX_ATTACHMENTS} per message.")
+                refusals.append(self.tr("{name} was not attached: at most {count} per message.").format(
+                    name=att.name, count=MAX_ATTACHMENTS))
             else:
                 self._attachments.append(att)
         if found.mentions:
@@ -288,7 +290,7 @@ class Composer(QWidget):
 
     def _say(self, refusals: list[str]) -> None:
         if refusals:
-            self.notice.setText("⚠ " + " ".join(refusals) + " " + LIMITS_TEXT)
+            self.notice.setText("⚠ " + " ".join(refusals) + " " + limits_text())
             self.notice.setStyleSheet(f"color: {theme.error_color().name()};")
         self.notice.setVisible(bool(refusals))
 
@@ -301,10 +303,17 @@ class Composer(QWidget):
             self._render_chips()
 
     def _choose_files(self) -> None:
-        dialog = QFileDialog(self, "Attach files")
+        dialog = QFileDialog(self, self.tr("Attach files"))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.setNameFilters(["Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
-                               " *.csv *.log *.yaml *.yml *.toml)", "All files (*)"])
+        dialog.setNameFilters(
+            [
+                self.tr(
+                    "Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
+                    " *.csv *.log *.yaml *.yml *.toml)"
+                ),
+                self.tr("All files (*)"),
+            ]
+        )
         dialog.filesSelected.connect(lambda paths: self.files_chosen.emit(list(paths)))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
