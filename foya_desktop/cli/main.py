@@ -47,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
     add_usage_parser(sub)
     add_search_parser(sub)
-    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
+    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction, "
+                                       "show the rules, skills, agents and servers a folder offers"))
     return parser
 
 

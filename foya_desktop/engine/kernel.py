@@ -31,6 +31,7 @@ from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.project_files.ops import ProjectFilesOps
 from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
@@ -65,7 +66,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps, ProjectFilesOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:

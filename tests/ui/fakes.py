@@ -40,6 +40,7 @@ from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.store.search import SearchHit
 
 
@@ -129,6 +130,9 @@ class FakeKernel:
         if session_id not in self.sessions:
             raise NotFound(session_id)
         return self.sessions[session_id]
+
+    async def rules_in_effect(self, session_id: str) -> Rules:
+        return Rules((), "")
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
         self._record("update_session", session_id, changes)
