@@ -16,6 +16,7 @@ next to the running Python.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -69,9 +70,12 @@ def parse_report(text: str) -> tuple[int, int, int]:
 
 def unfinished_sources(ts: Path) -> list[str]:
     """The source texts still marked unfinished (what a translator has to do)."""
-    text = ts.read_text(encoding="utf-8")
-    pattern = r"<source>(.*?)</source>(?:\s*<comment>.*?</comment>)?\s*<translation type=\"unfinished\""
-    return re.findall(pattern, text, flags=re.S)
+    found = []
+    for block in ts.read_text(encoding="utf-8").split("<message")[1:]:
+        source = re.search(r"<source>(.*?)</source>", block, flags=re.S)
+        if source and 'type="unfinished"' in block:
+            found.append(html.unescape(source[1]))
+    return found
 
 
 def update() -> int:

@@ -19,6 +19,7 @@ import qasync
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleFactory
 
+from foya_desktop import DESKTOP_ID
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.logging_setup import setup_logging
@@ -56,7 +57,7 @@ def make_application(args: list[str]) -> QApplication:
     app.setApplicationName("Foya")
     app.setApplicationDisplayName("Foya")
     app.setOrganizationName("Foya")
-    app.setDesktopFileName("foya")
+    app.setDesktopFileName(DESKTOP_ID)  # matches the installed .desktop file: docks group the windows
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the QuitController decides when to quit
     styles = QStyleFactory.keys()

@@ -1,46 +1,30 @@
-"""The application icon, drawn in code.
+"""The application icon and small drawn glyphs.
 
-Drawing it avoids a resource-loading path that can fail in frozen or
-sandboxed installs, and needs no SVG module. ``resources/foya.png`` is a
-rendering of the same icon for desktop files and installers.
+The application icon is loaded from the pre-rendered PNGs shipped in
+``foya_desktop/resources`` (the same files ``foya install-desktop`` puts in the
+hicolor theme), so the window, the tray and the menu entry show one picture
+and no SVG image plugin is needed.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QIcon, QLinearGradient, QPainter, QPixmap
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
-
-def app_pixmap(size: int = 256) -> QPixmap:
-    """A rounded blue square with a white "F"."""
-    pixmap = QPixmap(size, size)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    gradient = QLinearGradient(0, 0, size, size)
-    gradient.setColorAt(0, QColor("#3b82f6"))
-    gradient.setColorAt(1, QColor("#6d28d9"))
-    painter.setBrush(gradient)
-    painter.setPen(Qt.PenStyle.NoPen)
-    margin = size * 0.06
-    side = size - 2 * margin
-    painter.drawRoundedRect(QRectF(margin, margin, side, side), size * 0.22, size * 0.22)
-    font = QFont()
-    font.setPixelSize(round(size * 0.6))
-    font.setBold(True)
-    painter.setFont(font)
-    painter.setPen(QColor("white"))
-    painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, "F")
-    painter.end()
-    return pixmap
+from foya_desktop.resources import ICON_SIZES, icon_png
 
 
 def app_icon() -> QIcon:
-    """The window and tray icon at the sizes desktops ask for."""
+    """The window and tray icon: the packaged hicolor PNGs (one SVG source, ``packaging/render_icons.py``)."""
     icon = QIcon()
-    for size in (16, 22, 32, 48, 64, 128, 256):
-        icon.addPixmap(app_pixmap(size))
+    for size in ICON_SIZES:
+        icon.addFile(str(icon_png(size)), QSize(size, size))
     return icon
+
+
+def app_pixmap(size: int = 256) -> QPixmap:
+    """The application icon at ``size`` pixels (for the welcome page and dialogs)."""
+    return app_icon().pixmap(size, size)
 
 
 def fork_icon(size: int = 18, color: str = "#475569") -> QIcon:

@@ -10,7 +10,7 @@ that keeps a VP to reading and discussing.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -27,18 +27,43 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.composer.vp_status import VPStatusPanel
 from foya_desktop.ui.speakers import SpeakerDirectory
 
-EFFORT_CHOICES = (("", "Default effort"), ("minimal", "Minimal effort"), ("low", "Low effort"),
-                  ("medium", "Medium effort"), ("high", "High effort"))
-_MODE_TEXT = {AgentMode.EXECUTE: "Mode: Execute", AgentMode.PLAN: "Mode: Plan",
-              AgentMode.AWAITING_CONFIRMATION: "Mode: Plan (awaiting confirmation)"}
 
-APPROVAL_LABELS = {
-    ApprovalMode.READ_ONLY: "Read-only",
-    ApprovalMode.ASK: "Ask before acting",
-    ApprovalMode.AUTO_EDIT: "Auto-edit files",
-    ApprovalMode.AUTO: "Full auto",
-}
-_PHASE_TEXT = {Phase.IDLE: "Idle", Phase.TURN: "Working…", Phase.COMPACTION: "Compacting history…"}
+def effort_choices() -> tuple[tuple[str, str], ...]:
+    """(value, label) of the reasoning efforts, in the window's language."""
+    translate = QCoreApplication.translate
+    return (
+        ("", translate("StatusLine", "Default effort")),
+        ("minimal", translate("StatusLine", "Minimal effort")),
+        ("low", translate("StatusLine", "Low effort")),
+        ("medium", translate("StatusLine", "Medium effort")),
+        ("high", translate("StatusLine", "High effort")),
+    )
+
+
+def approval_labels() -> dict[ApprovalMode, str]:
+    """The approval modes' names, in the window's language."""
+    translate = QCoreApplication.translate
+    return {
+        ApprovalMode.READ_ONLY: translate("StatusLine", "Read-only"),
+        ApprovalMode.ASK: translate("StatusLine", "Ask before acting"),
+        ApprovalMode.AUTO_EDIT: translate("StatusLine", "Auto-edit files"),
+        ApprovalMode.AUTO: translate("StatusLine", "Full auto"),
+    }
+
+
+def _mode_text(mode: AgentMode) -> str:
+    translate = QCoreApplication.translate
+    return {
+        AgentMode.EXECUTE: translate("StatusLine", "Mode: Execute"),
+        AgentMode.PLAN: translate("StatusLine", "Mode: Plan"),
+        AgentMode.AWAITING_CONFIRMATION: translate("StatusLine", "Mode: Plan (awaiting confirmation)"),
+    }[mode]
+
+
+def _phase_text(phase: Phase) -> str:
+    translate = QCoreApplication.translate
+    return {Phase.IDLE: translate("StatusLine", "Idle"), Phase.TURN: translate("StatusLine", "Working…"),
+            Phase.COMPACTION: translate("StatusLine", "Compacting history…")}.get(phase, str(phase))
 
 
 class StatusLine(QWidget):
@@ -71,40 +96,44 @@ class StatusLine(QWidget):
         self._speakers = speakers
         self._vps: dict[str, VPStatus] = {}
         self._connections: dict[str, Connection] = {}
-        self.phase_label = QLabel(_PHASE_TEXT[Phase.IDLE])
+        self.phase_label = QLabel(_phase_text(Phase.IDLE))
         self.vp_panel = VPStatusPanel(speakers)
         self.effort = QComboBox()
-        for value, label in EFFORT_CHOICES:
+        for value, label in effort_choices():
             self.effort.addItem(label, value)
-        self.effort.setToolTip("Reasoning effort for the next model request")
-        self.agent_mode = QPushButton(_MODE_TEXT[AgentMode.EXECUTE])
-        self.agent_mode.setToolTip("Execute: tools as the approval mode allows. Plan: read and discuss "
-                                   "only, then confirm the plan. Click to switch.")
+        self.effort.setToolTip(self.tr("Reasoning effort for the next model request"))
+        self.agent_mode = QPushButton(_mode_text(AgentMode.EXECUTE))
+        self.agent_mode.setToolTip(
+            self.tr(
+                "Execute: tools as the approval mode allows. Plan: read and discuss "
+                "only, then confirm the plan. Click to switch."
+            )
+        )
         self._mode = AgentMode.EXECUTE
         self.confirm_bar = QWidget()
-        self.confirm_button = QPushButton("Confirm and execute")
-        self.keep_button = QPushButton("Keep planning")
-        self.debug = QPushButton("Debug")
+        self.confirm_button = QPushButton(self.tr("Confirm and execute"))
+        self.keep_button = QPushButton(self.tr("Keep planning"))
+        self.debug = QPushButton(self.tr("Debug"))
         self.debug.setCheckable(True)
-        self.debug.setToolTip("Show each model request and tool call of a turn as sent")
-        self.usage = QPushButton("Usage")
-        self.usage.setToolTip("Tokens and cost of this session and of all time")
+        self.debug.setToolTip(self.tr("Show each model request and tool call of a turn as sent"))
+        self.usage = QPushButton(self.tr("Usage"))
+        self.usage.setToolTip(self.tr("Tokens and cost of this session and of all time"))
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.approval = QComboBox()
-        for mode, label in APPROVAL_LABELS.items():
+        for mode, label in approval_labels().items():
             self.approval.addItem(label, str(mode))
-        self.approval.setToolTip("What tools may do without asking you")
+        self.approval.setToolTip(self.tr("What tools may do without asking you"))
         self.connection = QComboBox()
-        self.connection.setToolTip("Model service for this session")
-        self.connection.setPlaceholderText("Choose a service")
+        self.connection.setToolTip(self.tr("Model service for this session"))
+        self.connection.setPlaceholderText(self.tr("Choose a service"))
         self.connection.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.connection.setMinimumContentsLength(12)
         self.model = QComboBox()
         self.model.setEditable(True)
         self.model.setMinimumContentsLength(14)
-        self.model.setToolTip("Model name (type any name the service offers)")
+        self.model.setToolTip(self.tr("Model name (type any name the service offers)"))
         self._layout()
         self.approval.activated.connect(lambda _i: self.approval_chosen.emit(self.approval.currentData()))
         self.effort.activated.connect(lambda _i: self.effort_chosen.emit(self.effort.currentData()))
@@ -124,7 +153,7 @@ class StatusLine(QWidget):
         outer.addWidget(self.vp_panel)
         bar = QHBoxLayout(self.confirm_bar)
         bar.setContentsMargins(12, 2, 12, 2)
-        bar.addWidget(QLabel("The plan is ready."))
+        bar.addWidget(QLabel(self.tr("The plan is ready.")))
         bar.addWidget(self.confirm_button)
         bar.addWidget(self.keep_button)
         bar.addStretch(1)
@@ -151,7 +180,7 @@ class StatusLine(QWidget):
 
     def set_phase(self, phase: str) -> None:
         """Show the kernel's phase for the session on screen."""
-        self.phase_label.setText(_PHASE_TEXT.get(Phase(phase), phase))
+        self.phase_label.setText(_phase_text(Phase(phase)))
 
     def set_error(self, text: str) -> None:
         """A failed turn: the reason stays visible until the next turn starts."""
@@ -174,7 +203,7 @@ class StatusLine(QWidget):
         with QSignalBlocker(self.connection):
             current = self.connection.currentText()
             self.connection.clear()
-            self.connection.addItems(list(self._connections) or ["(no connection)"])
+            self.connection.addItems(list(self._connections) or [self.tr("(no connection)")])
             self.connection.setCurrentText(current)
         self.connection.setEnabled(bool(connections))
 
@@ -188,7 +217,7 @@ class StatusLine(QWidget):
             self.approval.setCurrentIndex(max(0, self.approval.findData(str(session.approval_mode))))
             self.effort.setCurrentIndex(max(0, self.effort.findData(session.reasoning_effort)))
         self._mode = session.agent_mode
-        self.agent_mode.setText(_MODE_TEXT[session.agent_mode])
+        self.agent_mode.setText(_mode_text(session.agent_mode))
         self.confirm_bar.setVisible(session.agent_mode == AgentMode.AWAITING_CONFIRMATION)
 
     def _fill_models(self, current: str) -> None:
