@@ -37,6 +37,7 @@ from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import AgentModeOps
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.transfer.ops import TransferOps
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.tools.common import image_mime
@@ -66,7 +67,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps, ProjectFilesOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps, ProjectFilesOps, TransferOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:

@@ -433,6 +433,26 @@
         <translation>文件夹</translation>
     </message>
     <message>
+        <source>Rules in effect</source>
+        <translation>生效的规则</translation>
+    </message>
+    <message>
+        <source>None (no AGENTS.md or CLAUDE.md in the folder or the data folder)</source>
+        <translation>无（文件夹和数据文件夹中都没有 AGENTS.md 或 CLAUDE.md）</translation>
+    </message>
+    <message>
+        <source>{path} (only {sent} of {total} characters sent)</source>
+        <translation>{path}（{total} 个字符中只发送了 {sent} 个）</translation>
+    </message>
+    <message>
+        <source>Truncated to the rules budget of {budget} characters.</source>
+        <translation>已按 {budget} 个字符的规则预算截断。</translation>
+    </message>
+    <message>
+        <source>Re-read before every request: edit the files and the next request uses them.</source>
+        <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
+    </message>
+    <message>
         <source>Saving session settings</source>
         <translation>保存会话设置</translation>
     </message>
