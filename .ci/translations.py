@@ -27,7 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "foya_desktop"
 TRANSLATIONS = PACKAGE / "ui" / "translations"
-LANGUAGES = ("zh_CN",)
+LANGUAGES = ("zh_CN", "en")
+PLURAL_ONLY = ("en",)
+"""English is the source text; its catalogue holds only the plural forms (``tr("%n file(s)", "", n)``)."""
 REPORT = re.compile(r"Generated (\d+) translation\(s\) \((\d+) finished and (\d+) unfinished\)")
 IGNORED = re.compile(r"Ignored (\d+) untranslated source text\(s\)")
 
@@ -46,8 +48,9 @@ def sources() -> list[str]:
     return [str(f.relative_to(ROOT)) for f in files]
 
 
-def lupdate(ts: Path) -> str:
-    command = [_tool("lupdate"), "-locations", "none", "-no-obsolete", *sources(), "-ts", str(ts)]
+def lupdate(ts: Path, lang: str) -> str:
+    extra = ["-pluralonly"] if lang in PLURAL_ONLY else []
+    command = [_tool("lupdate"), "-locations", "none", "-no-obsolete", *extra, *sources(), "-ts", str(ts)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     return result.stdout + result.stderr
 
@@ -82,7 +85,7 @@ def update() -> int:
     TRANSLATIONS.mkdir(parents=True, exist_ok=True)
     for lang in LANGUAGES:
         ts = TRANSLATIONS / f"foya_{lang}.ts"
-        print(lupdate(ts).strip())
+        print(lupdate(ts, lang).strip())
         finished, unfinished, ignored = lrelease(ts, TRANSLATIONS / f"foya_{lang}.qm")
         print(f"{lang}: {finished} finished, {unfinished} unfinished, {ignored} untranslated")
         for source in unfinished_sources(ts):
@@ -98,7 +101,7 @@ def check() -> int:
             qm = TRANSLATIONS / f"foya_{lang}.qm"
             fresh_ts = Path(tmp) / ts.name
             shutil.copy(ts, fresh_ts)
-            lupdate(fresh_ts)
+            lupdate(fresh_ts, lang)
             missing = unfinished_sources(fresh_ts)
             if missing:
                 failures.append(f"{lang}: {len(missing)} string(s) without a translation — run `python "

@@ -24,6 +24,7 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
+from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.bridge import EngineBridge
@@ -81,7 +82,8 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> 
         await _show_fatal(f"{text}\n\n{error_text(error)}")
         return error.exit_code
     bridge = EngineBridge(kernel.bus)
-    window = MainWindow(kernel, bridge, use_tray=use_tray)
+    window = MainWindow(kernel, bridge, use_tray=use_tray,
+                        preferences=PreferencesFile(data))
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:

@@ -17,8 +17,6 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-import bashlex
-
 from foya_desktop.tools.shell_argv import ArgvRules, base_name, is_interpreter, unwrap
 from foya_desktop.tools.shell_judge import PathJudge
 from foya_desktop.tools.shell_rules import FETCHERS, SHELLS, WRAPPER_VALUES
@@ -42,6 +40,15 @@ _RAW_DANGER = (
     (re.compile(r"\bdd\b[^;&|]*\bof=/dev/"), "writes to a device"),
 )
 """Fallback for text the parser cannot read: only the unmistakable cases."""
+
+
+def _parse(command: str) -> list[Any]:
+    """bashlex's trees for ``command``. Imported here, not at module level: bashlex rebuilds its
+    parser tables on import (70 ms idle, several hundred under load), and the window imports this
+    module before its first paint."""
+    import bashlex
+    trees: list[Any] = bashlex.parse(command)
+    return trees
 
 
 def classify_command(command: str, workdir: Path, data_dir: Path | None = None) -> Verdict:
@@ -69,7 +76,7 @@ def _classify(command: str, judge: PathJudge, depth: int) -> Verdict:
     if odd:
         return _opaque(command, f"the command {odd}")
     try:
-        trees = bashlex.parse(command)
+        trees = _parse(command)
     except Exception:  # bashlex raises many types (ParsingError, NotImplementedError, AttributeError…)
         return _opaque(command, "the shell parser could not fully read it")
     walker = _Walker(command, judge, depth)
@@ -288,7 +295,7 @@ def normalise_command(command: str) -> str | None:
     if not isinstance(command, str) or not command.strip() or odd_characters(command):
         return None
     try:
-        trees = bashlex.parse(command)
+        trees = _parse(command)
     except Exception:
         return None
     if len(trees) != 1 or trees[0].kind != "command":

@@ -23,8 +23,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLibraryInfo, QLocale, QTranslator
 
+from foya_desktop.core.figures import HOW_COUNTED
 from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import Language, PreferencesFile
 
@@ -60,13 +61,16 @@ def install(language: Language, app: QCoreApplication | None = None) -> str:
         app.removeTranslator(old)
     _installed.clear()
     chosen = resolve(language)
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    # NOTE: English is the source text; foya_en.qm holds only its plural forms ("1 file", "2 files")
+    catalogues = [(f"foya_{chosen}", str(TRANSLATIONS_DIR))]
     if chosen != "en":
-        qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-        for name, folder in ((f"qtbase_{chosen}", qt_dir), (f"foya_{chosen}", str(TRANSLATIONS_DIR))):
-            translator = QTranslator(app)
-            if translator.load(name, folder):
-                app.installTranslator(translator)
-                _installed.append(translator)
+        catalogues.insert(0, (f"qtbase_{chosen}", qt_dir))
+    for name, folder in catalogues:
+        translator = QTranslator(app)
+        if translator.load(name, folder):
+            app.installTranslator(translator)
+            _installed.append(translator)
     # NOTE: "en" means the source strings; QLocale("en_US") keeps number/date formats familiar
     # to the English text instead of whatever the system's region says.
     locale = QLocale(QLocale.Language.Chinese, QLocale.Country.China) if chosen == "zh_CN" else (
@@ -115,3 +119,42 @@ def restart_note() -> str:
     """The sentence shown after a language change."""
     return QCoreApplication.translate(
         "Language", "The new language is used the next time Foya starts.")
+
+
+def number(value: int) -> str:
+    """A whole number the locale's way (``12,345`` / ``12,345``; grouping follows the window's language)."""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:  # no locale set up (tests, a bare environment)
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return locale.toString(value)
+
+
+def tokens(value: int | None) -> str:
+    """A token count, or "not provided" when the provider reported nothing (never 0 for nothing)."""
+    if value is None:
+        return QCoreApplication.translate("Figures", "not provided")
+    return number(value)
+
+
+def clock(epoch_ms: int) -> str:
+    """A time of day (hours, minutes, seconds) in the window's locale."""
+    return QLocale().toString(QDateTime.fromMSecsSinceEpoch(epoch_ms).time(), "HH:mm:ss")
+
+
+def how_counted() -> str:
+    """``core.figures.HOW_COUNTED`` in the window's language (English when the core's text changed)."""
+    return QCoreApplication.translate("Figures", HOW_COUNTED)
+
+
+# NOTE: core/ cannot import Qt, so its sentences are marked here for lupdate; they are looked up by
+# their English text at run time, and a reworded core sentence simply shows in English.
+_CORE_TEXTS = (
+    QT_TRANSLATE_NOOP(
+        "Figures",
+        "Tokens are what the provider reported for this VP's model requests in this turn: input includes "
+        "cached tokens, sub-agents are not included, and a provider that reports nothing shows \"not "
+        "provided\". Executions are tool calls that really ran (successful or failed); blocked calls were "
+        "refused before running and count as failures, not executions. Repeated calls used the same tool "
+        "and arguments as an earlier call of this turn; duplicate results repeated an earlier output. "
+        "New evidence does not mean the task is done."),
+)

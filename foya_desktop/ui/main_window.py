@@ -24,6 +24,7 @@ from foya_desktop.core.events import (
     SessionChanged,
 )
 from foya_desktop.core.model import Session
+from foya_desktop.store.preferences import Preferences, PreferencesFile
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
@@ -36,12 +37,14 @@ from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
+from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline.live import LiveStreams
+from foya_desktop.ui.tray.agent import TrayAgent, WindowWatcher
 from foya_desktop.ui.welcome import WelcomePage
 
 
@@ -55,9 +58,11 @@ class MainWindow(QMainWindow):
     session_shown = Signal(str)
 
     def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
-                 parent: QWidget | None = None) -> None:
+                 preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kernel, self.bridge = kernel, bridge
+        self.preferences = preferences
+        """The preferences file (None in tests that do not need one: defaults)."""
         self.runner = TaskRunner(self)
         self.live = LiveStreams()
         self.speakers = SpeakerDirectory()
@@ -68,7 +73,9 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage()
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
-                                              use_tray=use_tray)
+                                              use_tray=use_tray, preferences=preferences)
+        self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
+                                    self._session_title, self.session_in_view, self.prefs, self)
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -174,6 +181,15 @@ class MainWindow(QMainWindow):
                         b.question_answered, b.question_closed):
             waiting.connect(self._on_waiting_changed)
         b.task_changed.connect(pane.tasks.on_task_changed)
+        # the tray: icon state, menu, notifications (ui/tray/agent.py)
+        tray = self.tray_agent
+        b.phase_changed.connect(tray.on_phase_changed)
+        b.turn_finished.connect(tray.on_turn_finished)
+        b.approval_requested.connect(tray.on_approval_requested)
+        b.question_asked.connect(tray.on_question_asked)
+        for settled in (b.approval_resolved, b.question_answered, b.question_closed):
+            settled.connect(tray.on_settled)
+        b.session_deleted.connect(tray.on_session_deleted)
 
     def _connect_views(self) -> None:
         """The window's own parts to each other: tree, pane, session operations, menus."""
@@ -200,6 +216,13 @@ class MainWindow(QMainWindow):
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
+        self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
+            self.open_at(sid, target), "Opening the session"))
+        self.tray_agent.show_requested.connect(self.quit_controller.show_window)
+        self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
+        self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)
+        self.session_shown.connect(self._maybe_seen)
+        self._window_watcher = WindowWatcher(self.tray_agent, self.current_session_id, self)
         self.runner.failed.connect(lambda text: self.statusBar().showMessage("⚠ " + text, 15000))
 
     # ---- start-up and sessions ------------------------------------------------------------
@@ -237,6 +260,52 @@ class MainWindow(QMainWindow):
         await self.pane.show_session(session)
         if session is not None:
             self.session_shown.emit(session.id)
+
+    def current_session_id(self) -> str | None:
+        """The session on screen (None on the welcome page)."""
+        return self.pane.session.id if self.pane.session is not None else None
+
+    def session_in_view(self, session_id: str) -> bool:
+        """Whether the person is looking at ``session_id``: the window shown, not minimised, active."""
+        return (self.isVisible() and not self.isMinimized() and self.isActiveWindow()
+                and self.current_session_id() == session_id)
+
+    async def open_at(self, session_id: str, target: str = "") -> None:
+        """Bring the window to the front with ``session_id`` open at the approval or question ``target``."""
+        self.quit_controller.show_window()
+        if self.current_session_id() != session_id:
+            if self.tree_model.session(session_id) is None:
+                return
+            shown: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            def on_shown(sid: str) -> None:
+                if sid == session_id and not shown.done():
+                    shown.set_result(None)
+
+            self.session_shown.connect(on_shown)
+            try:
+                self.tree_view.select_session(session_id)  # the tree opens it (open_session)
+                await asyncio.wait_for(shown, 10)
+            finally:
+                self.session_shown.disconnect(on_shown)
+        calls = {r.request_id: r.call_id for r in self.kernel.pending_approvals(session_id)}
+        calls.update({q.question_id: q.call_id for q in self.kernel.pending_questions(session_id)})
+        call_id = calls.get(target)
+        if call_id:
+            reveal_call(self.pane, call_id)
+        self.tray_agent.seen(session_id)
+
+    def _maybe_seen(self, session_id: str) -> None:
+        if self.session_in_view(session_id):
+            self.tray_agent.seen(session_id)
+
+    def prefs(self) -> Preferences:
+        """The current preferences (re-read, so the Preferences dialog's changes apply at once)."""
+        return self.preferences.load() if self.preferences is not None else Preferences()
+
+    def _session_title(self, session_id: str) -> str:
+        session = self.tree_model.session(session_id)
+        return session.title if session is not None else ""
 
     def _on_session_changed(self, event: SessionChanged) -> None:
         self.tree_model.upsert_session(event.session)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +113,15 @@ def test_classifier_never_crashes_and_allow_means_plain(text: str, workdir: Path
     if verdict.decision == "allow":
         for forbidden in ("$", "`", ">>", "<(", "&&&"):
             assert forbidden not in text
+
+
+def test_the_shell_parser_is_not_imported_at_start_up() -> None:
+    """The window's modules (and the tool registry they pull in) load no shell parser: the parser
+    is imported by the first command classified, after the first paint (DESIGN: start-up)."""
+    code = ("import sys, foya_desktop.app, foya_desktop.tools.registry, foya_desktop.engine.permissions.policy;"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bashlex', 'tree_sitter', "
+            "'tree_sitter_bash')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

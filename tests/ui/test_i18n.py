@@ -134,3 +134,19 @@ def test_shipped_catalogue_is_complete_and_fresh() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 unfinished, 0 untranslated" in result.stdout
+
+
+def test_plurals_follow_the_count(qapp: QApplication) -> None:
+    """English plural forms come from foya_en.qm; Chinese has one form with the number."""
+    source = ("{listed} is not on this session's roster, so nobody by that name gets this message (the text "
+              "is sent as written). On the roster: {roster}.")
+    i18n.install("en", qapp)
+    assert " is not on " in QCoreApplication.translate("Composer", source, "", 1)
+    assert " are not on " in QCoreApplication.translate("Composer", source, "", 2)
+    assert QCoreApplication.translate("VPStatusBlock", "%n more tool kind(s), counted in the totals above",
+                                      "", 1).startswith("1 more tool kind,")
+    i18n.install("zh_CN", qapp)
+    try:
+        assert QCoreApplication.translate("QueueWidget", "Queued (%n)", "", 3) == "队列（3）"
+    finally:
+        i18n.install("en", qapp)

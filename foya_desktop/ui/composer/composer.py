@@ -28,13 +28,13 @@ from foya_desktop.core.events import QueueItem
 from foya_desktop.engine.turn.routing import MENTION
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.attachments import (
-    LIMITS_TEXT,
     MAX_ATTACHMENTS,
     Attachment,
     Intake,
     carries_attachments,
     classify,
     images_of,
+    limits_text,
     message_text,
     mime_intake,
 )
@@ -70,9 +70,9 @@ class Composer(QWidget):
         self.input = ComposerInput()
         self.input.submitted.connect(self.send_requested)
         self.input.offered.connect(self._offered)
-        self.attach_button = _tool_button("+", "Attach images or text files. " + LIMITS_TEXT)
+        self.attach_button = _tool_button("+", self.tr("Attach images or text files.") + " " + limits_text())
         self.attach_button.clicked.connect(self._choose_files)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(self.tr("Send"))
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send_requested)
         self.stop_button = self._make_stop_button()
@@ -96,7 +96,7 @@ class Composer(QWidget):
         self.drops.install(self)
 
     def _make_stop_button(self) -> QToolButton:
-        button = _tool_button("Stop", "Stop the current reply (the queue is kept, paused)")
+        button = _tool_button(self.tr("Stop"), self.tr("Stop the current reply (the queue is kept, paused)"))
         button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         menu = QMenu(button)
         menu.aboutToShow.connect(lambda: self._fill_stop_menu(menu))
@@ -127,11 +127,11 @@ class Composer(QWidget):
 
     def _fill_stop_menu(self, menu: QMenu) -> None:
         menu.clear()
-        menu.addAction("Stop, keep queue", lambda: self.stop_requested.emit(True))
-        menu.addAction("Stop and clear queue", lambda: self.stop_requested.emit(False))
+        menu.addAction(self.tr("Stop, keep queue"), lambda: self.stop_requested.emit(True))
+        menu.addAction(self.tr("Stop and clear queue"), lambda: self.stop_requested.emit(False))
         if self._queue:
             menu.addSeparator()
-            sub = menu.addMenu("Interrupt and send next")
+            sub = menu.addMenu(self.tr("Interrupt and send next"))
             for item in self._queue:
                 sub.addAction(first_line(item.text, 60), self._interrupter(item.id))
 
@@ -149,9 +149,9 @@ class Composer(QWidget):
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Stop is enabled and Send queues."""
         self.stop_button.setEnabled(busy)
-        self.send_button.setText("Queue" if busy else "Send")
-        self.send_button.setToolTip("Add to the queue; it is sent when the current turn ends"
-                                    if busy else "Send (Enter). Shift+Enter for a new line")
+        self.send_button.setText(self.tr("Queue") if busy else self.tr("Send"))
+        self.send_button.setToolTip(self.tr("Add to the queue; it is sent when the current turn ends")
+                                    if busy else self.tr("Send (Enter). Shift+Enter for a new line"))
 
     def set_queue(self, items: tuple[QueueItem, ...]) -> None:
         """The session's queue, for the "Interrupt and send next" choices."""
@@ -162,9 +162,10 @@ class Composer(QWidget):
         self.input.set_mentions(handles)
         self._handles, self._default_name = list(handles), default_name
         self._check_mentions()
-        hint = "@ to address a VP · " if len(handles) > 1 else ""
+        hint = self.tr("@ to address a VP · ") if len(handles) > 1 else ""
         self.input.setPlaceholderText(
-            f"Message {default_name} — {hint}Enter to send, Shift+Enter for a new line")
+            self.tr("Message {name} — {hint}Enter to send, Shift+Enter for a new line").format(
+                name=default_name, hint=hint))
 
     def unknown_mentions(self) -> list[str]:
         """``@Name``s in the text that match no VP on the roster (case-insensitive)."""
@@ -178,11 +179,12 @@ class Composer(QWidget):
             self.mention_warning.hide()
             return
         listed = ", ".join(f"@{n}" for n in unknown)
-        verb = "is" if len(unknown) == 1 else "are"
-        roster = ", ".join("@" + h for h in self._handles) or "nobody"
-        self.mention_warning.setText(f"{listed} {verb} not on this session's roster, so nobody by that "
-                                     f"name gets this message (the text is sent as written). On the "
-                                     f"roster: {roster}.")
+        roster = ", ".join("@" + h for h in self._handles) or self.tr("nobody")
+        # NOTE: a numerus message: English's "are" for several names comes from foya_en.ts
+        self.mention_warning.setText(self.tr(
+            "{listed} is not on this session's roster, so nobody by that name gets this message (the text "
+            "is sent as written). On the roster: {roster}.", "", len(unknown)).format(
+            listed=listed, roster=roster))
         self.mention_warning.show()
 
     # ---- text and attachments -------------------------------------------------------------
@@ -203,7 +205,8 @@ class Composer(QWidget):
         refusals = list(found.refusals)
         for att in found.attachments:
             if len(self._attachments) >= MAX_ATTACHMENTS:
-                refusals.append(f"{att.name} was not attached: at most {MAX_ATTACHMENTS} per message.")
+                refusals.append(self.tr("{name} was not attached: at most {count} per message.").format(
+                    name=att.name, count=MAX_ATTACHMENTS))
             else:
                 self._attachments.append(att)
         if found.mentions:
@@ -243,7 +246,7 @@ class Composer(QWidget):
 
     def _say(self, refusals: list[str]) -> None:
         if refusals:
-            self.notice.setText("⚠ " + " ".join(refusals) + " " + LIMITS_TEXT)
+            self.notice.setText("⚠ " + " ".join(refusals) + " " + limits_text())
             self.notice.setStyleSheet(f"color: {theme.error_color().name()};")
         self.notice.setVisible(bool(refusals))
 
@@ -256,10 +259,17 @@ class Composer(QWidget):
             self._render_chips()
 
     def _choose_files(self) -> None:
-        dialog = QFileDialog(self, "Attach files")
+        dialog = QFileDialog(self, self.tr("Attach files"))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.setNameFilters(["Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
-                               " *.csv *.log *.yaml *.yml *.toml)", "All files (*)"])
+        dialog.setNameFilters(
+            [
+                self.tr(
+                    "Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
+                    " *.csv *.log *.yaml *.yml *.toml)"
+                ),
+                self.tr("All files (*)"),
+            ]
+        )
         dialog.filesSelected.connect(lambda paths: self.files_chosen.emit(list(paths)))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.figures import tokens_text
 from foya_desktop.engine.connections.usage import UsageReport, cost_text
+from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.kernel_api import KernelApi
 
@@ -66,13 +66,13 @@ class UsageDialog(QDialog):
             u = line.usage
             table.addTopLevelItem(QTreeWidgetItem([
                 line.day, f"{line.connection or '?'}/{line.model}", str(line.requests),
-                tokens_text(u.input_tokens), tokens_text(u.cache_read_tokens),
-                tokens_text(u.cache_write_tokens), tokens_text(u.output_tokens), cost_text(line.cost)]))
+                i18n.tokens(u.input_tokens), i18n.tokens(u.cache_read_tokens),
+                i18n.tokens(u.cache_write_tokens), i18n.tokens(u.output_tokens), cost_text(line.cost)]))
         t = report.total
         table.addTopLevelItem(QTreeWidgetItem([
-            self.tr("Total"), "", str(report.requests), tokens_text(t.input_tokens),
-            tokens_text(t.cache_read_tokens),
-            tokens_text(t.cache_write_tokens), tokens_text(t.output_tokens), cost_text(report.cost)]))
+            self.tr("Total"), "", str(report.requests), i18n.tokens(t.input_tokens),
+            i18n.tokens(t.cache_read_tokens),
+            i18n.tokens(t.cache_write_tokens), i18n.tokens(t.output_tokens), cost_text(report.cost)]))
         for col in range(table.columnCount()):
             table.resizeColumnToContents(col)
         self.tables.append(table)

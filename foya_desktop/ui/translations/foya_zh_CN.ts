@@ -9,6 +9,212 @@
     </message>
 </context>
 <context>
+    <name>ApprovalCard</name>
+    <message>
+        <source>No narrow rule can be made for this call (a pipeline or compound command, a network command, or no single path). Allow it once or for this session instead.</source>
+        <translation>无法为此调用建立精确规则（管道或复合命令、网络命令，或不是单一路径）。请改为仅允许一次或在本会话中允许。</translation>
+    </message>
+    <message>
+        <source>This session has no project folder, so there is no project to keep a rule for.</source>
+        <translation>此会话没有项目文件夹，因此没有可保存规则的项目。</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <source>Allow for this session</source>
+        <translation>在本会话中允许</translation>
+    </message>
+    <message>
+        <source>Always for this project</source>
+        <translation>在此项目中始终允许</translation>
+    </message>
+    <message numerus="yes">
+        <source>  … (%n lines)</source>
+        <translation>
+            <numerusform>  …（%n 行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{who} wants to use {tool}</source>
+        <translation>{who} 想要使用 {tool}</translation>
+    </message>
+    <message>
+        <source>Why you are asked: {reason}</source>
+        <translation>询问原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Why not? (optional: the agent reads it and tries another way)</source>
+        <translation>为什么拒绝？（可选：智能体会读到并尝试其他方式）</translation>
+    </message>
+    <message>
+        <source>▸ All arguments</source>
+        <translation>▸ 全部参数</translation>
+    </message>
+    <message>
+        <source>All arguments</source>
+        <translation>全部参数</translation>
+    </message>
+    <message>
+        <source>Keep a narrow rule for exactly this command or path in this project.</source>
+        <translation>在此项目中为这条命令或这个路径保存一条精确规则。</translation>
+    </message>
+    <message>
+        <source>Until the app quits; not kept, not copied by branch or fork.</source>
+        <translation>直到应用退出；不会保存，分支或派生时也不会复制。</translation>
+    </message>
+    <message>
+        <source>Deny &amp;&amp; stop</source>
+        <translation>拒绝并停止</translation>
+    </message>
+    <message>
+        <source>Deny &amp;&amp; tell the agent</source>
+        <translation>拒绝并告知智能体</translation>
+    </message>
+    <message>
+        <source>The agent gets your words as the tool&apos;s result and continues.</source>
+        <translation>智能体会把你的话作为工具结果收到，然后继续。</translation>
+    </message>
+    <message>
+        <source>Without a reason the turn stops here.</source>
+        <translation>不填写原因时，本轮将在此停止。</translation>
+    </message>
+    <message>
+        <source>Sending your answer…</source>
+        <translation>正在发送你的回复…</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%n more waiting</source>
+        <translation>
+            <numerusform>另有 %n 个等待中</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentChips</name>
+    <message>
+        <source>Sent to the model as an image</source>
+        <translation>以图片形式发送给模型</translation>
+    </message>
+    <message>
+        <source>Sent as the file&apos;s text inside the message</source>
+        <translation>以文件文本的形式放在消息中发送</translation>
+    </message>
+    <message>
+        <source>Remove {name}</source>
+        <translation>移除 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>Attachments</name>
+    <message>
+        <source>Images up to {image_mb} MB (PNG, JPEG, GIF, WebP); text files up to {text_kb} KB; at most {count} per message.</source>
+        <translation>图片最大 {image_mb} MB（PNG、JPEG、GIF、WebP）；文本文件最大 {text_kb} KB；每条消息最多 {count} 个。</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; images can be at most {limit} MB.</source>
+        <translation>{name} 大小为 {size}；图片最大为 {limit} MB。</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; text files can be at most {limit} KB. Mention its path instead and let the agent read it.</source>
+        <translation>{name} 大小为 {size}；文本文件最大为 {limit} KB。请改为提及它的路径，让智能体自行读取。</translation>
+    </message>
+    <message>
+        <source>{name} is neither an image (PNG, JPEG, GIF, WebP) nor a UTF-8 text file, so it cannot be attached. Mention its path instead.</source>
+        <translation>{name} 既不是图片（PNG、JPEG、GIF、WebP），也不是 UTF-8 文本文件，无法作为附件。请改为提及它的路径。</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; that is too large to attach.</source>
+        <translation>{name} 大小为 {size}，太大，无法作为附件。</translation>
+    </message>
+    <message>
+        <source>{name} could not be read: {reason}.</source>
+        <translation>无法读取 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>The pasted image could not be read.</source>
+        <translation>无法读取粘贴的图片。</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Attach images or text files.</source>
+        <translation>附加图片或文本文件。</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the current reply (the queue is kept, paused)</source>
+        <translation>停止当前回复（队列保留并暂停）</translation>
+    </message>
+    <message>
+        <source>Stop, keep queue</source>
+        <translation>停止，保留队列</translation>
+    </message>
+    <message>
+        <source>Stop and clear queue</source>
+        <translation>停止并清空队列</translation>
+    </message>
+    <message>
+        <source>Interrupt and send next</source>
+        <translation>中断并发送下一条</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>加入队列</translation>
+    </message>
+    <message>
+        <source>Add to the queue; it is sent when the current turn ends</source>
+        <translation>加入队列；当前轮次结束后发送</translation>
+    </message>
+    <message>
+        <source>Send (Enter). Shift+Enter for a new line</source>
+        <translation>发送（Enter）。Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>@ to address a VP · </source>
+        <translation>用 @ 指定 VP · </translation>
+    </message>
+    <message>
+        <source>Message {name} — {hint}Enter to send, Shift+Enter for a new line</source>
+        <translation>发消息给 {name} — {hint}Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>无人</translation>
+    </message>
+    <message numerus="yes">
+        <source>{listed} is not on this session&apos;s roster, so nobody by that name gets this message (the text is sent as written). On the roster: {roster}.</source>
+        <translation>
+            <numerusform>{listed} 不在此会话的成员中，所以没有这个名字的成员会收到此消息（文本将按原样发送）。成员：{roster}。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{name} was not attached: at most {count} per message.</source>
+        <translation>{name} 未附加：每条消息最多 {count} 个附件。</translation>
+    </message>
+    <message>
+        <source>Attach files</source>
+        <translation>附加文件</translation>
+    </message>
+    <message>
+        <source>Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml)</source>
+        <translation>图片和文本 (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>ConnectionsDialog</name>
     <message>
         <source>Connections</source>
@@ -199,6 +405,17 @@
     </message>
 </context>
 <context>
+    <name>Figures</name>
+    <message>
+        <source>not provided</source>
+        <translation>未提供</translation>
+    </message>
+    <message>
+        <source>Tokens are what the provider reported for this VP&apos;s model requests in this turn: input includes cached tokens, sub-agents are not included, and a provider that reports nothing shows &quot;not provided&quot;. Executions are tool calls that really ran (successful or failed); blocked calls were refused before running and count as failures, not executions. Repeated calls used the same tool and arguments as an earlier call of this turn; duplicate results repeated an earlier output. New evidence does not mean the task is done.</source>
+        <translation>Token 数是服务商为此 VP 在本轮中的模型请求报告的数值：输入包含缓存的 token，不含子智能体；服务商未报告时显示“未提供”。执行次数是真正运行过的工具调用（无论成功或失败）；被拦截的调用在运行前即被拒绝，计为失败而非执行。重复调用是指与本轮中更早调用相同的工具和参数；重复结果是指与更早的输出相同。出现新证据并不代表任务已完成。</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>Follow the system ({name})</source>
@@ -337,6 +554,186 @@
     <message>
         <source>The folder cannot be used: {reason}.</source>
         <translation>无法使用该文件夹：{reason}。</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionBook</name>
+    <message>
+        <source>Answering the question</source>
+        <translation>回答问题</translation>
+    </message>
+    <message>
+        <source>This question is no longer open.</source>
+        <translation>此问题已不再开放。</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionCard</name>
+    <message>
+        <source>Type your answer</source>
+        <translation>输入你的回答</translation>
+    </message>
+    <message>
+        <source>Send answer</source>
+        <translation>发送回答</translation>
+    </message>
+    <message>
+        <source>Resend answer</source>
+        <translation>重新发送回答</translation>
+    </message>
+    <message>
+        <source>Sends the same answer for the same question again; it can never be answered twice.</source>
+        <translation>为同一问题再次发送相同的回答；同一问题永远不会被回答两次。</translation>
+    </message>
+    <message>
+        <source>{who} asks</source>
+        <translation>{who} 提问</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionView</name>
+    <message>
+        <source>Ask {who} to ask again if it still needs the answer.</source>
+        <translation>如果仍需要答案，请让 {who} 重新提问。</translation>
+    </message>
+    <message>
+        <source>the VP</source>
+        <translation>该 VP</translation>
+    </message>
+    <message>
+        <source>Not answered.</source>
+        <translation>未回答。</translation>
+    </message>
+    <message>
+        <source>You answered: {answer}</source>
+        <translation>你的回答：{answer}</translation>
+    </message>
+    <message>
+        <source>Opening the question…</source>
+        <translation>正在打开问题…</translation>
+    </message>
+    <message>
+        <source>This question is no longer open (the turn ended or the app restarted).</source>
+        <translation>此问题已不再开放（本轮已结束或应用已重启）。</translation>
+    </message>
+    <message>
+        <source>Sent “{answer}” — waiting for the agent to confirm…</source>
+        <translation>已发送“{answer}” — 等待智能体确认…</translation>
+    </message>
+    <message>
+        <source>No confirmation for “{answer}” yet. Check the connection and resend — it is the same question, so it can never be answered twice.</source>
+        <translation>“{answer}”尚未得到确认。请检查连接后重新发送 — 这是同一个问题，永远不会被回答两次。</translation>
+    </message>
+    <message>
+        <source>Could not deliver “{answer}”: {reason} Resend when the agent is available.</source>
+        <translation>无法送达“{answer}”：{reason} 请在智能体可用时重新发送。</translation>
+    </message>
+    <message>
+        <source>(question not recorded)</source>
+        <translation>（问题未被记录）</translation>
+    </message>
+</context>
+<context>
+    <name>Questions</name>
+    <message>
+        <source>The question expired before an answer was accepted.</source>
+        <translation>问题在回答被接受之前已过期。</translation>
+    </message>
+    <message>
+        <source>The turn was stopped before an answer was accepted.</source>
+        <translation>本轮在回答被接受之前已停止。</translation>
+    </message>
+    <message>
+        <source>The app restarted while the question was open, so the waiting request is gone.</source>
+        <translation>问题开放期间应用已重启，等待中的请求已丢失。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueWidget</name>
+    <message>
+        <source>Resume queue</source>
+        <translation>恢复队列</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Remove from queue</source>
+        <translation>从队列中移除</translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation>立即发送</translation>
+    </message>
+    <message>
+        <source>Stop the current reply and send this next</source>
+        <translation>停止当前回复，接着发送这条</translation>
+    </message>
+    <message numerus="yes">
+        <source>Queued (%n)</source>
+        <translation>
+            <numerusform>队列（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — paused after stop</source>
+        <translation> — 停止后已暂停</translation>
+    </message>
+</context>
+<context>
+    <name>QuitController</name>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Quit now (stop running turns)</source>
+        <translation>立即退出（停止正在运行的回合）</translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Foya is still running</source>
+        <translation>Foya 仍在运行</translation>
+    </message>
+    <message>
+        <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
+        <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quit when finished</source>
+        <translation>完成后退出</translation>
+    </message>
+    <message>
+        <source>Keep a small window</source>
+        <translation>保留小窗口</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finishing running sessions before quitting (%n left)…</source>
+        <translation>
+            <numerusform>正在完成运行中的会话，然后退出（还剩 %n 个）…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -584,6 +981,65 @@
     </message>
 </context>
 <context>
+    <name>TrayAgent</name>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>另外 %n 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates in Foya: %n</source>
+        <translation>
+            <numerusform>Foya 有 %n 条更新</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reply finished</source>
+        <translation>回复已完成</translation>
+    </message>
+    <message>
+        <source>Reply failed</source>
+        <translation>回复失败</translation>
+    </message>
+    <message>
+        <source>Foya needs you</source>
+        <translation>Foya 需要你处理</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>running: %n</source>
+        <translation>
+            <numerusform>运行中：%n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for you: %n</source>
+        <translation>
+            <numerusform>等待你处理：%n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+</context>
+<context>
     <name>UsageDialog</name>
     <message>
         <source>day</source>
@@ -715,6 +1171,85 @@
     <message>
         <source>Deleted {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+</context>
+<context>
+    <name>VPStatusBlock</name>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop this VP (the others go on)</source>
+        <translation>停止此 VP（其他 VP 继续）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n 次失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>input {input} · output {output} tokens · {requests} model requests · {runs} tool executions</source>
+        <translation>输入 {input} · 输出 {output} token · {requests} 次模型请求 · {runs} 次工具执行</translation>
+    </message>
+    <message>
+        <source>No tool calls yet.</source>
+        <translation>尚无工具调用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more tool kind(s), counted in the totals above</source>
+        <translation>
+            <numerusform>另有 %n 种工具，已计入上方合计</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>executions</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>被拦截</translation>
+    </message>
+    <message>
+        <source>Failures include blocked calls (refused before they ran).</source>
+        <translation>失败次数包含被拦截的调用（运行前即被拒绝）。</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>暂无</translation>
+    </message>
+    <message>
+        <source>Input served from the prompt cache (reuse): {cache} · repeated calls: {repeated} · duplicate results: {duplicates} · latest evidence: {evidence}</source>
+        <translation>来自提示缓存的输入（复用）：{cache} · 重复调用：{repeated} · 重复结果：{duplicates} · 最新证据：{evidence}</translation>
     </message>
 </context>
 <context>
