@@ -35,6 +35,7 @@ from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.ops.transfer import SessionTransfer
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
@@ -84,6 +85,9 @@ class MainWindow(QMainWindow):
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
+        self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
+        self.tree_view.menu_requested.connect(self.transfer.tree_actions)
 
     def _make_session_actions(self) -> SessionActions:
         pane, tree = self.pane, self.tree_model
@@ -118,7 +122,7 @@ class MainWindow(QMainWindow):
         splitter.setSizes([260, 940])
         splitter.setChildrenCollapsible(False)
         self.setCentralWidget(splitter)
-        menu = self.menuBar().addMenu(self.tr("&File"))
+        menu = self.file_menu = self.menuBar().addMenu(self.tr("&File"))
         for name in ("new", "connections", "vps"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
