@@ -39,11 +39,8 @@ from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
-<<<<<<< HEAD
 from foya_desktop.ui.ops.transfer import SessionTransfer
-=======
 from foya_desktop.ui.prefs import PreferencesState
->>>>>>> main
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
@@ -95,18 +92,15 @@ class MainWindow(QMainWindow):
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
-<<<<<<< HEAD
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
-=======
         self.look = Look(self, self)  # theme: the person's choice or the system's, live (ui/look)
         self.memory = WindowMemory(self, self.splitter, self.prefs)  # geometry, splitter, last session
         self.keyboard = KeyboardActions(self, self, self.file_menu, self.preferences_flow)  # ui/keyboard
         self.memory.restore()
         self.session_shown.connect(self.memory.remember_session)
         self.quit_controller.finished.connect(self.memory.save)
->>>>>>> main
 
     def _make_session_actions(self) -> SessionActions:
         pane, tree = self.pane, self.tree_model
@@ -146,11 +140,7 @@ class MainWindow(QMainWindow):
         splitter.setChildrenCollapsible(False)
         splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
-<<<<<<< HEAD
-        menu = self.file_menu = self.menuBar().addMenu(self.tr("&File"))
-=======
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
->>>>>>> main
         for name in ("new", "connections", "vps"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
