@@ -299,6 +299,22 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
+    def handle_launch(self, folder: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
+        new session there."""
+        self.quit_controller.show_window()
+        if folder:
+            self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
+
+    async def start_in_folder(self, folder: str) -> Session:
+        """Create a session bound to ``folder`` with the defaults, and open it."""
+        session = await self.kernel.create_session(workdir=folder)
+        await self._load_projects()
+        self.tree_model.upsert_session(session)
+        self.tree_view.select_session(session.id)
+        self.pane.composer.input.setFocus()
+        return session
+
     def prefs(self) -> Preferences:
         """The current preferences (re-read, so the Preferences dialog's changes apply at once)."""
         return self.preferences.load() if self.preferences is not None else Preferences()
