@@ -66,6 +66,10 @@ _UNREAD_SUBSTITUTION = re.compile(r"`([^`]*)`|\$\(([^()]*)\)")
 _COPROC_NAME = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s+(?=[{(])")
 
 
+_PARSER_MISSING = ("the shell parser (tree-sitter-bash) is not installed; reinstall Foya "
+                   "(`.venv/bin/pip install -e .`)")
+
+
 def _parse(command: str) -> Node | None:
     from foya_desktop.tools import shell_tree  # lazy: off the start-up path
     return shell_tree.parse(command.encode())
@@ -95,7 +99,10 @@ def _classify(command: str, judge: PathJudge, depth: int) -> Verdict:
     odd = odd_characters(command)
     if odd:
         return _opaque(command, f"the command {odd}")
-    root = _parse(command)
+    try:
+        root = _parse(command)
+    except ImportError:  # a broken install must not crash the tool, nor let anything through
+        return _opaque(command, _PARSER_MISSING)
     if root is None:
         return _opaque(command, "the shell parser could not fully read it")
     walker = _Walker(command, judge, depth)
@@ -428,7 +435,10 @@ def normalise_command(command: str) -> str | None:
     """
     if not isinstance(command, str) or not command.strip() or odd_characters(command):
         return None
-    root = _parse(command)
+    try:
+        root = _parse(command)
+    except ImportError:
+        return None
     if root is None or len(root.children) != 1 or root.children[0].type != "command":
         return None
     from foya_desktop.tools.shell_tree import odd_gap

@@ -125,3 +125,18 @@ def test_the_shell_parser_is_not_imported_at_start_up() -> None:
                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_parser_asks_with_a_sentence() -> None:
+    """A broken install (no tree-sitter) neither crashes the shell tool nor lets a command through."""
+    code = ("import sys; sys.modules['tree_sitter'] = None\n"
+            "from pathlib import Path\n"
+            "from foya_desktop.tools.shell_policy import classify_command, normalise_command\n"
+            "print(classify_command('ls', Path('.')).decision, classify_command('sudo ls', Path('.')).decision,"
+            " normalise_command('ls'))\n"
+            "print(classify_command('ls', Path('.')).reason)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, reason = done.stdout.splitlines()
+    assert first == "ask deny None"
+    assert "not installed" in reason
