@@ -30,7 +30,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton, QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
 from foya_desktop.core.model import Phase
-from foya_desktop.store.preferences import Preferences, PreferencesFile
+from foya_desktop.store.preferences import Preferences, PreferencesStore
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
@@ -53,7 +53,7 @@ class QuitController(QObject):
 
     def __init__(self, kernel: KernelApi, session_ids: Callable[[], list[str]], runner: TaskRunner,
                  window: QWidget, *, use_tray: bool | None = None,
-                 preferences: PreferencesFile | None = None) -> None:
+                 preferences: PreferencesStore | None = None) -> None:
         super().__init__(window)
         self._kernel, self._session_ids, self._runner, self._window = kernel, session_ids, runner, window
         self._preferences = preferences

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
 
@@ -23,18 +23,23 @@ from foya_desktop.core.events import (
     QuestionClosed,
     SessionChanged,
 )
-from foya_desktop.core.model import Session
-from foya_desktop.store.preferences import Preferences, PreferencesFile
+from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.store.preferences import PreferencesFile
+from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
+from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
-from foya_desktop.ui.icons import app_icon
+from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.keyboard import KeyboardActions
 from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
@@ -46,6 +51,7 @@ from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline.live import LiveStreams
 from foya_desktop.ui.tray.agent import TrayAgent, WindowWatcher
 from foya_desktop.ui.welcome import WelcomePage
+from foya_desktop.ui.window_state import WindowMemory
 
 
 class MainWindow(QMainWindow):
@@ -61,8 +67,8 @@ class MainWindow(QMainWindow):
                  preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kernel, self.bridge = kernel, bridge
-        self.preferences = preferences
-        """The preferences file (None in tests that do not need one: defaults)."""
+        self.prefs = PreferencesState(preferences, self)  # the one owner of preferences (None: in memory)
+        theme.apply_theme(self.prefs.current.theme)  # before any widget takes its colours
         self.runner = TaskRunner(self)
         self.live = LiveStreams()
         self.speakers = SpeakerDirectory()
@@ -73,9 +79,10 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomePage()
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
-                                              use_tray=use_tray, preferences=preferences)
+                                              use_tray=use_tray, preferences=self.prefs)
+        self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
-                                    self._session_title, self.session_in_view, self.prefs, self)
+                                    self._session_title, self.session_in_view, self.prefs.load, self)
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -84,6 +91,12 @@ class MainWindow(QMainWindow):
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.look = Look(self, self)  # theme: the person's choice or the system's, live (ui/look)
+        self.memory = WindowMemory(self, self.splitter, self.prefs)  # geometry, splitter, last session
+        self.keyboard = KeyboardActions(self, self, self.file_menu, self.preferences_flow)  # ui/keyboard
+        self.memory.restore()
+        self.session_shown.connect(self.memory.remember_session)
+        self.quit_controller.finished.connect(self.memory.save)
 
     def _make_session_actions(self) -> SessionActions:
         pane, tree = self.pane, self.tree_model
@@ -92,16 +105,19 @@ class MainWindow(QMainWindow):
                               pane.timeline_model, pane.composer, self)
 
     def _make_actions(self) -> dict[str, QAction]:
-        specs: dict[str, tuple[str, QKeySequence]] = {
-            "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New)),
-            "connections": (self.tr("Connections…"), QKeySequence("Ctrl+,")),
-            "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V")),
-            "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close)),
-            "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit))}
+        specs: dict[str, tuple[str, QKeySequence, str]] = {
+            "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
+            "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
+            "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
+            "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
+            "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
-        for name, (text, shortcut) in specs.items():
+        for name, (text, shortcut, glyph) in specs.items():
             action = QAction(text, self)
             action.setShortcut(shortcut)
+            if glyph:
+                action.setIcon(icon(glyph))
+            action.setToolTip(_tip(text, shortcut))
             actions[name] = action
         return actions
 
@@ -111,14 +127,16 @@ class MainWindow(QMainWindow):
         self.resize(1200, 800)
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.pane)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.tree_view.setObjectName("sessionTree")
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.tree_view)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 940])
         splitter.setChildrenCollapsible(False)
+        splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
-        menu = self.menuBar().addMenu(self.tr("&File"))
+        self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
         for name in ("new", "connections", "vps"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
@@ -128,11 +146,14 @@ class MainWindow(QMainWindow):
         self.tree_view.addAction(self.session_actions.delete_action)
         self.pane.insert_above_composer(self.session_actions.banner)
         self.session_actions.attach_fork_button(self.pane.add_header_action)
-        toolbar = QToolBar(self.tr("Main"))
+        self.toolbar = toolbar = QToolBar(self.tr("Main"))
+        toolbar.setObjectName("mainToolbar")
         toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setIconSize(QSize(18, 18))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         toolbar.addAction(self._actions["new"])
         toolbar.addAction(self._actions["connections"])
+        toolbar.addAction(self._actions["vps"])
         self.addToolBar(toolbar)
         self.statusBar().setSizeGripEnabled(False)
 
@@ -240,6 +261,8 @@ class MainWindow(QMainWindow):
             self.tree_model.upsert_session(session)
         self.tree_view.expandAll()
         latest = max(sessions, key=lambda s: (s.updated_at, s.created_at), default=None)
+        last = next((s for s in sessions if s.id == self.memory.last_session()), None)
+        latest = last or latest  # the session open when the window closed, else the newest
         if latest is not None:
             self.tree_view.select_session(latest.id)
         else:
@@ -298,10 +321,6 @@ class MainWindow(QMainWindow):
     def _maybe_seen(self, session_id: str) -> None:
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
-
-    def prefs(self) -> Preferences:
-        """The current preferences (re-read, so the Preferences dialog's changes apply at once)."""
-        return self.preferences.load() if self.preferences is not None else Preferences()
 
     def _session_title(self, session_id: str) -> str:
         session = self.tree_model.session(session_id)
@@ -362,6 +381,9 @@ class MainWindow(QMainWindow):
             self.kernel.list_vps(), self.kernel.list_projects(), self.kernel.list_connections())
         self.speakers.set_vps(vps)
         dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session)
+        preferred = dialog.connection.findData(self.prefs.current.default_connection)
+        if self.prefs.current.default_connection and preferred >= 0:
+            dialog.connection.setCurrentIndex(preferred)  # Preferences → New sessions → Model service
         if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted or dialog.created is None:
             return None
         session = dialog.created
@@ -371,9 +393,28 @@ class MainWindow(QMainWindow):
         return session
 
     async def _create_session(self, v: NewSessionValues) -> Session:
+        """Create the session; Preferences' defaults fill in the model and the approval mode."""
+        p = self.prefs.current
+        model = p.default_model if p.default_model and v.connection == p.default_connection else v.model
+        approval = _approval_mode(p.default_approval)
         return await self.kernel.create_session(
             title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
-            connection=v.connection, model=v.model)
+            connection=v.connection, model=model, approval_mode=approval)
+
+    async def preferences_flow(self) -> None:
+        """Edit the preferences; they are saved and applied when the person presses OK."""
+        connections = await self.kernel.list_connections()
+        folder = self.prefs.file.path.parent if self.prefs.file is not None else None
+        dialog = PreferencesDialog(self.prefs.current, connections, folder, self)
+        self.preferences_dialog = dialog
+        try:
+            if await run_dialog(dialog) == PreferencesDialog.DialogCode.Accepted:
+                self.prefs.replace(dialog.values())
+                if self.prefs.problem:
+                    self.statusBar().showMessage("⚠ " + self.prefs.problem, 15000)
+        finally:
+            self.preferences_dialog = None
+            dialog.deleteLater()
 
     async def vps_flow(self) -> None:
         """Create, edit, duplicate and delete VPs; the composer's @completion refreshes afterwards."""
@@ -398,10 +439,26 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Hide to the tray, or quit once running turns have finished (see lifecycle.py)."""
+        self.memory.save()  # geometry and splitter, before the window is hidden
         if self.quit_controller.window_closing():
             event.ignore()
         else:
             event.accept()
+
+
+def _approval_mode(value: str) -> ApprovalMode:
+    """Preferences.default_approval as a mode ("" or an unknown value: ask before acting)."""
+    try:
+        return ApprovalMode(value) if value else ApprovalMode.ASK
+    except ValueError:
+        return ApprovalMode.ASK
+
+
+def _tip(text: str, shortcut: QKeySequence) -> str:
+    """A toolbar tooltip: the action's name and, when it has one, its shortcut."""
+    name = text.rstrip("…").replace("&", "")
+    keys = shortcut.toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{name} ({keys})" if keys else name
 
 
 def _settled_id(event: Event) -> str | None:

@@ -152,10 +152,6 @@
         <translation>停止</translation>
     </message>
     <message>
-        <source>Stop the current reply (the queue is kept, paused)</source>
-        <translation>停止当前回复（队列保留并暂停）</translation>
-    </message>
-    <message>
         <source>Stop, keep queue</source>
         <translation>停止，保留队列</translation>
     </message>
@@ -176,16 +172,8 @@
         <translation>加入队列；当前轮次结束后发送</translation>
     </message>
     <message>
-        <source>Send (Enter). Shift+Enter for a new line</source>
-        <translation>发送（Enter）。Shift+Enter 换行</translation>
-    </message>
-    <message>
         <source>@ to address a VP · </source>
         <translation>用 @ 指定 VP · </translation>
-    </message>
-    <message>
-        <source>Message {name} — {hint}Enter to send, Shift+Enter for a new line</source>
-        <translation>发消息给 {name} — {hint}Enter 发送，Shift+Enter 换行</translation>
     </message>
     <message>
         <source>nobody</source>
@@ -204,6 +192,26 @@
     <message>
         <source>Attach files</source>
         <translation>附加文件</translation>
+    </message>
+    <message>
+        <source>Stop the current reply (Esc; the queue is kept, paused)</source>
+        <translation>停止当前回复（Esc；队列保留并暂停）</translation>
+    </message>
+    <message>
+        <source>Send ({keys})</source>
+        <translation>发送（{keys}）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter to send, Enter for a new line</source>
+        <translation>Ctrl+Enter 发送，Enter 换行</translation>
+    </message>
+    <message>
+        <source>Enter to send, Shift+Enter for a new line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Message {name} — {hint}{keys}</source>
+        <translation>发消息给 {name} — {hint}{keys}</translation>
     </message>
     <message>
         <source>Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml)</source>
@@ -416,6 +424,92 @@
     </message>
 </context>
 <context>
+    <name>HelpSheet</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>KeyboardActions</name>
+    <message>
+        <source>Stop the reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <source>Go to session or command…</source>
+        <translation>转到会话或命令…</translation>
+    </message>
+    <message>
+        <source>Quick switcher</source>
+        <translation>快速切换</translation>
+    </message>
+    <message>
+        <source>Preferences…</source>
+        <translation>偏好设置…</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>Previous session</source>
+        <translation>上一个会话</translation>
+    </message>
+    <message>
+        <source>Next session</source>
+        <translation>下一个会话</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>&amp;Go</source>
+        <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <source>New line</source>
+        <translation>换行</translation>
+    </message>
+    <message>
+        <source>Stop the reply (the queue is kept)</source>
+        <translation>停止回复（队列保留）</translation>
+    </message>
+    <message>
+        <source>Address a VP by name</source>
+        <translation>按名字指定 VP</translation>
+    </message>
+    <message>
+        <source>Writing</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Moving around</source>
+        <translation>导航</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>Follow the system ({name})</source>
@@ -557,6 +651,120 @@
     </message>
 </context>
 <context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>A new language applies after Foya restarts.</source>
+        <translation>新语言在 Foya 重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>A reply finished</source>
+        <translation>回复完成时</translation>
+    </message>
+    <message>
+        <source>A reply failed</source>
+        <translation>回复失败时</translation>
+    </message>
+    <message>
+        <source>An approval or a question waits for you</source>
+        <translation>有审批或问题等待你处理时</translation>
+    </message>
+    <message>
+        <source>The first one configured</source>
+        <translation>第一个已配置的服务</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own default model</source>
+        <translation>服务自身的默认模型</translation>
+    </message>
+    <message>
+        <source>Ask before acting (default)</source>
+        <translation>操作前询问（默认）</translation>
+    </message>
+    <message>
+        <source>Enter sends, Shift+Enter adds a line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends, Enter adds a line</source>
+        <translation>Ctrl+Enter 发送，Enter 换行</translation>
+    </message>
+    <message>
+        <source>(not stored: a test window)</source>
+        <translation>（未保存：测试窗口）</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Appearance and language</source>
+        <translation>外观与语言</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Notify me when</source>
+        <translation>在以下情况通知我</translation>
+    </message>
+    <message>
+        <source>Only for sessions not on screen; at most one per reply.</source>
+        <translation>仅针对不在屏幕上的会话；每次回复最多一条。</translation>
+    </message>
+    <message>
+        <source>New sessions</source>
+        <translation>新会话</translation>
+    </message>
+    <message>
+        <source>Model service</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Approval mode</source>
+        <translation>审批模式</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesState</name>
+    <message>
+        <source>Preferences could not be saved ({reason}).</source>
+        <translation>无法保存偏好设置（{reason}）。</translation>
+    </message>
+</context>
+<context>
     <name>QuestionBook</name>
     <message>
         <source>Answering the question</source>
@@ -687,6 +895,21 @@
     <message>
         <source> — paused after stop</source>
         <translation> — 停止后已暂停</translation>
+    </message>
+</context>
+<context>
+    <name>QuickSwitcher</name>
+    <message>
+        <source>Go to a session or command</source>
+        <translation>转到会话或命令</translation>
+    </message>
+    <message>
+        <source>Type to find a session or a command…</source>
+        <translation>输入以查找会话或命令…</translation>
+    </message>
+    <message>
+        <source>↑↓ to move · Enter to open · Esc to close</source>
+        <translation>↑↓ 移动 · Enter 打开 · Esc 关闭</translation>
     </message>
 </context>
 <context>
@@ -917,16 +1140,16 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>调试</translation>
     </message>
     <message>
-        <source>Show each model request and tool call of a turn as sent</source>
-        <translation>按实际发送内容显示一轮中的每次模型请求和工具调用</translation>
+        <source>Debug: show each model request and tool call of a turn as sent</source>
+        <translation>调试：按发送原样显示一轮中的每个模型请求和工具调用</translation>
+    </message>
+    <message>
+        <source>Usage: tokens and cost of this session and of all time</source>
+        <translation>用量：本会话及累计的 token 与费用</translation>
     </message>
     <message>
         <source>Usage</source>
         <translation>用量</translation>
-    </message>
-    <message>
-        <source>Tokens and cost of this session and of all time</source>
-        <translation>此会话及全部历史的 token 数和费用</translation>
     </message>
     <message>
         <source>What tools may do without asking you</source>
@@ -1239,24 +1462,44 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>欢迎使用 Foya</translation>
     </message>
     <message>
+        <source>A workbench for AI agents: each session works in a project folder, with one or more agent personas (VPs) that read, edit and run commands under the approval rules you set.</source>
+        <translation>AI 智能体工作台：每个会话在一个项目文件夹中工作，由一个或多个智能体角色（VP）按你设定的审批规则读取、编辑文件并运行命令。</translation>
+    </message>
+    <message>
         <source>New session</source>
         <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Start a session</source>
+        <translation>开始一个会话</translation>
+    </message>
+    <message>
+        <source>Pick a project folder and the VPs who work on it.</source>
+        <translation>选择项目文件夹以及在其中工作的 VP。</translation>
+    </message>
+    <message>
+        <source>Ctrl+N new session  ·  Ctrl+K jump to a session or command  ·  F1 all shortcuts</source>
+        <translation>Ctrl+N 新建会话  ·  Ctrl+K 跳转到会话或命令  ·  F1 全部快捷键</translation>
+    </message>
+    <message>
+        <source>Add a model service</source>
+        <translation>添加模型服务</translation>
+    </message>
+    <message>
+        <source>A model service is ready.</source>
+        <translation>模型服务已就绪。</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible or Anthropic endpoint, or a local server (Ollama, LM Studio).</source>
+        <translation>OpenAI 兼容或 Anthropic 接口，或本地服务器（Ollama、LM Studio）。</translation>
     </message>
     <message>
         <source>Set up a model service…</source>
         <translation>配置模型服务…</translation>
     </message>
     <message>
-        <source>Bind a session to a project folder and work with one or more agent personas. They read and edit files and run commands under the approval rules you set.</source>
-        <translation>将会话绑定到项目文件夹，与一个或多个智能体角色协作。它们会在你设定的审批规则下读取和编辑文件、运行命令。</translation>
-    </message>
-    <message>
-        <source>First, add a model service (OpenAI-compatible or Anthropic).</source>
-        <translation>首先，添加一个模型服务（兼容 OpenAI 或 Anthropic）。</translation>
-    </message>
-    <message>
-        <source>This system has no secure keyring, so API keys cannot be saved; Connections… lets you name an environment variable instead.</source>
-        <translation>此系统没有安全的密钥环，无法保存 API 密钥；可在“连接…”中改为指定一个环境变量。</translation>
+        <source>⚠ This system has no secure keyring, so API keys cannot be saved; Connections… lets you name an environment variable instead.</source>
+        <translation>⚠ 此系统没有安全的密钥环，无法保存 API 密钥；可在“连接…”中改为指定一个环境变量。</translation>
     </message>
     <message>
         <source>Connections…</source>
