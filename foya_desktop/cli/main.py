@@ -10,6 +10,7 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from foya_desktop import __version__
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
@@ -40,7 +41,8 @@ READ_ONLY_ACTIONS = ("list", "show", "export")
 def build_parser() -> argparse.ArgumentParser:
     """All subcommands and options."""
     parser = argparse.ArgumentParser(prog="foya", description="Foya Desktop — a workbench for AI agents. "
-                                     "With no command, opens the window.")
+                                     "With no command, opens the window (or brings the open one to "
+                                     "the front); `foya FOLDER` also starts a new session in FOLDER.")
     parser.add_argument("--version", action="version", version=f"foya {__version__}")
     sub = parser.add_subparsers(dest="command")
     _connections_parser(sub.add_parser("connections", help="model connections"))
@@ -109,7 +111,16 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``foya`` / ``foya-desktop`` / ``python -m foya_desktop``."""
-    args = build_parser().parse_args(argv)
+    raw = list(argv) if argv is not None else sys.argv[1:]
+    parser = build_parser()
+    if raw and not raw[0].startswith("-") and raw[0] not in _commands(parser):
+        if Path(raw[0]).expanduser().is_dir():  # ``foya PATH``: the window, with a session there
+            from foya_desktop.app import main as app_main
+            return app_main(raw)
+        print(f"foya: error: {visible(raw[0])!r} is neither a command nor a folder "
+              f"(see foya --help)", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if args.command is None:
         from foya_desktop.app import main as app_main
         return app_main(list(argv) if argv is not None else sys.argv[1:])
@@ -129,6 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
               f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
         return 70
+
+
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    """The subcommand names (``foya WORD``)."""
+    return {name for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+            if isinstance(action, argparse._SubParsersAction) for name in action.choices}
 
 
 async def _dispatch(args: argparse.Namespace) -> int:

@@ -326,6 +326,26 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
+    def handle_launch(self, folder: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
+        new session there."""
+        self.quit_controller.show_window()
+        if folder:
+            self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
+
+    async def start_in_folder(self, folder: str) -> Session:
+        """Create a session bound to ``folder`` with the Preferences' defaults, and open it."""
+        p = self.prefs.current
+        session = await self.kernel.create_session(
+            workdir=folder, connection=p.default_connection,
+            model=p.default_model if p.default_connection else "",
+            approval_mode=_approval_mode(p.default_approval))
+        await self._load_projects()
+        self.tree_model.upsert_session(session)
+        self.tree_view.select_session(session.id)
+        self.pane.composer.input.setFocus()
+        return session
+
     def _session_title(self, session_id: str) -> str:
         session = self.tree_model.session(session_id)
         return session.title if session is not None else ""
