@@ -32,11 +32,13 @@ from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.ops.recovery import repair_session
+from foya_desktop.engine.project_files.ops import ProjectFilesOps
 from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.transfer.ops import TransferOps
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.tools.common import image_mime
@@ -66,7 +68,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:

@@ -41,6 +41,8 @@ from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.project_files.rules import Rules
+from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.search import SearchHit
 
 
@@ -130,6 +132,17 @@ class FakeKernel:
         if session_id not in self.sessions:
             raise NotFound(session_id)
         return self.sessions[session_id]
+
+    async def rules_in_effect(self, session_id: str) -> Rules:
+        return Rules((), "")
+
+    async def export_session(self, session_id: str, fmt: ExportFormat, *, embed: bool = True,
+                             include_debug: bool = False) -> str:
+        self._record("export_session", session_id, fmt)
+        return f"export of {session_id} as {fmt}\n"
+
+    async def import_session(self, text: str) -> ImportResult:
+        raise InvalidOperation("Cannot import this file: the fake kernel imports nothing. Nothing was imported.")
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
         self._record("update_session", session_id, changes)
