@@ -9,7 +9,7 @@ one place. The real ``Kernel`` satisfies it structurally.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from foya_desktop.core.events import (
     ApprovalRequested,
@@ -21,14 +21,13 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.search import SearchHit
-
-ApprovalAnswer = Literal["once", "session", "always", "deny"]
 
 
 class BusLike(Protocol):
@@ -115,7 +114,7 @@ class KernelApi(Protocol):
     async def keep_planning(self, session_id: str) -> Session: ...
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None: ...
     def set_interactive(self, interactive: bool) -> None: ...
-    def answer_approval(self, request_id: str, kind: ApprovalAnswer, feedback: str = ...) -> bool: ...
+    def answer_approval(self, request_id: str, kind: AnswerKind, feedback: str = ...) -> bool: ...
     def pending_approvals(self, session_id: str) -> list[ApprovalRequested]: ...
     async def answer_question(self, question_id: str, answer: str) -> str: ...
     def pending_questions(self, session_id: str) -> list[QuestionAsked]: ...

@@ -36,6 +36,7 @@ from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.ops.merging import MergePlan
@@ -100,7 +101,7 @@ class FakeKernel:
     def set_phase(self, session_id: str, phase: Phase) -> None:
         """Move a session to a phase and announce it."""
         self.phases[session_id] = phase
-        self.publish(PhaseChanged(session_id, str(phase)))
+        self.publish(PhaseChanged(session_id, Phase(phase)))
 
     def _record(self, name: str, *args: Any) -> None:
         self.calls.append((name, args))
@@ -363,7 +364,7 @@ class FakeKernel:
     def set_interactive(self, interactive: bool) -> None:
         self._record("set_interactive", interactive)
 
-    def answer_approval(self, request_id: str, kind: str, feedback: str = "") -> bool:
+    def answer_approval(self, request_id: str, kind: AnswerKind, feedback: str = "") -> bool:
         self._record("answer_approval", request_id, kind, feedback)
         found = [a for a in self.approvals if a.request_id == request_id]
         for request in found:
