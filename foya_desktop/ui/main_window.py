@@ -448,6 +448,8 @@ class MainWindow(QMainWindow):
         dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
         dialog.duplicate_button.clicked.connect(lambda: spawn(dialog.duplicate(), self.tr("Duplicating")))
         dialog.delete_button.clicked.connect(lambda: spawn(dialog.delete(), self.tr("Deleting the VP")))
+        dialog.agent_file_button.clicked.connect(lambda: spawn(dialog.add_agent_file(),
+                                                               self.tr("Adding an agent file")))
         await dialog.refresh()
         try:
             await run_dialog(dialog)

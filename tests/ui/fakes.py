@@ -136,6 +136,9 @@ class FakeKernel:
     async def rules_in_effect(self, session_id: str) -> Rules:
         return Rules((), "")
 
+    async def add_agent_file_vp(self, path: str) -> VP:
+        raise InvalidOperation(f"{path} is not a usable agent file: the fake kernel reads no files.")
+
     async def export_session(self, session_id: str, fmt: ExportFormat, *, embed: bool = True,
                              include_debug: bool = False) -> str:
         self._record("export_session", session_id, fmt)

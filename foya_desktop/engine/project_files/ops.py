@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import VP
+from foya_desktop.engine.project_files.agent_files import AgentDefinition, read_agent
+from foya_desktop.engine.project_files.cache import TextCache
 from foya_desktop.engine.project_files.catalog import ProjectContext
+from foya_desktop.engine.project_files.frontmatter import FrontmatterError
 from foya_desktop.engine.project_files.report import folder_report
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.project_files.session_files import rules_in_effect, session_files
@@ -55,6 +58,21 @@ class ProjectFilesOps:
             known = ", ".join(a.name for a in ctx.agents) or "none"
             raise InvalidOperation(f"No agent definition named {name!r} in {path} (found: {known}). "
                                    "See `foya projects info`.")
+        return await self._library_vp(agent)
+
+    async def add_agent_file_vp(self, path: str) -> VP:
+        """Copy the agent definition in the file ``path`` into the VP library (the window's button)."""
+        file = await asyncio.to_thread(lambda: Path(path).expanduser().resolve())
+        try:
+            agent = await asyncio.to_thread(read_agent, file, "project", TextCache(),
+                                            set(self.svc.tools.all_names()))
+        except FrontmatterError as exc:
+            raise InvalidOperation(f"{file} is not a usable agent file: {exc}.") from None
+        except (OSError, UnicodeError) as exc:
+            raise InvalidOperation(f"Cannot read {file}: {exc}.") from None
+        return await self._library_vp(agent)
+
+    async def _library_vp(self, agent: AgentDefinition) -> VP:
         vp = agent.to_vp()
         if vp.tools == ("(none)",):
             raise InvalidOperation(f"The agent file {agent.path} names only tools Foya does not have "

@@ -586,6 +586,10 @@
         <source>Deleting the VP</source>
         <translation>删除 VP</translation>
     </message>
+    <message>
+        <source>Adding an agent file</source>
+        <translation>正在添加智能体文件</translation>
+    </message>
 </context>
 <context>
     <name>NewSessionDialog</name>
@@ -1439,6 +1443,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>关闭</translation>
     </message>
     <message>
+        <source>From agent file…</source>
+        <translation>从智能体文件…</translation>
+    </message>
+    <message>
+        <source>Add a Claude Code / Foya agent definition (.claude/agents/*.md, .foya/agents/*.md) as a VP</source>
+        <translation>把 Claude Code / Foya 的智能体定义（.claude/agents/*.md、.foya/agents/*.md）添加为 VP</translation>
+    </message>
+    <message>
         <source>Name (@handle)</source>
         <translation>名称（@句柄）</translation>
     </message>
@@ -1477,6 +1489,18 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Deleted {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+        <source>Agent file</source>
+        <translation>智能体文件</translation>
+    </message>
+    <message>
+        <source>Agent definitions (*.md)</source>
+        <translation>智能体定义 (*.md)</translation>
+    </message>
+    <message>
+        <source>Added {name} from its agent file; put it on a roster in the session&apos;s settings.</source>
+        <translation>已从智能体文件添加 {name}；可在会话设置中把它加入阵容。</translation>
     </message>
 </context>
 <context>
