@@ -20,6 +20,7 @@ from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.sessions_set import add_set_parser
+from foya_desktop.cli.sessions_transfer import add_transfer_parsers, dispatch_transfer
 from foya_desktop.cli.settings import add_settings_flags, set_command
 from foya_desktop.cli.status import add_status_parser, status_command
 from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
@@ -33,7 +34,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
-READ_ONLY_ACTIONS = ("list", "show")
+READ_ONLY_ACTIONS = ("list", "show", "export")
 """``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
 
 
@@ -50,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
     add_usage_parser(sub)
     add_search_parser(sub)
-    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
+    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction, "
+                                       "show the rules, skills, agents and servers a folder offers"))
     add_install_desktop_parser(sub)
     return parser
 
@@ -102,6 +104,7 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     add_settings_flags(add_set_parser(sub))
     add_collab_parsers(sub)
     add_session_op_parsers(sub)
+    add_transfer_parsers(sub)
     add_status_parser(sub)
     add_debug_parser(sub)
 
@@ -175,6 +178,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done
+        moved = await dispatch_transfer(kernel, args)
+        if moved is not None:
+            return moved
         if args.action == "list":
             print(visible(sessions_table(await kernel.list_sessions(), as_json=args.json)))
             return 0
