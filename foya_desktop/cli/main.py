@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
+from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_usage_parser(sub)
     add_search_parser(sub)
     add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
+    add_mcp_parser(sub.add_parser("mcp", help="MCP servers: list them, keep header secrets in the keyring"))
     return parser
 
 
@@ -144,6 +146,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await search_command(kernel, args)
         if args.command == "projects":
             return await projects_command(kernel, args)
+        if args.command == "mcp":
+            return await mcp_command(kernel, args)
         if args.command == "vps":
             return await vps_command(kernel, args)
         if args.action == "set":

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from foya_desktop.cli.mcp_cmd import add_trust_parser, trust_command
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.model import Project
 from foya_desktop.engine.kernel import Kernel
@@ -25,6 +26,7 @@ def add_projects_parser(p: argparse.ArgumentParser) -> None:
     st = sub.add_parser("set", help="change a project's instruction")
     st.add_argument("project", help="the project's id, name or folder")
     st.add_argument("--instruction", required=True, metavar="TEXT", help="'' removes it")
+    add_trust_parser(sub)
 
 
 async def _find(kernel: Kernel, ref: str) -> Project:
@@ -40,6 +42,8 @@ async def _find(kernel: Kernel, ref: str) -> Project:
 
 async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run one ``foya projects`` action."""
+    if args.action == "trust":
+        return await trust_command(kernel, args)
     if args.action == "list":
         projects = await kernel.list_projects()
         if args.json:

@@ -31,6 +31,7 @@ from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.mcp.ops import McpOps
 from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
@@ -65,7 +66,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps, McpOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
@@ -339,5 +340,7 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
         for rt in list(self.turns.runtimes.values()):
             await self.turns.stop(rt)
         await self.svc.tasks.close()
+        if self.svc.mcp is not None:
+            await self.svc.mcp.close()
         await self.svc.providers.aclose()
         await self.store.close()

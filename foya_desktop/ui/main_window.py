@@ -27,6 +27,7 @@ from foya_desktop.core.model import Session
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
+from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.icons import app_icon
@@ -69,6 +70,8 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
                                               use_tray=use_tray)
+        self.mcp_dialog: McpServersDialog | None = None
+        """The open MCP servers panel (tests drive it)."""
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -89,6 +92,7 @@ class MainWindow(QMainWindow):
             "new": ("New session", QKeySequence(QKeySequence.StandardKey.New)),
             "connections": ("Connections…", QKeySequence("Ctrl+,")),
             "vps": ("VPs…", QKeySequence("Ctrl+Shift+V")),
+            "mcp": (self.tr("MCP servers…"), QKeySequence()),
             "close": ("Close window", QKeySequence(QKeySequence.StandardKey.Close)),
             "quit": ("Quit", QKeySequence(QKeySequence.StandardKey.Quit))}
         actions = {}
@@ -112,7 +116,7 @@ class MainWindow(QMainWindow):
         splitter.setChildrenCollapsible(False)
         self.setCentralWidget(splitter)
         menu = self.menuBar().addMenu("&File")
-        for name in ("new", "connections", "vps"):
+        for name in ("new", "connections", "vps", "mcp"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -197,6 +201,7 @@ class MainWindow(QMainWindow):
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), "Connections"))
         self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), "VPs"))
+        self._actions["mcp"].triggered.connect(lambda: self.runner.spawn(self.mcp_flow(), "MCP servers"))
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
@@ -313,6 +318,22 @@ class MainWindow(QMainWindow):
         try:
             await run_dialog(dialog)
         finally:
+            dialog.deleteLater()
+
+    async def mcp_flow(self) -> None:
+        """The MCP servers panel for the open session's project (user-level servers alone without one)."""
+        session = self.pane.session
+        project_id = session.project_id if session is not None else None
+        name = ""
+        if project_id is not None:
+            name = next((p.name for p in await self.kernel.list_projects() if p.id == project_id), "")
+        dialog = McpServersDialog(self.kernel, self.runner, project_id, name, self)
+        self.mcp_dialog = dialog
+        await dialog.refresh()
+        try:
+            await run_dialog(dialog)
+        finally:
+            self.mcp_dialog = None
             dialog.deleteLater()
 
     async def connections_flow(self) -> None:
