@@ -16,15 +16,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import qasync
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyleFactory
 
+from foya_desktop import DESKTOP_ID
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
+from foya_desktop.store.preferences import PreferencesFile
+from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.main_window import MainWindow
@@ -54,7 +58,7 @@ def make_application(args: list[str]) -> QApplication:
     app.setApplicationName("Foya")
     app.setApplicationDisplayName("Foya")
     app.setOrganizationName("Foya")
-    app.setDesktopFileName("foya")
+    app.setDesktopFileName(DESKTOP_ID)  # matches the installed .desktop file: docks group the windows
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the QuitController decides when to quit
     styles = QStyleFactory.keys()
@@ -64,14 +68,22 @@ def make_application(args: list[str]) -> QApplication:
 
 
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> int:
-    """Open the kernel, show the window, and wait until quitting is safe."""
+    """Open the kernel, show the window, and wait until quitting is safe.
+
+    The translators go in first: every widget reads its texts when it is built.
+    """
+    data = Home(home) if home is not None else default_home()
+    i18n.install_for(data)
     try:
         kernel = await open_kernel(home, kind="window")
     except FoyaError as error:
-        await _show_fatal(f"Foya cannot open its data folder ({Home(home).root if home else ''}).\n\n{error}")
+        text = QCoreApplication.translate("App", "Foya cannot open its data folder ({folder}).").format(
+            folder=data.root)
+        await _show_fatal(f"{text}\n\n{error_text(error)}")
         return error.exit_code
     bridge = EngineBridge(kernel.bus)
-    window = MainWindow(kernel, bridge, use_tray=use_tray)
+    window = MainWindow(kernel, bridge, use_tray=use_tray,
+                        preferences=PreferencesFile(data))
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:

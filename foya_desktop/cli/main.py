@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from foya_desktop import __version__
 from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
+from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_search_parser(sub)
     add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
     add_mcp_parser(sub.add_parser("mcp", help="MCP servers: list them, keep header secrets in the keyring"))
+    add_install_desktop_parser(sub)
     return parser
 
 
@@ -111,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from foya_desktop.app import main as app_main
         return app_main(list(argv) if argv is not None else sys.argv[1:])
     try:
+        if args.command == "install-desktop":  # touches no database: no logging set-up, no kernel
+            return install_desktop_command(args)
         setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:

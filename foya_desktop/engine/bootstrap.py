@@ -15,6 +15,7 @@ from foya_desktop.engine.connections.pool import ProviderPool
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.mcp.servers import McpServers
 from foya_desktop.engine.ops.recovery import recover
+from foya_desktop.engine.project_files.session_files import session_files, skill_tools
 from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.tasks.manager import TaskManager
@@ -64,8 +65,9 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     svc.mcp = McpServers(store, bus, secret=lambda name: providers.keystore.get_key(f"mcp:{name}"))
     svc.tools.set_session_tools(svc.mcp)
     kernel = Kernel(svc)
-    svc.tools.add(agent_tools(kernel.children))
+    svc.tools.add(agent_tools(kernel.children, lambda session: session_files(svc, session)))
     svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes)})
+    svc.tools.add(skill_tools(svc))
     tasks.set_canceller("subagent", kernel.children.cancel)
     return kernel
 

@@ -10,6 +10,7 @@ from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
 from foya_desktop.engine.mcp.servers import McpServers
+from foya_desktop.engine.project_files.catalog import ProjectFiles
 from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.store.store import Store
@@ -32,3 +33,5 @@ class Services:
     """The projects' MCP servers (``bootstrap`` sets it; ``None`` in bare test services)."""
     routes: RouteBook = field(default_factory=RouteBook)
     """RouteForward hand-offs booked in each session's running turn."""
+    project_files: ProjectFiles = field(default_factory=ProjectFiles)
+    """Rules, skills and agent files of sessions' folders (mtime-cached)."""

@@ -17,10 +17,11 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QDialog
 
 from foya_desktop.core.errors import FoyaError
+from foya_desktop.ui.error_text import error_text
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +79,11 @@ class TaskRunner(QObject):
 
 
 def describe_error(error: BaseException, what: str = "") -> str:
-    """A sentence for the status bar: our errors carry plain words already."""
-    text = str(error) or type(error).__name__
-    if not isinstance(error, FoyaError):
-        text = f"{type(error).__name__}: {text}"
-    return f"{what} failed: {text}" if what else text
+    """A sentence for the status bar in the window's language (engine errors by their code)."""
+    text = error_text(error)
+    if not what:
+        return text
+    return QCoreApplication.translate("TaskRunner", "{what} failed: {error}").format(what=what, error=text)
 
 
 async def run_dialog(dialog: QDialog) -> int:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +113,30 @@ def test_classifier_never_crashes_and_allow_means_plain(text: str, workdir: Path
     if verdict.decision == "allow":
         for forbidden in ("$", "`", ">>", "<(", "&&&"):
             assert forbidden not in text
+
+
+def test_the_shell_parser_is_not_imported_at_start_up() -> None:
+    """The window's modules (and the tool registry they pull in) load no shell parser: the parser
+    is imported by the first command classified, after the first paint (DESIGN: start-up)."""
+    code = ("import sys, foya_desktop.app, foya_desktop.tools.registry, foya_desktop.engine.permissions.policy;"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bashlex', 'tree_sitter', "
+            "'tree_sitter_bash')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_parser_asks_with_a_sentence() -> None:
+    """A broken install (no tree-sitter) neither crashes the shell tool nor lets a command through."""
+    code = ("import sys; sys.modules['tree_sitter'] = None\n"
+            "from pathlib import Path\n"
+            "from foya_desktop.tools.shell_policy import classify_command, normalise_command\n"
+            "print(classify_command('ls', Path('.')).decision, classify_command('sudo ls', Path('.')).decision,"
+            " normalise_command('ls'))\n"
+            "print(classify_command('ls', Path('.')).reason)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, reason = done.stdout.splitlines()
+    assert first == "ask deny None"
+    assert "not installed" in reason

@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor
 from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.ui.cards.approval_card import NO_PROJECT_TIP, NO_RULE_TIP, ApprovalCard, argument_lines
+from foya_desktop.ui.cards.approval_card import ApprovalCard, argument_lines, no_project_tip, no_rule_tip
 from foya_desktop.ui.cards.diff_view import DiffView, line_kind
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.sessions.tree_model import NODE_ROLE
@@ -86,7 +86,7 @@ async def test_card_shows_tool_arguments_diff_reason_and_disables_always_when_no
     assert "path: src/app.py" in texts and "file changes need approval" in texts
     assert card.diff is not None and card.diff.kinds == ["h", "h", "@", " ", "-", "+", " "]
     always = card.buttons["always"]
-    assert not always.isEnabled() and always.toolTip() == NO_RULE_TIP
+    assert not always.isEnabled() and always.toolTip() == no_rule_tip()
     assert card.buttons["once"].isEnabled() and card.buttons["session"].isEnabled()
 
 
@@ -97,7 +97,7 @@ async def test_always_is_disabled_for_a_session_without_a_project(fake_window: M
     await settle()
     card = fake_window.pane.attention.card
     assert card is not None and card.diff is None
-    assert not card.buttons["always"].isEnabled() and card.buttons["always"].toolTip() == NO_PROJECT_TIP
+    assert not card.buttons["always"].isEnabled() and card.buttons["always"].toolTip() == no_project_tip()
 
 
 async def test_deny_button_says_whether_the_turn_stops(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:

@@ -94,7 +94,7 @@ def test_remove_button_drops_one_chip(qtbot: QtBot) -> None:
 def test_limits_are_stated_and_enforced() -> None:
     """Size limits are in the attach button's tooltip and in every refusal."""
     composer = Composer()
-    assert att.LIMITS_TEXT in composer.attach_button.toolTip()
+    assert att.limits_text() in composer.attach_button.toolTip()
     big_text = att.classify("big.log", b"x" * (att.MAX_TEXT_BYTES + 1))
     assert isinstance(big_text, str) and "at most 256 KB" in big_text
     binary = att.classify("tool.bin", b"\x7fELF\x00\x01\x02")

@@ -9,19 +9,24 @@ sub-agents of their own: their tool snapshot never includes this tool.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
 from foya_desktop.core.errors import FoyaError, ToolError
 from foya_desktop.core.events import TaskRecord
-from foya_desktop.core.model import OMNI, VP
+from foya_desktop.core.model import OMNI, VP, Session
 from foya_desktop.engine.agents.vps import all_vps
 from foya_desktop.engine.ops.children import ChildAgents
+from foya_desktop.engine.project_files.agent_files import AgentDefinition
+from foya_desktop.engine.project_files.catalog import ProjectContext
 from foya_desktop.store.ops_children import ChildTask, RunningCall, running_calls
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_bool, arg_int, arg_str
 
 SPAWN_AGENT = "spawn_agent"
+Definitions = Callable[[Session], Awaitable[ProjectContext]]
+"""A session → its project files (agent definitions from ``.claude/agents``, ``.foya/agents``)."""
 DEFAULT_MAX_TURNS, MAX_TURNS = 15, 50
 
 SPAWN_SCHEMA: dict[str, Any] = {
@@ -30,7 +35,8 @@ SPAWN_SCHEMA: dict[str, Any] = {
         "task": {"type": "string", "description": "What the sub-agent should do, self-contained: it "
                                                   "does not see this conversation."},
         "title": {"type": "string", "description": "A short title for the task record."},
-        "agent": {"type": "string", "description": "Name of the persona to run (default: yourself)."},
+        "agent": {"type": "string", "description": "Name of the persona or of a sub-agent definition "
+                                                   "listed in the system prompt (default: yourself)."},
         "max_turns": {"type": "integer", "description": f"Model steps it may take (1–{MAX_TURNS}, "
                                                         f"default {DEFAULT_MAX_TURNS})."},
         "wait": {"type": "boolean", "description": "Wait for its answer (default true). With false, "
@@ -50,8 +56,9 @@ class SpawnAgentTool:
                    "rules. It does not see this conversation: describe the task completely.")
     parameters = SPAWN_SCHEMA
 
-    def __init__(self, agents: ChildAgents) -> None:
+    def __init__(self, agents: ChildAgents, definitions: Definitions | None = None) -> None:
         self._agents = agents
+        self._definitions = definitions
         self._claimed: set[str] = set()
 
     def plan(self, args: dict[str, Any], ctx: ToolContext) -> Action:
@@ -81,10 +88,23 @@ class SpawnAgentTool:
         max_turns = arg_int(args, "max_turns", default=DEFAULT_MAX_TURNS, low=1, high=MAX_TURNS)
         call = await self._claim(ctx, args)
         parent = await self._agents.store.get_session(ctx.session_id)
-        agent = await _agent(self._agents, str(args.get("agent") or ""), call.speaker)
+        name = str(args.get("agent") or "")
+        defined = await self._definition(parent, name)
+        agent = defined.to_vp() if defined else await _agent(self._agents, name, call.speaker)
+        if defined and defined.max_turns and "max_turns" not in args:
+            max_turns = min(defined.max_turns, MAX_TURNS)
         names = [n for n in self._agents.tool_names(parent, agent) if n != SPAWN_AGENT]
         snapshot = replace(agent, tools=tuple(names) or ("(none)",), max_steps=max_turns)
         return await self._agents.spawn(parent, call.call_id, call.seq, snapshot, prompt, _title(args))
+
+    async def _definition(self, parent: Session, name: str) -> AgentDefinition | None:
+        """An agent file of the parent's project named ``name`` (library VPs come first)."""
+        if not name or self._definitions is None:
+            return None
+        if any(name.strip().lstrip("@").casefold() in (v.name.casefold(), v.id.casefold())
+               for v in await all_vps(self._agents.store)):
+            return None
+        return (await self._definitions(parent)).agent(name)
 
     async def _claim(self, ctx: ToolContext, args: dict[str, Any]) -> RunningCall:
         """The running call that started this sub-agent (by call id; by arguments if unknown)."""
@@ -120,7 +140,7 @@ def _answer(record: TaskRecord, task: ChildTask) -> ToolOutput:
     return ToolOutput(f"{head}\n\n{body}", is_error=record.state != "completed")
 
 
-def agent_tools(agents: ChildAgents) -> dict[str, Tool]:
-    """The sub-agent tool bound to one kernel's sub-agent manager."""
-    tool: Tool = SpawnAgentTool(agents)
+def agent_tools(agents: ChildAgents, definitions: Definitions | None = None) -> dict[str, Tool]:
+    """The sub-agent tool bound to one kernel's sub-agent manager (and the sessions' agent files)."""
+    tool: Tool = SpawnAgentTool(agents, definitions)
     return {tool.name: tool}

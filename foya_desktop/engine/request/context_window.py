@@ -19,6 +19,8 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
 from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.project_files.catalog import SKILL_TOOL, context_prompt
+from foya_desktop.engine.project_files.session_files import session_files
 from foya_desktop.engine.request.context import compile_messages
 from foya_desktop.engine.request.prompt import system_prompt
 from foya_desktop.engine.services import Services
@@ -61,14 +63,18 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
     names = {v.id: v.name for v in roster}
     messages = await compile_messages(history, vp, names, svc.store.read_artifact, exclude_turn=turn_id)
     project = await svc.store.get_project(session.project_id) if session.project_id else None
-    system = system_prompt(vp, session, roster, project)
+    files = await session_files(svc, session)
+    system = system_prompt(vp, session, roster, project,
+                           context_prompt(files, subagent=session.parent_id is not None))
     if checkpoint is not None:
         system = f"{system}\n\n{SUMMARY_HEADING}\n{checkpoint.summary}"
     if svc.mcp is not None and session.project_id:
         await svc.mcp.prepare(session, await _context_window(svc, session))
     return LlmRequest(model=model, system=system,
                       messages=tuple(elide_tool_outputs(messages, policy.tool_output_budget * 4)),
-                      tools=svc.tools.specs_for(session, vp), reasoning_effort=session.reasoning_effort)
+                      tools=tuple(t for t in svc.tools.specs_for(session, vp)
+                                  if t.name != SKILL_TOOL or files.skills),
+                      reasoning_effort=session.reasoning_effort)
 
 
 async def _context_window(svc: Services, session: Session) -> int:

@@ -8,8 +8,12 @@ from foya_desktop.core.model import VP, Project, Session
 from foya_desktop.engine.session.agent_mode import mode_prompt
 
 
-def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project | None) -> str:
-    """The system prompt for one VP's model steps in this session."""
+def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project | None,
+                  project_files: str = "") -> str:
+    """The system prompt for one VP's model steps in this session.
+
+    ``project_files`` is the rules/skills/agents section (``engine.project_files.catalog``).
+    """
     lines = [vp.soul.strip(), ""]
     lines.append(f"Your name in this session is {vp.name} ({vp.display_name}).")
     others = [v for v in roster if v.id != vp.id]
@@ -24,6 +28,8 @@ def system_prompt(vp: VP, session: Session, roster: list[VP], project: Project |
                      f"{session.workdir}")
     if project and project.instruction.strip():
         lines += ["", "Project instruction:", project.instruction.strip()]
+    if project_files:
+        lines += ["", project_files]
     if session.announcement.strip():
         lines += ["", "Session announcement:", session.announcement.strip()]
     if mode_prompt(session):

@@ -16,9 +16,9 @@ from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Session
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools, read_only_tools
 
-ALWAYS_SAFE = {"ask_user", "task_list", "task_output", "route_forward"}
+ALWAYS_SAFE = {"ask_user", "task_list", "task_output", "route_forward", "skill"}
 """Offered in read-only mode too: they change nothing in the project."""
-NO_FOLDER = {"ask_user", "route_forward"}
+NO_FOLDER = {"ask_user", "route_forward", "skill"}
 """Offered even without a project folder."""
 MULTI_VP = {"route_forward"}
 """Offered only when the session has more than one VP."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -30,12 +30,25 @@ from foya_desktop.ui.cards.common import button, card_frame, label
 from foya_desktop.ui.cards.diff_view import DiffView
 from foya_desktop.ui.timeline.summaries import first_line
 
-NO_RULE_TIP = ("No narrow rule can be made for this call (a pipeline or compound command, a network "
-               "command, or no single path). Allow it once or for this session instead.")
-NO_PROJECT_TIP = "This session has no project folder, so there is no project to keep a rule for."
-FEEDBACK_HINT = "Why not? (optional: the agent reads it and tries another way)"
-ANSWER_LABELS = {"once": "Allow once", "session": "Allow for this session",
-                 "always": "Always for this project"}
+
+def no_rule_tip() -> str:
+    """Why "Always for this project" is disabled for a call no narrow rule can describe."""
+    return QCoreApplication.translate(
+        "ApprovalCard", "No narrow rule can be made for this call (a pipeline or compound command, a network "
+        "command, or no single path). Allow it once or for this session instead.")
+
+
+def no_project_tip() -> str:
+    """Why "Always for this project" is disabled in a session without a project."""
+    return QCoreApplication.translate(
+        "ApprovalCard", "This session has no project folder, so there is no project to keep a rule for.")
+
+
+def _answer_labels() -> dict[str, str]:
+    translate = QCoreApplication.translate
+    return {"once": translate("ApprovalCard", "Allow once"),
+            "session": translate("ApprovalCard", "Allow for this session"),
+            "always": translate("ApprovalCard", "Always for this project")}
 
 
 def argument_lines(arguments: dict[str, Any], *, limit: int = 100, short_only: bool = False) -> str:
@@ -50,7 +63,8 @@ def argument_lines(arguments: dict[str, Any], *, limit: int = 100, short_only: b
         if short_only and (count > 1 or len(text) > limit):
             continue
         shown = first_line(text, limit) if text.strip() else '""'
-        lines.append(f"{key}: {shown}" + (f"  … ({count} lines)" if count > 1 else ""))
+        more = QCoreApplication.translate("ApprovalCard", "  … (%n lines)", "", count) if count > 1 else ""
+        lines.append(f"{key}: {shown}" + more)
     return "\n".join(lines)
 
 
@@ -70,8 +84,9 @@ class ApprovalCard(QFrame):
         warn = theme.warning_color()
         layout = card_frame(self, warn)
         head = QHBoxLayout()
-        head.addWidget(label(f"⚠  {who} wants to use {request.tool}", color=warn, bold=True), 1)
-        self.waiting = label(f"+{waiting} more waiting" if waiting else "", color=theme.dim_color())
+        head.addWidget(label("⚠  " + self.tr("{who} wants to use {tool}").format(who=who, tool=request.tool),
+                             color=warn, bold=True), 1)
+        self.waiting = label(self._more_waiting(waiting), color=theme.dim_color())
         self.waiting.setVisible(waiting > 0)
         head.addWidget(self.waiting)
         layout.addLayout(head)
@@ -85,8 +100,10 @@ class ApprovalCard(QFrame):
         else:
             self.diff = None
         if request.reason:
-            layout.addWidget(label(f"Why you are asked: {request.reason}", color=theme.dim_color()))
-        self.feedback = QLineEdit(placeholderText=FEEDBACK_HINT)
+            layout.addWidget(label(self.tr("Why you are asked: {reason}").format(reason=request.reason),
+                                   color=theme.dim_color()))
+        self.feedback = QLineEdit(
+            placeholderText=self.tr("Why not? (optional: the agent reads it and tries another way)"))
         self.buttons: dict[str, QPushButton] = {}
         layout.addLayout(self._answer_row(has_project))
         self.state = label("", color=theme.dim_color())
@@ -106,7 +123,7 @@ class ApprovalCard(QFrame):
             self.all_arguments = self._mono(full, 10)
             self.all_arguments.hide()
             self.toggle = QToolButton()
-            self.toggle.setText("▸ All arguments")
+            self.toggle.setText(self.tr("▸ All arguments"))
             self.toggle.setAutoRaise(True)
             self.toggle.setCursor(Qt.CursorShape.PointingHandCursor)
             link = theme.speaker_color("omni").name()
@@ -117,7 +134,7 @@ class ApprovalCard(QFrame):
 
     def _toggle(self) -> None:
         self.all_arguments.setVisible(not self.all_arguments.isVisible())
-        self.toggle.setText(("▾ " if self.all_arguments.isVisible() else "▸ ") + "All arguments")
+        self.toggle.setText(("▾ " if self.all_arguments.isVisible() else "▸ ") + self.tr("All arguments"))
 
     @staticmethod
     def _mono(text: str, max_lines: int) -> QPlainTextEdit:
@@ -131,19 +148,21 @@ class ApprovalCard(QFrame):
     def _answer_row(self, has_project: bool) -> QHBoxLayout:
         row = QHBoxLayout()
         row.setSpacing(6)
-        for kind, text in ANSWER_LABELS.items():
+        for kind, text in _answer_labels().items():
             self.buttons[kind] = button(text, lambda k=kind: self._answer(k))  # type: ignore[misc]
             row.addWidget(self.buttons[kind])
         always = self.buttons["always"]
         if not self.request.can_always or not has_project:
             always.setEnabled(False)
-            always.setToolTip(NO_RULE_TIP if not self.request.can_always else NO_PROJECT_TIP)
+            always.setToolTip(no_rule_tip() if not self.request.can_always else no_project_tip())
         else:
-            always.setToolTip("Keep a narrow rule for exactly this command or path in this project.")
-        self.buttons["session"].setToolTip("Until the app quits; not kept, not copied by branch or fork.")
+            always.setToolTip(self.tr("Keep a narrow rule for exactly this command or path in this project."))
+        self.buttons["session"].setToolTip(
+            self.tr("Until the app quits; not kept, not copied by branch or fork.")
+        )
         row.addSpacing(12)
         row.addWidget(self.feedback, 1)
-        self.buttons["deny"] = button("Deny && stop", lambda: self._answer("deny"))
+        self.buttons["deny"] = button(self.tr("Deny && stop"), lambda: self._answer("deny"))
         self.feedback.textChanged.connect(self._deny_text)
         self.feedback.returnPressed.connect(self.buttons["deny"].click)
         self._deny_text("")
@@ -153,24 +172,27 @@ class ApprovalCard(QFrame):
     def _deny_text(self, text: str) -> None:
         deny = self.buttons["deny"]
         if text.strip():
-            deny.setText("Deny && tell the agent")
-            deny.setToolTip("The agent gets your words as the tool's result and continues.")
+            deny.setText(self.tr("Deny && tell the agent"))
+            deny.setToolTip(self.tr("The agent gets your words as the tool's result and continues."))
         else:
-            deny.setText("Deny && stop")
-            deny.setToolTip("Without a reason the turn stops here.")
+            deny.setText(self.tr("Deny && stop"))
+            deny.setToolTip(self.tr("Without a reason the turn stops here."))
 
     def _answer(self, kind: str) -> None:
         feedback = self.feedback.text().strip() if kind == "deny" else ""
         for widget in (*self.buttons.values(), self.feedback):
             widget.setEnabled(False)
-        self.state.setText("Sending your answer…")
+        self.state.setText(self.tr("Sending your answer…"))
         self.state.show()
         self.answered.emit(self.request.request_id, kind, feedback)
 
     def set_waiting(self, count: int) -> None:
         """How many more requests of this session wait behind this one."""
-        self.waiting.setText(f"+{count} more waiting" if count else "")
+        self.waiting.setText(self._more_waiting(count))
         self.waiting.setVisible(count > 0)
+
+    def _more_waiting(self, count: int) -> str:
+        return self.tr("+%n more waiting", "", count) if count else ""
 
     def refused(self, text: str) -> None:
         """The engine no longer had this request (the turn ended meanwhile)."""

@@ -19,8 +19,6 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.cards.common import FlowLayout, button, card_frame, label, recolor
 from foya_desktop.ui.cards.question_view import CardView, Mode
 
-RESEND_TIP = "Sends the same answer for the same question again; it can never be answered twice."
-
 
 class QuestionCard(QFrame):
     """One AskUser question, in the timeline where the VP asked it (or above the composer).
@@ -42,8 +40,8 @@ class QuestionCard(QFrame):
         self._choice_box = QWidget()
         self._choices = FlowLayout(self._choice_box)
         self.choice_buttons: list[QPushButton] = []
-        self.free = QLineEdit(placeholderText="Type your answer")
-        self.send = button("Send answer", self._send_typed)
+        self.free = QLineEdit(placeholderText=self.tr("Type your answer"))
+        self.send = button(self.tr("Send answer"), self._send_typed)
         self.free.returnPressed.connect(self._send_typed)
         self._free_row = QWidget()
         row = QHBoxLayout(self._free_row)
@@ -52,7 +50,8 @@ class QuestionCard(QFrame):
         row.addWidget(self.send)
         self.status = label(select=True)
         self.detail = label(color=theme.dim_color(), select=True)
-        self.resend = button("Resend answer", self._resend, RESEND_TIP)
+        self.resend = button(self.tr("Resend answer"), self._resend, self.tr(
+            "Sends the same answer for the same question again; it can never be answered twice."))
         for widget in (self.title, self.question, self._choice_box, self._free_row, self.status, self.detail):
             self._layout.addWidget(widget)
         self._layout.addWidget(self.resend, 0, Qt.AlignmentFlag.AlignLeft)
@@ -64,7 +63,7 @@ class QuestionCard(QFrame):
         if view == self.view:
             return False
         old, self.view = self.view, view
-        self.title.setText(f"{theme.tool_icon('ask_user')}  {view.who} asks")
+        self.title.setText(f"{theme.tool_icon('ask_user')}  " + self.tr("{who} asks").format(who=view.who))
         self.question.setText(view.question)
         if old is None or old.choices != view.choices:
             self._set_choices(view.choices)

@@ -14,12 +14,24 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
+
 from foya_desktop.core.messages import ToolCallPart, ToolResultPart
 from foya_desktop.ui.cards.questions import QuestionState, Stage
 from foya_desktop.ui.timeline.summaries import first_line
 
 ANSWER_PREFIX = "The person answered: "
-ASK_AGAIN = "Ask {who} to ask again if it still needs the answer."
+"""How the engine's tool result starts (parsed, never shown: not translated)."""
+
+
+def _ask_again(who: str) -> str:
+    return QCoreApplication.translate(
+        "QuestionView", "Ask {who} to ask again if it still needs the answer."
+    ).format(who=who)
+
+
+def _the_vp() -> str:
+    return QCoreApplication.translate("QuestionView", "the VP")
 
 Asked = tuple[str, tuple[str, ...], bool, str]
 """Question text, choices, free text allowed, question id."""
@@ -53,47 +65,65 @@ class CardView:
     mode: Mode
     status: str = ""
     answer: str = ""
-    who: str = "the VP"
-    """The asking VP's display name."""
+    who: str = ""
+    """The asking VP's display name ("" until known: the card says "the VP")."""
     detail: str = ""
     """A dim second line (what the engine recorded when a question went unanswered)."""
 
 
 def describe(state: QuestionState | None, call: ToolCallPart | None, result: ToolResultPart | None,
-             *, running: bool, who: str = "the VP") -> CardView:
+             *, running: bool, who: str = "") -> CardView:
     """The card for one question (see the module docstring for the precedence)."""
+    translate = QCoreApplication.translate
+    who = who or _the_vp()
     question, choices, free, qid = _question(state, call)
     base = CardView(qid, question, choices, free, Mode.CLOSED, who=who)
     if result is not None:
         if result.is_error:
-            return _with(base, Mode.CLOSED, f"Not answered. {ASK_AGAIN.format(who=who)}",
-                         detail=first_line(result.content, 200))
+            return _with(
+                base,
+                Mode.CLOSED,
+                translate("QuestionView", "Not answered.") + " " + _ask_again(who),
+                detail=first_line(result.content, 200),
+            )
         confirmed = state.answer if state is not None and state.stage == Stage.ANSWERED else _answer(result)
-        return _with(base, Mode.ANSWERED, f"✓ You answered: {confirmed}", confirmed)
+        return _with(base, Mode.ANSWERED, "✓ " + translate("QuestionView", "You answered: {answer}").format(
+            answer=confirmed), confirmed)
     if state is not None:
         return _from_state(base, state)
     if running:
-        return _with(base, Mode.PENDING, "Opening the question…")
-    return _with(base, Mode.CLOSED, "This question is no longer open (the turn ended or the app "
-                                     f"restarted). {ASK_AGAIN.format(who=who)}")
+        return _with(base, Mode.PENDING, translate("QuestionView", "Opening the question…"))
+    return _with(base, Mode.CLOSED, translate(
+        "QuestionView", "This question is no longer open (the turn ended or the app restarted).") + " "
+        + _ask_again(who))
 
 
 def _from_state(base: CardView, state: QuestionState) -> CardView:
-    quoted = f"“{first_line(state.answer, 80)}”"
+    translate = QCoreApplication.translate
+    quoted = first_line(state.answer, 80)
     if state.stage == Stage.OPEN:
         return _with(base, Mode.INPUT, "")
     if state.stage == Stage.SENDING:
-        return _with(base, Mode.WAITING, f"Sent {quoted} — waiting for the agent to confirm…", state.answer)
+        return _with(base, Mode.WAITING, translate(
+            "QuestionView", "Sent “{answer}” — waiting for the agent to confirm…").format(answer=quoted),
+            state.answer)
     if state.stage == Stage.SLOW:
-        return _with(base, Mode.RESEND, f"No confirmation for {quoted} yet. Check the connection and resend "
-                                        "— it is the same question, so it can never be answered twice.",
-                     state.answer)
+        return _with(base, Mode.RESEND, translate(
+            "QuestionView", "No confirmation for “{answer}” yet. Check the connection and resend — it is the "
+            "same question, so it can never be answered twice.").format(answer=quoted), state.answer)
     if state.stage == Stage.FAILED:
-        return _with(base, Mode.RESEND, f"Could not deliver {quoted}: {state.detail} "
-                                        "Resend when the agent is available.", state.answer)
+        return _with(
+            base,
+            Mode.RESEND,
+            translate(
+                "QuestionView", "Could not deliver “{answer}”: {reason} Resend when the agent is available."
+            ).format(answer=quoted, reason=state.detail),
+            state.answer,
+        )
     if state.stage == Stage.ANSWERED:
-        return _with(base, Mode.ANSWERED, f"✓ You answered: {state.answer}", state.answer)
-    return _with(base, Mode.CLOSED, f"{state.detail} {ASK_AGAIN.format(who=base.who)}".strip())
+        return _with(base, Mode.ANSWERED, "✓ " + translate("QuestionView", "You answered: {answer}").format(
+            answer=state.answer), state.answer)
+    return _with(base, Mode.CLOSED, f"{state.detail} {_ask_again(base.who or _the_vp())}".strip())
 
 
 def _question(state: QuestionState | None, call: ToolCallPart | None) -> Asked:
@@ -103,7 +133,12 @@ def _question(state: QuestionState | None, call: ToolCallPart | None) -> Asked:
     args = call.arguments if call is not None else {}
     raw = args.get("choices")
     choices = tuple(c for c in raw if isinstance(c, str)) if isinstance(raw, list) else ()
-    return str(args.get("question") or "(question not recorded)"), choices, True, ""
+    return (
+        str(args.get("question") or QCoreApplication.translate("QuestionView", "(question not recorded)")),
+        choices,
+        True,
+        "",
+    )
 
 
 def _answer(result: ToolResultPart) -> str:

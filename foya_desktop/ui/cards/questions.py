@@ -17,7 +17,7 @@ import enum
 import logging
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from foya_desktop.core.events import QuestionAnswered, QuestionAsked, QuestionClosed
 from foya_desktop.ui.aio import TaskRunner, describe_error
@@ -28,11 +28,17 @@ log = logging.getLogger(__name__)
 RESEND_AFTER_S = 15.0
 """Seconds without the engine's confirmation before "Resend answer" is offered (tests shorten it)."""
 
-CLOSE_REASONS = {
-    "expired": "The question expired before an answer was accepted.",
-    "cancelled": "The turn was stopped before an answer was accepted.",
-    "lost": "The app restarted while the question was open, so the waiting request is gone.",
-}
+
+def close_reason(reason: str) -> str:
+    """Why a question closed unanswered, in the window's language (the engine's word if unknown)."""
+    translate = QCoreApplication.translate
+    return {
+        "expired": translate("Questions", "The question expired before an answer was accepted."),
+        "cancelled": translate("Questions", "The turn was stopped before an answer was accepted."),
+        "lost": translate(
+            "Questions", "The app restarted while the question was open, so the waiting request is gone."
+        ),
+    }.get(reason, reason)
 
 
 class Stage(enum.StrEnum):
@@ -115,7 +121,7 @@ class QuestionBook(QObject):
 
     def on_closed(self, event: QuestionClosed) -> None:
         """The question can no longer be answered."""
-        self._close(event.question_id, CLOSE_REASONS.get(event.reason, event.reason))
+        self._close(event.question_id, close_reason(event.reason))
 
     def submit(self, question_id: str, answer: str) -> None:
         """Send the person's answer; the state says *sending* until the engine confirms."""
@@ -126,7 +132,7 @@ class QuestionBook(QObject):
         state.attempts += 1
         self._arm(question_id)
         self.changed.emit(question_id)
-        self._runner.spawn(self._send(question_id, state.answer), "Answering the question")
+        self._runner.spawn(self._send(question_id, state.answer), self.tr("Answering the question"))
 
     def resend(self, question_id: str) -> None:
         """Send the same answer again under the same question id."""
@@ -144,7 +150,7 @@ class QuestionBook(QObject):
         if status in ("accepted", "already_answered"):
             self._confirm(question_id, None)
         elif status == "expired":
-            self._close(question_id, "This question is no longer open.")
+            self._close(question_id, self.tr("This question is no longer open."))
 
     def _learn(self, asked: QuestionAsked) -> None:
         if asked.question_id not in self._states:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMimeData
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QMimeData
 from PySide6.QtGui import QImage
 
 from foya_desktop.tools.common import image_mime
@@ -30,8 +30,14 @@ from foya_desktop.tools.common import image_mime
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_TEXT_BYTES = 256 * 1024
 MAX_ATTACHMENTS = 10
-LIMITS_TEXT = (f"Images up to {MAX_IMAGE_BYTES // 2**20} MB (PNG, JPEG, GIF, WebP); text files up to "
-               f"{MAX_TEXT_BYTES // 1024} KB; at most {MAX_ATTACHMENTS} per message.")
+
+
+def limits_text() -> str:
+    """The attachment limits in one sentence (the attach button's tooltip)."""
+    return QCoreApplication.translate(
+        "Attachments", "Images up to {image_mb} MB (PNG, JPEG, GIF, WebP); text files up to {text_kb} KB; "
+        "at most {count} per message.").format(
+        image_mb=MAX_IMAGE_BYTES // 2**20, text_kb=MAX_TEXT_BYTES // 1024, count=MAX_ATTACHMENTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +84,9 @@ def classify(name: str, data: bytes) -> Attachment | str:
     """An attachment, or the sentence saying why ``data`` cannot be attached."""
     if image_mime(data[:16]) is not None:
         if len(data) > MAX_IMAGE_BYTES:
-            return (f"{name} is {human_size(len(data))}; images can be at most "
-                    f"{MAX_IMAGE_BYTES // 2**20} MB.")
+            return QCoreApplication.translate(
+                "Attachments", "{name} is {size}; images can be at most {limit} MB.").format(
+                name=name, size=human_size(len(data)), limit=MAX_IMAGE_BYTES // 2**20)
         return Attachment("image", name, data)
     if b"\x00" not in data[:8192]:
         try:
@@ -88,11 +95,14 @@ def classify(name: str, data: bytes) -> Attachment | str:
             pass
         else:
             if len(data) > MAX_TEXT_BYTES:
-                return (f"{name} is {human_size(len(data))}; text files can be at most "
-                        f"{MAX_TEXT_BYTES // 1024} KB. Mention its path instead and let the agent read it.")
+                return QCoreApplication.translate(
+                    "Attachments", "{name} is {size}; text files can be at most {limit} KB. Mention its "
+                    "path instead and let the agent read it.").format(
+                    name=name, size=human_size(len(data)), limit=MAX_TEXT_BYTES // 1024)
             return Attachment("text", name, data)
-    return (f"{name} is neither an image (PNG, JPEG, GIF, WebP) nor a UTF-8 text file, so it cannot "
-            "be attached. Mention its path instead.")
+    return QCoreApplication.translate(
+        "Attachments", "{name} is neither an image (PNG, JPEG, GIF, WebP) nor a UTF-8 text file, so it "
+        "cannot be attached. Mention its path instead.").format(name=name)
 
 
 def read_path(path: str) -> Intake:
@@ -105,11 +115,15 @@ def read_path(path: str) -> Intake:
     try:
         size = target.stat().st_size
         if size > max(MAX_IMAGE_BYTES, MAX_TEXT_BYTES):
-            found.refusals.append(f"{target.name} is {human_size(size)}; that is too large to attach.")
+            found.refusals.append(QCoreApplication.translate(
+                "Attachments", "{name} is {size}; that is too large to attach.").format(
+                name=target.name, size=human_size(size)))
             return found
         data = target.read_bytes()
     except OSError as error:
-        found.refusals.append(f"{target.name} could not be read: {error.strerror or error}.")
+        found.refusals.append(QCoreApplication.translate(
+            "Attachments", "{name} could not be read: {reason}.").format(
+            name=target.name, reason=error.strerror or error))
         return found
     outcome = classify(target.name, data)
     if isinstance(outcome, str):
@@ -164,7 +178,9 @@ def mime_intake(source: QMimeData, pasted_index: int) -> tuple[list[str], Intake
             else:
                 found.attachments.append(outcome)
         else:
-            found.refusals.append("The pasted image could not be read.")
+            found.refusals.append(
+                QCoreApplication.translate("Attachments", "The pasted image could not be read.")
+            )
     return paths, found
 
 

@@ -67,13 +67,13 @@ class AttachmentChips(QWidget):
         name = QLabel(f"{att.name} · {att.size_text}")
         name.setObjectName("chipName")
         name.setFont(theme.small_font())
-        name.setToolTip("Sent to the model as an image" if att.kind == "image"
-                        else "Sent as the file's text inside the message")
+        name.setToolTip(self.tr("Sent to the model as an image") if att.kind == "image"
+                        else self.tr("Sent as the file's text inside the message"))
         row.addWidget(name)
         remove = QToolButton()
         remove.setText("✕")
         remove.setAutoRaise(True)
-        remove.setToolTip(f"Remove {att.name}")
+        remove.setToolTip(self.tr("Remove {name}").format(name=att.name))
         remove.setObjectName("chipRemove")
         remove.clicked.connect(lambda _=False, i=index: self.remove_requested.emit(i))
         row.addWidget(remove)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QMimeData, QObject, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,20 +27,22 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.core.events import QueueItem
 from foya_desktop.engine.turn.routing import MENTION
+from foya_desktop.store.preferences import SendKey
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.attachments import (
-    LIMITS_TEXT,
     MAX_ATTACHMENTS,
     Attachment,
     Intake,
     carries_attachments,
     classify,
     images_of,
+    limits_text,
     message_text,
     mime_intake,
 )
 from foya_desktop.ui.composer.chips import AttachmentChips
 from foya_desktop.ui.composer.input import ComposerInput
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.timeline.summaries import first_line
 
 SentAttachment = tuple[str, bytes]
@@ -70,9 +73,18 @@ class Composer(QWidget):
         self.input = ComposerInput()
         self.input.submitted.connect(self.send_requested)
         self.input.offered.connect(self._offered)
-        self.attach_button = _tool_button("+", "Attach images or text files. " + LIMITS_TEXT)
+        self.attach_button = _tool_button("", self.tr("Attach images or text files.") + " " + limits_text())
+        self.attach_button.setObjectName("composerButton")
+        self.attach_button.setIcon(icon("attach"))
+        self.attach_button.setFixedSize(theme.HIT_SIZE, theme.HIT_SIZE)
+        self.attach_button.setIconSize(QSize(20, 20))
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.clicked.connect(self._choose_files)
-        self.send_button = QPushButton("Send")
+        self.send_button = QPushButton(self.tr("Send"))
+        self.send_button.setObjectName("sendButton")
+        self.send_button.setIcon(icon("send", "#ffffff"))
+        self.send_button.setIconSize(QSize(18, 18))
+        self.send_button.setMinimumHeight(theme.HIT_SIZE)
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send_requested)
         self.stop_button = self._make_stop_button()
@@ -96,7 +108,13 @@ class Composer(QWidget):
         self.drops.install(self)
 
     def _make_stop_button(self) -> QToolButton:
-        button = _tool_button("Stop", "Stop the current reply (the queue is kept, paused)")
+        button = _tool_button(self.tr("Stop"),
+                              self.tr("Stop the current reply (Esc; the queue is kept, paused)"))
+        button.setObjectName("stopButton")
+        button.setIcon(icon("stop"))
+        button.setIconSize(QSize(16, 16))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setMinimumHeight(theme.HIT_SIZE)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         menu = QMenu(button)
         menu.aboutToShow.connect(lambda: self._fill_stop_menu(menu))
@@ -116,22 +134,30 @@ class Composer(QWidget):
         inner.addWidget(self.input)
         inner.addWidget(self.mention_warning)
         buttons = QHBoxLayout()
+        buttons.setSpacing(theme.SPACE)
         buttons.addWidget(self.attach_button)
         buttons.addStretch(1)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.send_button)
         inner.addLayout(buttons)
+        # the composer lines up with the reading column of the timeline (theme.READING_WIDTH)
+        frame.setMaximumWidth(theme.READING_WIDTH + 2 * theme.SPACE)
+        frame.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(12, 4, 12, 10)
-        outer.addWidget(frame)
+        outer.setContentsMargins(12, 4, 12, 12)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        centred.addWidget(frame, 1000)  # takes all the room up to its maximum; the stretches the rest
+        centred.addStretch(1)
+        outer.addLayout(centred)
 
     def _fill_stop_menu(self, menu: QMenu) -> None:
         menu.clear()
-        menu.addAction("Stop, keep queue", lambda: self.stop_requested.emit(True))
-        menu.addAction("Stop and clear queue", lambda: self.stop_requested.emit(False))
+        menu.addAction(self.tr("Stop, keep queue"), lambda: self.stop_requested.emit(True))
+        menu.addAction(self.tr("Stop and clear queue"), lambda: self.stop_requested.emit(False))
         if self._queue:
             menu.addSeparator()
-            sub = menu.addMenu("Interrupt and send next")
+            sub = menu.addMenu(self.tr("Interrupt and send next"))
             for item in self._queue:
                 sub.addAction(first_line(item.text, 60), self._interrupter(item.id))
 
@@ -149,9 +175,10 @@ class Composer(QWidget):
     def set_busy(self, busy: bool) -> None:
         """A turn is running: Stop is enabled and Send queues."""
         self.stop_button.setEnabled(busy)
-        self.send_button.setText("Queue" if busy else "Send")
-        self.send_button.setToolTip("Add to the queue; it is sent when the current turn ends"
-                                    if busy else "Send (Enter). Shift+Enter for a new line")
+        self.send_button.setText(self.tr("Queue") if busy else self.tr("Send"))
+        send = "Ctrl+Enter" if self.input.send_key == "ctrl_enter" else "Enter"
+        self.send_button.setToolTip(self.tr("Add to the queue; it is sent when the current turn ends")
+                                    if busy else self.tr("Send ({keys})").format(keys=send))
 
     def set_queue(self, items: tuple[QueueItem, ...]) -> None:
         """The session's queue, for the "Interrupt and send next" choices."""
@@ -162,9 +189,27 @@ class Composer(QWidget):
         self.input.set_mentions(handles)
         self._handles, self._default_name = list(handles), default_name
         self._check_mentions()
-        hint = "@ to address a VP · " if len(handles) > 1 else ""
+        self._placeholder()
+
+    def set_send_key(self, send_key: SendKey) -> None:
+        """Enter or Ctrl+Enter sends (Preferences.send_key); the hints say which."""
+        if send_key == self.input.send_key:
+            return  # the placeholder may be someone else's now (a read-only session says so)
+        self.input.send_key = send_key
+        self._placeholder()
+        self.set_busy(self.stop_button.isEnabled())
+
+    def _keys_hint(self) -> str:
+        if self.input.send_key == "ctrl_enter":
+            return self.tr("Ctrl+Enter to send, Enter for a new line")
+        return self.tr("Enter to send, Shift+Enter for a new line")
+
+    def _placeholder(self) -> None:
+        hint = self.tr("@ to address a VP · ") if len(self._handles) > 1 else ""
+        name = self._default_name
         self.input.setPlaceholderText(
-            f"Message {default_name} — {hint}Enter to send, Shift+Enter for a new line")
+            self.tr("Message {name} — {hint}{keys}").format(name=name, hint=hint, keys=self._keys_hint())
+            if name else self._keys_hint())
 
     def unknown_mentions(self) -> list[str]:
         """``@Name``s in the text that match no VP on the roster (case-insensitive)."""
@@ -178,11 +223,12 @@ class Composer(QWidget):
             self.mention_warning.hide()
             return
         listed = ", ".join(f"@{n}" for n in unknown)
-        verb = "is" if len(unknown) == 1 else "are"
-        roster = ", ".join("@" + h for h in self._handles) or "nobody"
-        self.mention_warning.setText(f"{listed} {verb} not on this session's roster, so nobody by that "
-                                     f"name gets this message (the text is sent as written). On the "
-                                     f"roster: {roster}.")
+        roster = ", ".join("@" + h for h in self._handles) or self.tr("nobody")
+        # NOTE: a numerus message: English's "are" for several names comes from foya_en.ts
+        self.mention_warning.setText(self.tr(
+            "{listed} is not on this session's roster, so nobody by that name gets this message (the text "
+            "is sent as written). On the roster: {roster}.", "", len(unknown)).format(
+            listed=listed, roster=roster))
         self.mention_warning.show()
 
     # ---- text and attachments -------------------------------------------------------------
@@ -203,7 +249,8 @@ class Composer(QWidget):
         refusals = list(found.refusals)
         for att in found.attachments:
             if len(self._attachments) >= MAX_ATTACHMENTS:
-                refusals.append(f"{att.name} was not attached: at most {MAX_ATTACHMENTS} per message.")
+                refusals.append(self.tr("{name} was not attached: at most {count} per message.").format(
+                    name=att.name, count=MAX_ATTACHMENTS))
             else:
                 self._attachments.append(att)
         if found.mentions:
@@ -243,7 +290,7 @@ class Composer(QWidget):
 
     def _say(self, refusals: list[str]) -> None:
         if refusals:
-            self.notice.setText("⚠ " + " ".join(refusals) + " " + LIMITS_TEXT)
+            self.notice.setText("⚠ " + " ".join(refusals) + " " + limits_text())
             self.notice.setStyleSheet(f"color: {theme.error_color().name()};")
         self.notice.setVisible(bool(refusals))
 
@@ -256,10 +303,17 @@ class Composer(QWidget):
             self._render_chips()
 
     def _choose_files(self) -> None:
-        dialog = QFileDialog(self, "Attach files")
+        dialog = QFileDialog(self, self.tr("Attach files"))
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
-        dialog.setNameFilters(["Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
-                               " *.csv *.log *.yaml *.yml *.toml)", "All files (*)"])
+        dialog.setNameFilters(
+            [
+                self.tr(
+                    "Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json"
+                    " *.csv *.log *.yaml *.yml *.toml)"
+                ),
+                self.tr("All files (*)"),
+            ]
+        )
         dialog.filesSelected.connect(lambda paths: self.files_chosen.emit(list(paths)))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()

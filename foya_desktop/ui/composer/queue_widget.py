@@ -88,7 +88,7 @@ class QueueWidget(QWidget):
         super().__init__(parent)
         self._items: tuple[QueueItem, ...] = ()
         self.title = QLabel()
-        self.resume_button = QPushButton("Resume queue")
+        self.resume_button = QPushButton(self.tr("Resume queue"))
         self.resume_button.clicked.connect(self.resume_requested)
         self.list = self._make_list()
         self.buttons = self._make_buttons()
@@ -116,11 +116,11 @@ class QueueWidget(QWidget):
         return widget
 
     def _make_buttons(self) -> dict[str, QToolButton]:
-        specs = {"up": ("↑", "Move up", lambda: self._move_current(-1)),
-                 "down": ("↓", "Move down", lambda: self._move_current(+1)),
-                 "edit": ("✎", "Edit", self._edit_current),
-                 "remove": ("✕", "Remove from queue", self._remove_current),
-                 "send_now": ("Send now", "Stop the current reply and send this next",
+        specs = {"up": ("↑", self.tr("Move up"), lambda: self._move_current(-1)),
+                 "down": ("↓", self.tr("Move down"), lambda: self._move_current(+1)),
+                 "edit": ("✎", self.tr("Edit"), self._edit_current),
+                 "remove": ("✕", self.tr("Remove from queue"), self._remove_current),
+                 "send_now": (self.tr("Send now"), self.tr("Stop the current reply and send this next"),
                               self._interrupt_current)}
         buttons = {}
         for name, (text, tip, slot) in specs.items():
@@ -146,7 +146,8 @@ class QueueWidget(QWidget):
             if item.id == current:
                 self.list.setCurrentItem(row)
         count = len(items)
-        self.title.setText(f"Queued ({count})" + (" — paused after stop" if paused else ""))
+        title = self.tr("Queued (%n)", "", count)
+        self.title.setText(title + self.tr(" — paused after stop") if paused else title)
         self.resume_button.setVisible(paused and count > 0)
         self.list.setFixedHeight(min(4, max(1, count)) * (self.list.sizeHintForRow(0) + 2) + 4)
         self.setVisible(count > 0)

@@ -10,13 +10,17 @@ that keeps a VP to reading and discussing.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,20 +29,46 @@ from foya_desktop.core.events import VPStatus
 from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.vp_status import VPStatusPanel
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.speakers import SpeakerDirectory
 
-EFFORT_CHOICES = (("", "Default effort"), ("minimal", "Minimal effort"), ("low", "Low effort"),
-                  ("medium", "Medium effort"), ("high", "High effort"))
-_MODE_TEXT = {AgentMode.EXECUTE: "Mode: Execute", AgentMode.PLAN: "Mode: Plan",
-              AgentMode.AWAITING_CONFIRMATION: "Mode: Plan (awaiting confirmation)"}
 
-APPROVAL_LABELS = {
-    ApprovalMode.READ_ONLY: "Read-only",
-    ApprovalMode.ASK: "Ask before acting",
-    ApprovalMode.AUTO_EDIT: "Auto-edit files",
-    ApprovalMode.AUTO: "Full auto",
-}
-_PHASE_TEXT = {Phase.IDLE: "Idle", Phase.TURN: "Working…", Phase.COMPACTION: "Compacting history…"}
+def effort_choices() -> tuple[tuple[str, str], ...]:
+    """(value, label) of the reasoning efforts, in the window's language."""
+    translate = QCoreApplication.translate
+    return (
+        ("", translate("StatusLine", "Default effort")),
+        ("minimal", translate("StatusLine", "Minimal effort")),
+        ("low", translate("StatusLine", "Low effort")),
+        ("medium", translate("StatusLine", "Medium effort")),
+        ("high", translate("StatusLine", "High effort")),
+    )
+
+
+def approval_labels() -> dict[ApprovalMode, str]:
+    """The approval modes' names, in the window's language."""
+    translate = QCoreApplication.translate
+    return {
+        ApprovalMode.READ_ONLY: translate("StatusLine", "Read-only"),
+        ApprovalMode.ASK: translate("StatusLine", "Ask before acting"),
+        ApprovalMode.AUTO_EDIT: translate("StatusLine", "Auto-edit files"),
+        ApprovalMode.AUTO: translate("StatusLine", "Full auto"),
+    }
+
+
+def _mode_text(mode: AgentMode) -> str:
+    translate = QCoreApplication.translate
+    return {
+        AgentMode.EXECUTE: translate("StatusLine", "Mode: Execute"),
+        AgentMode.PLAN: translate("StatusLine", "Mode: Plan"),
+        AgentMode.AWAITING_CONFIRMATION: translate("StatusLine", "Mode: Plan (awaiting confirmation)"),
+    }[mode]
+
+
+def _phase_text(phase: Phase) -> str:
+    translate = QCoreApplication.translate
+    return {Phase.IDLE: translate("StatusLine", "Idle"), Phase.TURN: translate("StatusLine", "Working…"),
+            Phase.COMPACTION: translate("StatusLine", "Compacting history…")}.get(phase, str(phase))
 
 
 class StatusLine(QWidget):
@@ -71,40 +101,50 @@ class StatusLine(QWidget):
         self._speakers = speakers
         self._vps: dict[str, VPStatus] = {}
         self._connections: dict[str, Connection] = {}
-        self.phase_label = QLabel(_PHASE_TEXT[Phase.IDLE])
+        self.phase_label = QLabel(_phase_text(Phase.IDLE))
         self.vp_panel = VPStatusPanel(speakers)
         self.effort = QComboBox()
-        for value, label in EFFORT_CHOICES:
+        for value, label in effort_choices():
             self.effort.addItem(label, value)
-        self.effort.setToolTip("Reasoning effort for the next model request")
-        self.agent_mode = QPushButton(_MODE_TEXT[AgentMode.EXECUTE])
-        self.agent_mode.setToolTip("Execute: tools as the approval mode allows. Plan: read and discuss "
-                                   "only, then confirm the plan. Click to switch.")
+        self.effort.setToolTip(self.tr("Reasoning effort for the next model request"))
+        self.agent_mode = QPushButton(_mode_text(AgentMode.EXECUTE))
+        self.agent_mode.setToolTip(
+            self.tr(
+                "Execute: tools as the approval mode allows. Plan: read and discuss "
+                "only, then confirm the plan. Click to switch."
+            )
+        )
         self._mode = AgentMode.EXECUTE
         self.confirm_bar = QWidget()
-        self.confirm_button = QPushButton("Confirm and execute")
-        self.keep_button = QPushButton("Keep planning")
-        self.debug = QPushButton("Debug")
+        self.confirm_button = QPushButton(self.tr("Confirm and execute"))
+        self.keep_button = QPushButton(self.tr("Keep planning"))
+        # icon buttons: the row must fit a narrow window (issue 12: nothing clipped or pushed off)
+        self.debug = _icon_button("debug", self.tr("Debug"))
         self.debug.setCheckable(True)
-        self.debug.setToolTip("Show each model request and tool call of a turn as sent")
-        self.usage = QPushButton("Usage")
-        self.usage.setToolTip("Tokens and cost of this session and of all time")
+        self.debug.setToolTip(self.tr("Debug: show each model request and tool call of a turn as sent"))
+        self.usage = _icon_button("usage", self.tr("Usage"))
+        self.usage.setToolTip(self.tr("Usage: tokens and cost of this session and of all time"))
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.approval = QComboBox()
-        for mode, label in APPROVAL_LABELS.items():
+        for mode, label in approval_labels().items():
             self.approval.addItem(label, str(mode))
-        self.approval.setToolTip("What tools may do without asking you")
+        self.approval.setToolTip(self.tr("What tools may do without asking you"))
         self.connection = QComboBox()
-        self.connection.setToolTip("Model service for this session")
-        self.connection.setPlaceholderText("Choose a service")
+        self.connection.setToolTip(self.tr("Model service for this session"))
+        self.connection.setPlaceholderText(self.tr("Choose a service"))
         self.connection.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.connection.setMinimumContentsLength(12)
+        self.connection.setMinimumContentsLength(8)
         self.model = QComboBox()
         self.model.setEditable(True)
-        self.model.setMinimumContentsLength(14)
-        self.model.setToolTip("Model name (type any name the service offers)")
+        self.model.setMinimumContentsLength(10)
+        # a narrow window shrinks the selectors instead of pushing the pane off the screen
+        for combo in (self.approval, self.effort, self.connection, self.model):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.approval.setMinimumContentsLength(15)
+        self.effort.setMinimumContentsLength(9)
+        self.model.setToolTip(self.tr("Model name (type any name the service offers)"))
         self._layout()
         self.approval.activated.connect(lambda _i: self.approval_chosen.emit(self.approval.currentData()))
         self.effort.activated.connect(lambda _i: self.effort_chosen.emit(self.effort.currentData()))
@@ -124,25 +164,51 @@ class StatusLine(QWidget):
         outer.addWidget(self.vp_panel)
         bar = QHBoxLayout(self.confirm_bar)
         bar.setContentsMargins(12, 2, 12, 2)
-        bar.addWidget(QLabel("The plan is ready."))
+        bar.addWidget(QLabel(self.tr("The plan is ready.")))
         bar.addWidget(self.confirm_button)
         bar.addWidget(self.keep_button)
         bar.addStretch(1)
         self.confirm_bar.hide()
         outer.addWidget(self.confirm_bar)
-        row = QHBoxLayout()
-        row.setContentsMargins(12, 2, 12, 2)
-        row.setSpacing(8)
-        row.addWidget(self.phase_label)
-        row.addWidget(self.vp_label, 1)
-        row.addWidget(self.agent_mode)
-        row.addWidget(self.approval)
-        row.addWidget(self.connection)
-        row.addWidget(self.model)
-        row.addWidget(self.effort)
-        row.addWidget(self.usage)
-        row.addWidget(self.debug)
-        outer.addLayout(row)
+        # what the session does | its settings: side by side when there is room, else stacked
+        self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self._row.setContentsMargins(12, 2, 12, 2)
+        self._row.setSpacing(8)
+        self._state_row, self._settings_row = QHBoxLayout(), QHBoxLayout()
+        for part in (self._state_row, self._settings_row):
+            part.setSpacing(8)
+        self._state_row.addWidget(self.phase_label)
+        self._state_row.addWidget(self.vp_label, 1)
+        self._state_row.addWidget(self.agent_mode)
+        for widget in (self.approval, self.connection, self.model, self.effort, self.usage, self.debug):
+            self._settings_row.addWidget(widget)
+        self._row.addLayout(self._state_row, 1)
+        self._row.addLayout(self._settings_row)
+        outer.addLayout(self._row)
+        outer.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # minimumSizeHint decides
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the stacked layout allows (the rows stack below their side-by-side width)."""
+        hint = super().minimumSizeHint()
+        margins = self._row.contentsMargins()
+        width = max(self._state_row.minimumSize().width(), self._settings_row.minimumSize().width())
+        return QSize(width + margins.left() + margins.right(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Stack the two rows when they do not fit side by side (nothing clipped, nothing pushed off)."""
+        super().resizeEvent(event)
+        margins = self._row.contentsMargins()
+        side_by_side = (self._state_row.minimumSize().width() + self._settings_row.minimumSize().width()
+                        + self._row.spacing() + margins.left() + margins.right())
+        direction = (QBoxLayout.Direction.LeftToRight if event.size().width() >= side_by_side
+                     else QBoxLayout.Direction.TopToBottom)
+        if direction != self._row.direction():
+            self._row.setDirection(direction)
+            self.updateGeometry()
+
+    def stacked(self) -> bool:
+        """Whether the state and the settings are on two lines now (tests)."""
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
 
     def _switch_mode(self) -> None:
         """One click: execute ↔ plan (a plan awaiting confirmation goes back to execute)."""
@@ -151,7 +217,7 @@ class StatusLine(QWidget):
 
     def set_phase(self, phase: str) -> None:
         """Show the kernel's phase for the session on screen."""
-        self.phase_label.setText(_PHASE_TEXT.get(Phase(phase), phase))
+        self.phase_label.setText(_phase_text(Phase(phase)))
 
     def set_error(self, text: str) -> None:
         """A failed turn: the reason stays visible until the next turn starts."""
@@ -174,7 +240,7 @@ class StatusLine(QWidget):
         with QSignalBlocker(self.connection):
             current = self.connection.currentText()
             self.connection.clear()
-            self.connection.addItems(list(self._connections) or ["(no connection)"])
+            self.connection.addItems(list(self._connections) or [self.tr("(no connection)")])
             self.connection.setCurrentText(current)
         self.connection.setEnabled(bool(connections))
 
@@ -188,7 +254,7 @@ class StatusLine(QWidget):
             self.approval.setCurrentIndex(max(0, self.approval.findData(str(session.approval_mode))))
             self.effort.setCurrentIndex(max(0, self.effort.findData(session.reasoning_effort)))
         self._mode = session.agent_mode
-        self.agent_mode.setText(_MODE_TEXT[session.agent_mode])
+        self.agent_mode.setText(_mode_text(session.agent_mode))
         self.confirm_bar.setVisible(session.agent_mode == AgentMode.AWAITING_CONFIRMATION)
 
     def _fill_models(self, current: str) -> None:
@@ -208,6 +274,16 @@ class StatusLine(QWidget):
         name = self.connection.currentText()
         if name in self._connections:
             self.connection_chosen.emit(name, self.model.currentText().strip())
+
+
+def _icon_button(glyph: str, name: str) -> QToolButton:
+    button = QToolButton()
+    button.setObjectName("composerButton")
+    button.setIcon(icon(glyph))
+    button.setIconSize(QSize(18, 18))
+    button.setFixedSize(theme.HIT_SIZE, theme.HIT_SIZE)
+    button.setAccessibleName(name)
+    return button
 
 
 def _escape(text: str) -> str:

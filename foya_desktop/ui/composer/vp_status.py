@@ -11,18 +11,20 @@ figures are counted. The blocks are live only: a finished turn clears them.
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import VPStatus
-from foya_desktop.core.figures import HOW_COUNTED, RunFigures, tokens_text
-from foya_desktop.ui import theme
+from foya_desktop.core.figures import RunFigures
+from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.speakers import SpeakerDirectory
 
-_STATE_TEXT = {"running": "Running", "done": "Done", "stopped": "Stopped", "error": "Failed",
-               "waiting": "Waiting"}
+
+def _state_text(state: str) -> str:
+    translate = QCoreApplication.translate
+    return {"running": translate("VPStatusBlock", "Running"), "done": translate("VPStatusBlock", "Done"),
+            "stopped": translate("VPStatusBlock", "Stopped"), "error": translate("VPStatusBlock", "Failed"),
+            "waiting": translate("VPStatusBlock", "Waiting")}.get(state, state)
 
 
 class VPStatusBlock(QWidget):
@@ -38,11 +40,12 @@ class VPStatusBlock(QWidget):
         super().__init__(parent)
         self.name_label = QLabel(f"<b style='color:{color}'>{_escape(name)}</b>")
         self.state_label = QLabel()
-        self.stop_button = QPushButton("Stop")
-        self.stop_button.setToolTip("Stop this VP (the others go on)")
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.setToolTip(self.tr("Stop this VP (the others go on)"))
         self.stop_button.setFlat(True)
         self.figures_label = QLabel()
         self.figures_label.setTextFormat(Qt.TextFormat.RichText)
+        self.figures_label.setWordWrap(True)  # a narrow window wraps the figures, never clips "0 tool…"
         self.figures_label.linkActivated.connect(self._toggle)
         self.tools_label = QLabel()
         self.details_label = QLabel()
@@ -75,18 +78,22 @@ class VPStatusBlock(QWidget):
         """Reflect the latest figures of this VP."""
         self._figures = f = status.figures
         running = status.state == "running"
-        state = _STATE_TEXT.get(status.state, status.state)
+        state = _state_text(status.state)
         if status.error:
             state += f" — {status.error}"
         self.state_label.setText(state)
         self.stop_button.setVisible(running)
         # the headline counters are the event's own (the engine fills them from the same figures)
         failures = status.tool_failures
-        failed = f"<a href='failed'>{failures} failed</a>" if failures else "0 failed"
+        failed = self.tr("%n failed", "", failures)
+        if failures:
+            failed = f"<a href='failed'>{_escape(failed)}</a>"
+        figures = self.tr("input {input} · output {output} tokens · {requests} model requests · "
+                          "{runs} tool executions").format(
+            input=i18n.tokens(f.input_tokens), output=i18n.tokens(f.output_tokens),
+            requests=i18n.number(status.requests), runs=i18n.number(status.tool_runs))
         self.figures_label.setText(
-            f"input {tokens_text(f.input_tokens)} · output {tokens_text(f.output_tokens)} tokens · "
-            f"{status.requests} model requests · {status.tool_runs} tool executions · {failed} · "
-            "<a href='details'>Run details</a>")
+            f"{_escape(figures)} · {failed} · <a href='details'>{_escape(self.tr('Run details'))}</a>")
         self.tools_label.setText(_tools_table(f))
         self.details_label.setText(_details(f))
 
@@ -135,26 +142,34 @@ class VPStatusPanel(QWidget):
 
 
 def _tools_table(f: RunFigures) -> str:
+    translate = QCoreApplication.translate
     if not f.tools:
-        return "<i>No tool calls yet.</i>"
-    rows = "".join(f"<tr><td>{_escape(t.name)}</td><td align='right'>{t.executions}</td>"
-                   f"<td align='right'>{t.failures}</td><td align='right'>{t.blocked}</td></tr>"
+        return "<i>" + translate("VPStatusBlock", "No tool calls yet.") + "</i>"
+    rows = "".join(f"<tr><td>{_escape(t.name)}</td><td align='right'>{i18n.number(t.executions)}</td>"
+                   f"<td align='right'>{i18n.number(t.failures)}</td>"
+                   f"<td align='right'>{i18n.number(t.blocked)}</td></tr>"
                    for t in f.tools)
-    more = (f"<br>… {f.tools_omitted} more tool kinds, counted in the totals above"
-            if f.tools_omitted else "")
-    return ("<table cellspacing='6'><tr><th align='left'>tool</th><th>executions</th><th>failures</th>"
-            f"<th>blocked</th></tr>{rows}</table>"
-            f"<span style='color:{theme.dim_color().name()}'>Failures include blocked calls "
-            "(refused before they ran).</span>" + more)
+    more = ("<br>… " + translate("VPStatusBlock", "%n more tool kind(s), counted in the totals above", "",
+                                 f.tools_omitted) if f.tools_omitted else "")
+    head = "".join(f"<th{align}>{_escape(text)}</th>" for align, text in (
+        (" align='left'", translate("VPStatusBlock", "tool")), ("", translate("VPStatusBlock", "executions")),
+        ("", translate("VPStatusBlock", "failures")), ("", translate("VPStatusBlock", "blocked"))))
+    note = translate("VPStatusBlock", "Failures include blocked calls (refused before they ran).")
+    return (f"<table cellspacing='6'><tr>{head}</tr>{rows}</table>"
+            f"<span style='color:{theme.dim_color().name()}'>{_escape(note)}</span>" + more)
 
 
 def _details(f: RunFigures) -> str:
-    evidence = (datetime.fromtimestamp(f.latest_evidence_at / 1000).strftime("%H:%M:%S")
-                if f.latest_evidence_at else "none yet")
-    cache = tokens_text(f.cache_read_tokens) if f.cache_read_tokens is not None else "not provided"
-    return (f"Input served from the prompt cache (reuse): {cache} · repeated calls: {f.repeated_calls} · "
-            f"duplicate results: {f.duplicate_results} · latest evidence: {evidence}<br>"
-            f"<span style='color:{theme.dim_color().name()}'>{_escape(HOW_COUNTED)}</span>")
+    translate = QCoreApplication.translate
+    evidence = (i18n.clock(f.latest_evidence_at) if f.latest_evidence_at
+                else translate("VPStatusBlock", "none yet"))
+    text = translate(
+        "VPStatusBlock", "Input served from the prompt cache (reuse): {cache} · repeated calls: {repeated} · "
+        "duplicate results: {duplicates} · latest evidence: {evidence}").format(
+        cache=i18n.tokens(f.cache_read_tokens), repeated=i18n.number(f.repeated_calls),
+        duplicates=i18n.number(f.duplicate_results), evidence=evidence)
+    return (f"{_escape(text)}<br>"
+            f"<span style='color:{theme.dim_color().name()}'>{_escape(i18n.how_counted())}</span>")
 
 
 def _escape(text: str) -> str:

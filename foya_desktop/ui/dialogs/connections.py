@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.errors import KeyringUnavailable
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.ui.aio import TaskRunner, describe_error
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
 DEFAULT_URLS = {ProviderKind.OPENAI: "https://api.openai.com/v1",
@@ -41,7 +42,7 @@ class ConnectionsDialog(QDialog):
 
     def __init__(self, kernel: KernelApi, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Connections")
+        self.setWindowTitle(self.tr("Connections"))
         self.setMinimumSize(680, 380)
         self._kernel, self._runner = kernel, runner
         self._connections: dict[str, Connection] = {}
@@ -50,11 +51,14 @@ class ConnectionsDialog(QDialog):
         self.name, self.base_url, self.model = QLineEdit(), QLineEdit(), QLineEdit()
         self.kind = QComboBox()
         for kind in ProviderKind:
-            self.kind.addItem("OpenAI-compatible" if kind == ProviderKind.OPENAI else "Anthropic", str(kind))
+            label = self.tr("OpenAI-compatible") if kind == ProviderKind.OPENAI else "Anthropic"
+            self.kind.addItem(label, str(kind))
         self.kind.currentIndexChanged.connect(self._suggest_url)
         self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.Password)
-        self.api_key.setPlaceholderText("Stored in the system keyring; leave empty to keep the current key")
-        self.key_env = QLineEdit(placeholderText="e.g. OPENAI_API_KEY (read from the environment instead)")
+        self.api_key.setPlaceholderText(
+            self.tr("Stored in the system keyring; leave empty to keep the current key"))
+        self.key_env = QLineEdit(
+            placeholderText=self.tr("e.g. OPENAI_API_KEY (read from the environment instead)"))
         self.problem = QLabel(wordWrap=True)
         self.message = QLabel(wordWrap=True)
         self._layout()
@@ -63,14 +67,15 @@ class ConnectionsDialog(QDialog):
 
     def _layout(self) -> None:
         form = QFormLayout()
-        form.addRow("Name", self.name)
-        form.addRow("Kind", self.kind)
-        form.addRow("Base URL", self.base_url)
-        form.addRow("Default model", self.model)
-        form.addRow("API key", self.api_key)
-        form.addRow("Key from env var", self.key_env)
+        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Kind"), self.kind)
+        form.addRow(self.tr("Base URL"), self.base_url)
+        form.addRow(self.tr("Default model"), self.model)
+        form.addRow(self.tr("API key"), self.api_key)
+        form.addRow(self.tr("Key from env var"), self.key_env)
         buttons = QHBoxLayout()
-        for text, slot in (("New", self.new_connection), ("Remove", self._remove), ("Save", self._save)):
+        for text, slot in ((self.tr("New"), self.new_connection), (self.tr("Remove"), self._remove),
+                           (self.tr("Save"), self._save)):
             button = QPushButton(text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
@@ -92,12 +97,14 @@ class ConnectionsDialog(QDialog):
     def _apply_keyring_problem(self, problem: str | None) -> None:
         self.problem.setVisible(bool(problem))
         if problem:
-            self.problem.setText(f"⚠ {problem}\nAPI keys cannot be saved here; "
-                                 "set an environment variable and enter its name below.")
+            hint = self.tr(
+                "API keys cannot be saved here; set an environment variable and enter its name below."
+            )
+            self.problem.setText(f"⚠ {problem}\n{hint}")
             self.problem.setStyleSheet("color: #b26a00; font-weight: bold;")
         self.api_key.setEnabled(not problem)
         if problem:
-            self.api_key.setPlaceholderText("Unavailable: no secure keyring on this system")
+            self.api_key.setPlaceholderText(self.tr("Unavailable: no secure keyring on this system"))
 
     async def refresh(self, select: str = "") -> None:
         """Reload the list from the kernel."""
@@ -139,7 +146,7 @@ class ConnectionsDialog(QDialog):
         """The connection described by the form, or ``None`` (with a message) if incomplete."""
         name, url = self.name.text().strip(), self.base_url.text().strip()
         if not name or not url:
-            self._say("A connection needs a name and a base URL.", error=True)
+            self._say(self.tr("A connection needs a name and a base URL."), error=True)
             return None
         return Connection(name=name, kind=ProviderKind(self.kind.currentData()), base_url=url,
                           model=self.model.text().strip(), api_key_env=self.key_env.text().strip())
@@ -147,29 +154,30 @@ class ConnectionsDialog(QDialog):
     def _save(self) -> None:
         conn = self.form_connection()
         if conn is not None:
-            self._runner.spawn(self.save(conn, self.api_key.text().strip() or None), "Saving the connection")
+            self._runner.spawn(self.save(conn, self.api_key.text().strip() or None),
+                               self.tr("Saving the connection"))
 
     async def save(self, conn: Connection, api_key: str | None) -> None:
         """Store the connection (and key); report the outcome inside the dialog."""
         try:
             await self._kernel.add_connection(conn, api_key)
         except KeyringUnavailable as error:
-            self._apply_keyring_problem(str(error))
+            self._apply_keyring_problem(error_text(error))
             self._say(describe_error(error), error=True)
             return
         self.api_key.clear()
-        self._say(f"Saved “{conn.name}”.")
+        self._say(self.tr("Saved “{name}”.").format(name=conn.name))
         await self.refresh(select=conn.name)
 
     def _remove(self) -> None:
         item = self.list.currentItem()
         if item is not None:
-            self._runner.spawn(self.remove(item.text()), "Removing the connection")
+            self._runner.spawn(self.remove(item.text()), self.tr("Removing the connection"))
 
     async def remove(self, name: str) -> None:
         """Delete a connection (its key is removed from the keyring by the kernel)."""
         await self._kernel.remove_connection(name)
-        self._say(f"Removed “{name}”.")
+        self._say(self.tr("Removed “{name}”.").format(name=name))
         await self.refresh()
         self.new_connection()
 

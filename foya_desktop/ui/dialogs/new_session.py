@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import OMNI, VP, Connection, Project, Session
 from foya_desktop.ui import theme
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.picker import folders
 from foya_desktop.ui.picker.dialog import choose_folder
 
@@ -74,12 +75,12 @@ class NewSessionDialog(QDialog):
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {theme.error_color().name()};")
         self.error.hide()
-        self.setWindowTitle("New session")
+        self.setWindowTitle(self.tr("New session"))
         self.setMinimumWidth(480)
-        self.title = QLineEdit(placeholderText="What is this session about? (optional)")
-        self.folder = QLineEdit(folder, placeholderText="No folder — the session goes to Recents")
+        self.title = QLineEdit(placeholderText=self.tr("What is this session about? (optional)"))
+        self.folder = QLineEdit(folder, placeholderText=self.tr("No folder — the session goes to Recents"))
         self.project_choice = QComboBox()
-        self.project_choice.addItem("Choose a project…", "")
+        self.project_choice.addItem(self.tr("Choose a project…"), "")
         for project in projects:
             self.project_choice.addItem(f"{project.name} — {project.path}", project.path)
         self.project_choice.activated.connect(self._on_project)
@@ -92,7 +93,7 @@ class NewSessionDialog(QDialog):
         self._models = {c.name: c.model for c in connections}
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create session")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Create session"))
         self.buttons.accepted.connect(self._submit)
         self.buttons.rejected.connect(self.reject)
         for check in self.checks.values():
@@ -102,27 +103,27 @@ class NewSessionDialog(QDialog):
 
     def _layout(self, connections: list[Connection]) -> None:
         form = QFormLayout()
-        form.addRow("Name", self.title)
+        form.addRow(self.tr("Name"), self.title)
         folder_row = QHBoxLayout()
         folder_row.addWidget(self.folder, 1)
-        browse = QPushButton("Browse…")
+        browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse)
         folder_row.addWidget(browse)
-        form.addRow("Folder", folder_row)
+        form.addRow(self.tr("Folder"), folder_row)
         if self.project_choice.count() > 1:
             form.addRow("", self.project_choice)
-        note = QLabel("A session with a folder stays bound to that project.")
+        note = QLabel(self.tr("A session with a folder stays bound to that project."))
         note.setEnabled(False)
         form.addRow("", note)
         roster = QVBoxLayout()
         for check in self.checks.values():
             roster.addWidget(check)
-        form.addRow("VPs", roster)
-        form.addRow("Answers by default", self.default_vp)
+        form.addRow(self.tr("VPs"), roster)
+        form.addRow(self.tr("Answers by default"), self.default_vp)
         if connections:
-            form.addRow("Model service", self.connection)
+            form.addRow(self.tr("Model service"), self.connection)
         else:
-            form.addRow("Model service", QLabel("None yet — add one under Connections…"))
+            form.addRow(self.tr("Model service"), QLabel(self.tr("None yet — add one under Connections…")))
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)
@@ -137,8 +138,12 @@ class NewSessionDialog(QDialog):
         self._task = asyncio.ensure_future(self._pick())
 
     async def _pick(self) -> None:
-        chosen = await choose_folder(self, start=self.folder.text().strip() or self._default_dir,
-                                     default_dir=self._default_dir, title="Choose the project folder")
+        chosen = await choose_folder(
+            self,
+            start=self.folder.text().strip() or self._default_dir,
+            default_dir=self._default_dir,
+            title=self.tr("Choose the project folder"),
+        )
         if chosen is not None:
             self.folder.setText(chosen)
 
@@ -155,10 +160,12 @@ class NewSessionDialog(QDialog):
         try:
             self.created = await create(self.values())
         except FoyaError as error:
-            self.show_error(str(error))
+            self.show_error(error_text(error))
             return
         except OSError as error:
-            self.show_error(f"The folder cannot be used: {error.strerror or error}.")
+            self.show_error(
+                self.tr("The folder cannot be used: {reason}.").format(reason=error.strerror or error)
+            )
             return
         finally:
             self.buttons.setEnabled(True)

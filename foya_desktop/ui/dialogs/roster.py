@@ -29,7 +29,7 @@ class RosterDialog(QDialog):
 
     def __init__(self, session: Session, vps: list[VP], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Roster and default VP")
+        self.setWindowTitle(self.tr("Roster and default VP"))
         self.setModal(True)
         self._vps = vps
         self.checks = {vp.id: QCheckBox(f"{vp.name}  ({vp.display_name})") for vp in vps}
@@ -42,11 +42,11 @@ class RosterDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"Who works in “{session.title}”:"))
+        layout.addWidget(QLabel(self.tr("Who works in “{title}”:").format(title=session.title)))
         for box in self.checks.values():
             layout.addWidget(box)
         form = QFormLayout()
-        form.addRow("Answers messages without @mentions", self.default_vp)
+        form.addRow(self.tr("Answers messages without @mentions"), self.default_vp)
         layout.addLayout(form)
         layout.addWidget(self.buttons)
         self._sync()

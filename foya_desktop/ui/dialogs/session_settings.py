@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,11 +30,17 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import VP, AgentMode, Connection, Session
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner
-from foya_desktop.ui.composer.status_line import APPROVAL_LABELS, EFFORT_CHOICES
+from foya_desktop.ui.composer.status_line import approval_labels, effort_choices
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
-AGENT_MODE_LABELS = {AgentMode.EXECUTE: "Execute", AgentMode.PLAN: "Plan (read and discuss only)",
-                     AgentMode.AWAITING_CONFIRMATION: "Plan awaiting confirmation"}
+
+def agent_mode_labels() -> dict[AgentMode, str]:
+    """The agent modes' names, in the window's language."""
+    translate = QCoreApplication.translate
+    return {AgentMode.EXECUTE: translate("SessionSettingsDialog", "Execute"),
+            AgentMode.PLAN: translate("SessionSettingsDialog", "Plan (read and discuss only)"),
+            AgentMode.AWAITING_CONFIRMATION: translate("SessionSettingsDialog", "Plan awaiting confirmation")}
 
 
 class SessionSettingsDialog(QDialog):
@@ -49,12 +55,12 @@ class SessionSettingsDialog(QDialog):
     def __init__(self, session: Session, vps: list[VP], connections: list[Connection],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Session settings")
+        self.setWindowTitle(self.tr("Session settings"))
         self.setMinimumWidth(520)
         self._session = session
         self.title = QLineEdit(session.title)
         self.announcement = QPlainTextEdit(session.announcement)
-        self.announcement.setPlaceholderText("Shown to every VP in this session")
+        self.announcement.setPlaceholderText(self.tr("Shown to every VP in this session"))
         self.announcement.setFixedHeight(80)
         self.roster = {vp.id: QCheckBox(f"{vp.display_name} (@{vp.name})") for vp in vps}
         for vp_id, box in self.roster.items():
@@ -64,22 +70,22 @@ class SessionSettingsDialog(QDialog):
             self.default_vp.addItem(vp.display_name, vp.id)
         self.default_vp.setCurrentIndex(max(0, self.default_vp.findData(session.default_vp)))
         self.connection = QComboBox()
-        self.connection.addItem("First configured", "")
+        self.connection.addItem(self.tr("First configured"), "")
         for conn in connections:
             self.connection.addItem(conn.name, conn.name)
         self.connection.setCurrentIndex(max(0, self.connection.findData(session.connection)))
-        self.model = QLineEdit(session.model, placeholderText="The connection's default model")
-        self.effort = _combo(EFFORT_CHOICES, session.reasoning_effort)
-        self.approval = _combo([(str(m), label) for m, label in APPROVAL_LABELS.items()],
+        self.model = QLineEdit(session.model, placeholderText=self.tr("The connection's default model"))
+        self.effort = _combo(effort_choices(), session.reasoning_effort)
+        self.approval = _combo([(str(m), label) for m, label in approval_labels().items()],
                                str(session.approval_mode))
-        self.agent_mode = _combo([(str(m), label) for m, label in AGENT_MODE_LABELS.items()],
+        self.agent_mode = _combo([(str(m), label) for m, label in agent_mode_labels().items()],
                                  str(session.agent_mode))
         self.folder = QLineEdit(session.workdir)
         if session.workdir:
             self.folder.setReadOnly(True)
-            self.folder.setToolTip("A bound session keeps its folder; fork it to work elsewhere.")
+            self.folder.setToolTip(self.tr("A bound session keeps its folder; fork it to work elsewhere."))
         else:
-            self.folder.setPlaceholderText("Not bound — type a folder to bind this session once")
+            self.folder.setPlaceholderText(self.tr("Not bound — type a folder to bind this session once"))
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {theme.error_color().name()}")
@@ -92,19 +98,19 @@ class SessionSettingsDialog(QDialog):
 
     def _layout(self) -> None:
         form = QFormLayout()
-        form.addRow("Title", self.title)
-        form.addRow("Announcement", self.announcement)
+        form.addRow(self.tr("Title"), self.title)
+        form.addRow(self.tr("Announcement"), self.announcement)
         roster = QVBoxLayout()
         for check in self.roster.values():
             roster.addWidget(check)
-        form.addRow("VPs", roster)
-        form.addRow("Default VP", self.default_vp)
-        form.addRow("Connection", self.connection)
-        form.addRow("Model", self.model)
-        form.addRow("Reasoning effort", self.effort)
-        form.addRow("Approval mode", self.approval)
-        form.addRow("Agent mode", self.agent_mode)
-        form.addRow("Folder", self.folder)
+        form.addRow(self.tr("VPs"), roster)
+        form.addRow(self.tr("Default VP"), self.default_vp)
+        form.addRow(self.tr("Connection"), self.connection)
+        form.addRow(self.tr("Model"), self.model)
+        form.addRow(self.tr("Reasoning effort"), self.effort)
+        form.addRow(self.tr("Approval mode"), self.approval)
+        form.addRow(self.tr("Agent mode"), self.agent_mode)
+        form.addRow(self.tr("Folder"), self.folder)
         box = QVBoxLayout(self)
         box.addLayout(form)
         box.addWidget(self.error)
@@ -156,11 +162,15 @@ async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: 
             if changes:
                 await kernel.update_session(session.id, **changes)
         except FoyaError as exc:
-            dialog.show_error(str(exc))
+            dialog.show_error(error_text(exc))
             return
         dialog.accept()
 
-    dialog.apply_requested.connect(lambda changes, folder: runner.spawn(apply(changes, folder),
-                                                                        "Saving session settings"))
+    dialog.apply_requested.connect(
+        lambda changes, folder: runner.spawn(
+            apply(changes, folder),
+            QCoreApplication.translate("SessionSettingsDialog", "Saving session settings"),
+        )
+    )
     dialog.open()
     return dialog

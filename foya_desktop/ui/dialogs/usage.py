@@ -8,6 +8,7 @@ deleted sessions, so all-time totals include them. Prices are set with
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -18,13 +19,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.figures import tokens_text
 from foya_desktop.engine.connections.usage import UsageReport, cost_text
+from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.kernel_api import KernelApi
 
-COLUMNS = ("day", "connection / model", "requests", "input (incl. cache)", "cache read", "cache write",
-           "output", "cost")
+
+def columns() -> list[str]:
+    """The tables' column titles, in the window's language."""
+    translate = QCoreApplication.translate
+    return [translate("UsageDialog", "day"), translate("UsageDialog", "connection / model"),
+            translate("UsageDialog", "requests"), translate("UsageDialog", "input (incl. cache)"),
+            translate("UsageDialog", "cache read"), translate("UsageDialog", "cache write"),
+            translate("UsageDialog", "output"), translate("UsageDialog", "cost")]
 
 
 class UsageDialog(QDialog):
@@ -33,17 +40,17 @@ class UsageDialog(QDialog):
     def __init__(self, session_report: UsageReport | None, all_time: UsageReport,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Token usage")
+        self.setWindowTitle(self.tr("Token usage"))
         self.setMinimumWidth(760)
         box = QVBoxLayout(self)
         self.tables: list[QTreeWidget] = []
         if session_report is not None:
-            box.addWidget(QLabel("<b>This session</b>"))
+            box.addWidget(QLabel(self.tr("<b>This session</b>")))
             box.addWidget(self._table(session_report))
-        box.addWidget(QLabel("<b>All time</b> (deleted sessions included)"))
+        box.addWidget(QLabel(self.tr("<b>All time</b> (deleted sessions included)")))
         box.addWidget(self._table(all_time))
-        note = QLabel("Cost appears only for models with a price: foya usage price CONNECTION MODEL "
-                      "--input USD --output USD (per million tokens).")
+        note = QLabel(self.tr("Cost appears only for models with a price: foya usage price CONNECTION MODEL "
+                              "--input USD --output USD (per million tokens)."))
         note.setWordWrap(True)
         note.setEnabled(False)
         box.addWidget(note)
@@ -53,19 +60,20 @@ class UsageDialog(QDialog):
 
     def _table(self, report: UsageReport) -> QTreeWidget:
         table = QTreeWidget()
-        table.setHeaderLabels(list(COLUMNS))
+        table.setHeaderLabels(columns())
         table.setRootIsDecorated(False)
         for line in report.lines:
             u = line.usage
             table.addTopLevelItem(QTreeWidgetItem([
                 line.day, f"{line.connection or '?'}/{line.model}", str(line.requests),
-                tokens_text(u.input_tokens), tokens_text(u.cache_read_tokens),
-                tokens_text(u.cache_write_tokens), tokens_text(u.output_tokens), cost_text(line.cost)]))
+                i18n.tokens(u.input_tokens), i18n.tokens(u.cache_read_tokens),
+                i18n.tokens(u.cache_write_tokens), i18n.tokens(u.output_tokens), cost_text(line.cost)]))
         t = report.total
         table.addTopLevelItem(QTreeWidgetItem([
-            "Total", "", str(report.requests), tokens_text(t.input_tokens), tokens_text(t.cache_read_tokens),
-            tokens_text(t.cache_write_tokens), tokens_text(t.output_tokens), cost_text(report.cost)]))
-        for col in range(len(COLUMNS)):
+            self.tr("Total"), "", str(report.requests), i18n.tokens(t.input_tokens),
+            i18n.tokens(t.cache_read_tokens),
+            i18n.tokens(t.cache_write_tokens), i18n.tokens(t.output_tokens), cost_text(report.cost)]))
+        for col in range(table.columnCount()):
             table.resizeColumnToContents(col)
         self.tables.append(table)
         return table

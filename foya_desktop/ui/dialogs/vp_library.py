@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import MODEL_HINTS, VP
 from foya_desktop.ui import theme
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
 
@@ -37,7 +38,7 @@ class VPLibraryDialog(QDialog):
 
     def __init__(self, kernel: KernelApi, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("VPs")
+        self.setWindowTitle(self.tr("VPs"))
         self.setMinimumSize(720, 460)
         self._kernel = kernel
         self._vps: list[VP] = []
@@ -45,30 +46,35 @@ class VPLibraryDialog(QDialog):
         self.list.setMaximumWidth(200)
         self.name, self.display_name = QLineEdit(), QLineEdit()
         self.soul = QPlainTextEdit()
-        self.soul.setPlaceholderText("The system prompt: who this VP is and how it works")
+        self.soul.setPlaceholderText(self.tr("The system prompt: who this VP is and how it works"))
         self.hint = QComboBox()
         self.hint.addItems(list(MODEL_HINTS))
         self.tools = QLineEdit()
-        self.tools.setPlaceholderText("empty: every tool the session allows; else e.g. read_file,grep")
+        self.tools.setPlaceholderText(
+            self.tr("empty: every tool the session allows; else e.g. read_file,grep")
+        )
         self.color = QLineEdit()
-        self.color.setPlaceholderText("#rrggbb (empty: from the roster order)")
+        self.color.setPlaceholderText(self.tr("#rrggbb (empty: from the roster order)"))
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.new_button, self.duplicate_button = QPushButton("New"), QPushButton("Duplicate")
-        self.delete_button, self.save_button = QPushButton("Delete"), QPushButton("Save")
-        self.close_button = QPushButton("Close")
+        self.new_button, self.duplicate_button = (
+            QPushButton(self.tr("New")),
+            QPushButton(self.tr("Duplicate")),
+        )
+        self.delete_button, self.save_button = QPushButton(self.tr("Delete")), QPushButton(self.tr("Save"))
+        self.close_button = QPushButton(self.tr("Close"))
         self._lay_out()
         self.list.currentRowChanged.connect(self._show)
         self.close_button.clicked.connect(self.accept)
 
     def _lay_out(self) -> None:
         form = QFormLayout()
-        form.addRow("Name (@handle)", self.name)
-        form.addRow("Display name", self.display_name)
-        form.addRow("Soul", self.soul)
-        form.addRow("Model hint", self.hint)
-        form.addRow("Allowed tools", self.tools)
-        form.addRow("Colour", self.color)
+        form.addRow(self.tr("Name (@handle)"), self.name)
+        form.addRow(self.tr("Display name"), self.display_name)
+        form.addRow(self.tr("Soul"), self.soul)
+        form.addRow(self.tr("Model hint"), self.hint)
+        form.addRow(self.tr("Allowed tools"), self.tools)
+        form.addRow(self.tr("Colour"), self.color)
         right = QVBoxLayout()
         right.addLayout(form)
         right.addWidget(self.message)
@@ -88,7 +94,8 @@ class VPLibraryDialog(QDialog):
         self._vps = await self._kernel.list_vps()
         self.list.clear()
         for vp in self._vps:
-            self.list.addItem(QListWidgetItem(f"{vp.name}" + ("  (built in)" if vp.builtin else "")))
+            self.list.addItem(QListWidgetItem(self.tr("{name}  (built in)").format(name=vp.name) if vp.builtin
+                                              else vp.name))
         ids = [v.id for v in self._vps]
         self.list.setCurrentRow(ids.index(select) if select in ids else 0)
 
@@ -131,10 +138,10 @@ class VPLibraryDialog(QDialog):
             else:
                 saved = await self._kernel.edit_vp(vp.id, **fields)
         except FoyaError as exc:
-            self._say(str(exc), error=True)
+            self._say(error_text(exc), error=True)
             return None
         await self.refresh(saved.id)
-        self._say(f"Saved {saved.name}. Address it as @{saved.name}.")
+        self._say(self.tr("Saved {name}. Address it as @{name}.").format(name=saved.name))
         return saved
 
     async def duplicate(self) -> VP | None:
@@ -145,10 +152,10 @@ class VPLibraryDialog(QDialog):
         try:
             copy = await self._kernel.duplicate_vp(vp.id, f"{vp.name}Copy")
         except FoyaError as exc:
-            self._say(str(exc), error=True)
+            self._say(error_text(exc), error=True)
             return None
         await self.refresh(copy.id)
-        self._say(f"Duplicated {vp.name} as {copy.name}.")
+        self._say(self.tr("Duplicated {name} as {copy}.").format(name=vp.name, copy=copy.name))
         return copy
 
     async def delete(self) -> bool:
@@ -159,10 +166,10 @@ class VPLibraryDialog(QDialog):
         try:
             await self._kernel.remove_vp(vp.id)
         except FoyaError as exc:
-            self._say(str(exc), error=True)
+            self._say(error_text(exc), error=True)
             return False
         await self.refresh()
-        self._say(f"Deleted {vp.name}.")
+        self._say(self.tr("Deleted {name}.").format(name=vp.name))
         return True
 
     def _say(self, text: str, *, error: bool = False) -> None:

@@ -1,0 +1,1 @@
+"""Files users already keep in their repositories: rules, skills and agent definitions."""

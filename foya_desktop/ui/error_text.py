@@ -1,0 +1,113 @@
+"""Engine errors in the window's language, looked up by their stable code.
+
+Why codes: the engine's English sentence is built from values (a session id,
+a status code), so it cannot be a translation key. ``FoyaError`` carries a
+``code`` and the ``params`` the sentence was built from; this module holds
+one translatable template per known code. Unknown codes (a new error, or an
+error from outside Foya) fall back to the English text, never to nothing.
+
+Two kinds of entries:
+
+* *exact* codes (``session_busy``, ``branch_inside_running_turn``, …) say the
+  whole sentence, built from ``params``;
+* *kind* codes (one per error class: ``auth_error``, ``disk_full``, …) say what
+  went wrong in general; the engine's English detail (a vendor's message, a
+  path) follows in parentheses when the window is not in English. The broad
+  classes (``not_found``, ``invalid_operation``, ``bad_input``) have no entry:
+  their sentence *is* the information, so until a finer code exists it is
+  shown as the engine wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from PySide6.QtCore import QCoreApplication
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.ui import i18n
+
+
+def _exact() -> dict[str, Callable[[Mapping[str, object]], str]]:
+    # NOTE: functions (not module-level dicts) so the lookups happen after the translator is
+    # installed; each literal is what lupdate extracts.
+    busy_queued = QCoreApplication.translate("ErrorText",
+        "The session is busy; the message waits in the queue.")
+    busy = QCoreApplication.translate("ErrorText", "The session is busy. Stop the running turn first.")
+    return {
+        "session_busy": lambda p: busy_queued if p.get("operation") in (None, "turn") else busy,
+        "branch_inside_running_turn": lambda p: QCoreApplication.translate(
+            "ErrorText", "Cannot branch inside the turn that is still running: branch after an "
+            "earlier turn's reply, or wait until this one ends."),
+        "session_busy_elsewhere": lambda p: QCoreApplication.translate(
+            "ErrorText", "Another Foya process (pid {pid}) is working in this session; wait until it "
+            "finishes.").format(pid=p.get("pid", "?")),
+        "session_deleted": lambda p: QCoreApplication.translate(
+            "ErrorText", "This session has been deleted."),
+        "question_unanswered": lambda p: QCoreApplication.translate(
+            "ErrorText", "The question was closed without an answer."),
+    }
+
+
+def _kinds() -> dict[str, str]:
+    translate = QCoreApplication.translate
+    return {
+        "auth_error": translate("ErrorText",
+            "The model service refused the API key (missing, wrong or no access)."),
+        "rate_limited": translate("ErrorText",
+            "The model service is limiting requests; try again in a moment."),
+        "overloaded": translate("ErrorText", "The model service is overloaded or failing; try again later."),
+        "context_too_long": translate("ErrorText",
+            "The conversation is longer than the model's context window; "
+                                            "compact it or start a branch."),
+        "cannot_connect": translate("ErrorText",
+            "Cannot reach the model service (refused, name or TLS failure)."),
+        "provider_timeout": translate("ErrorText", "The model service took too long to answer."),
+        "incomplete_stream": translate("ErrorText", "The reply stopped before it was complete."),
+        "bad_response": translate("ErrorText", "The model service sent something Foya cannot read."),
+        "stream_error_event": translate("ErrorText", "The model service reported an error while replying."),
+        "provider_error": translate("ErrorText", "The model service call failed."),
+        "keyring_unavailable": translate("ErrorText",
+            "This system has no secure keyring, so API keys cannot be stored."),
+        "database_locked": translate("ErrorText",
+            "Another program kept Foya's database locked for too long."),
+        "disk_full": translate("ErrorText", "The disk is full; Foya could not save."),
+        "storage_read_only": translate("ErrorText", "Foya's data folder cannot be written."),
+        "database_corrupt": translate("ErrorText", "Foya's database file is damaged; it is not written to."),
+        "schema_too_new": translate("ErrorText",
+            "The database was written by a newer Foya; update Foya to open it."),
+        "schema_invalid": translate("ErrorText", "The database records a schema version Foya never wrote."),
+        "storage_error": translate("ErrorText", "Foya's data folder cannot be used."),
+        "path_outside_project": translate("ErrorText", "The path is outside the session's project folder."),
+    }
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def error_code(error: BaseException) -> str:
+    """The error's stable code (``FoyaError.code`` when it has one, else its class in snake_case)."""
+    code = getattr(error, "code", "")
+    return code if isinstance(code, str) and code else _snake(type(error).__name__)
+
+
+def error_text(error: BaseException) -> str:
+    """The sentence to show for ``error`` in the window's language."""
+    english = str(error) or type(error).__name__
+    if not isinstance(error, FoyaError):
+        return f"{type(error).__name__}: {english}"
+    code = error_code(error)
+    raw = getattr(error, "params", None)
+    params: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
+    exact = _exact().get(code)
+    if exact is not None:
+        return exact(params)
+    kinds = _kinds()
+    summary = kinds.get(code) or next(
+        (kinds[_snake(k.__name__)] for k in type(error).__mro__ if _snake(k.__name__) in kinds), None)
+    if summary is None or i18n.active() == "en":
+        return english  # unknown code, or the window is in English: the engine's own sentence
+    detail = QCoreApplication.translate("ErrorText", "{summary} ({detail})")
+    return detail.format(summary=summary, detail=english)

@@ -1,0 +1,1680 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>App</name>
+    <message>
+        <source>Foya cannot open its data folder ({folder}).</source>
+        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalCard</name>
+    <message>
+        <source>No narrow rule can be made for this call (a pipeline or compound command, a network command, or no single path). Allow it once or for this session instead.</source>
+        <translation>无法为此调用建立精确规则（管道或复合命令、网络命令，或不是单一路径）。请改为仅允许一次或在本会话中允许。</translation>
+    </message>
+    <message>
+        <source>This session has no project folder, so there is no project to keep a rule for.</source>
+        <translation>此会话没有项目文件夹，因此没有可保存规则的项目。</translation>
+    </message>
+    <message>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <source>Allow for this session</source>
+        <translation>在本会话中允许</translation>
+    </message>
+    <message>
+        <source>Always for this project</source>
+        <translation>在此项目中始终允许</translation>
+    </message>
+    <message numerus="yes">
+        <source>  … (%n lines)</source>
+        <translation>
+            <numerusform>  …（%n 行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{who} wants to use {tool}</source>
+        <translation>{who} 想要使用 {tool}</translation>
+    </message>
+    <message>
+        <source>Why you are asked: {reason}</source>
+        <translation>询问原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Why not? (optional: the agent reads it and tries another way)</source>
+        <translation>为什么拒绝？（可选：智能体会读到并尝试其他方式）</translation>
+    </message>
+    <message>
+        <source>▸ All arguments</source>
+        <translation>▸ 全部参数</translation>
+    </message>
+    <message>
+        <source>All arguments</source>
+        <translation>全部参数</translation>
+    </message>
+    <message>
+        <source>Keep a narrow rule for exactly this command or path in this project.</source>
+        <translation>在此项目中为这条命令或这个路径保存一条精确规则。</translation>
+    </message>
+    <message>
+        <source>Until the app quits; not kept, not copied by branch or fork.</source>
+        <translation>直到应用退出；不会保存，分支或派生时也不会复制。</translation>
+    </message>
+    <message>
+        <source>Deny &amp;&amp; stop</source>
+        <translation>拒绝并停止</translation>
+    </message>
+    <message>
+        <source>Deny &amp;&amp; tell the agent</source>
+        <translation>拒绝并告知智能体</translation>
+    </message>
+    <message>
+        <source>The agent gets your words as the tool&apos;s result and continues.</source>
+        <translation>智能体会把你的话作为工具结果收到，然后继续。</translation>
+    </message>
+    <message>
+        <source>Without a reason the turn stops here.</source>
+        <translation>不填写原因时，本轮将在此停止。</translation>
+    </message>
+    <message>
+        <source>Sending your answer…</source>
+        <translation>正在发送你的回复…</translation>
+    </message>
+    <message numerus="yes">
+        <source>+%n more waiting</source>
+        <translation>
+            <numerusform>另有 %n 个等待中</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentChips</name>
+    <message>
+        <source>Sent to the model as an image</source>
+        <translation>以图片形式发送给模型</translation>
+    </message>
+    <message>
+        <source>Sent as the file&apos;s text inside the message</source>
+        <translation>以文件文本的形式放在消息中发送</translation>
+    </message>
+    <message>
+        <source>Remove {name}</source>
+        <translation>移除 {name}</translation>
+    </message>
+</context>
+<context>
+    <name>Attachments</name>
+    <message>
+        <source>Images up to {image_mb} MB (PNG, JPEG, GIF, WebP); text files up to {text_kb} KB; at most {count} per message.</source>
+        <translation>图片最大 {image_mb} MB（PNG、JPEG、GIF、WebP）；文本文件最大 {text_kb} KB；每条消息最多 {count} 个。</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; images can be at most {limit} MB.</source>
+        <translation>{name} 大小为 {size}；图片最大为 {limit} MB。</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; text files can be at most {limit} KB. Mention its path instead and let the agent read it.</source>
+        <translation>{name} 大小为 {size}；文本文件最大为 {limit} KB。请改为提及它的路径，让智能体自行读取。</translation>
+    </message>
+    <message>
+        <source>{name} is neither an image (PNG, JPEG, GIF, WebP) nor a UTF-8 text file, so it cannot be attached. Mention its path instead.</source>
+        <translation>{name} 既不是图片（PNG、JPEG、GIF、WebP），也不是 UTF-8 文本文件，无法作为附件。请改为提及它的路径。</translation>
+    </message>
+    <message>
+        <source>{name} is {size}; that is too large to attach.</source>
+        <translation>{name} 大小为 {size}，太大，无法作为附件。</translation>
+    </message>
+    <message>
+        <source>{name} could not be read: {reason}.</source>
+        <translation>无法读取 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>The pasted image could not be read.</source>
+        <translation>无法读取粘贴的图片。</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Attach images or text files.</source>
+        <translation>附加图片或文本文件。</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop, keep queue</source>
+        <translation>停止，保留队列</translation>
+    </message>
+    <message>
+        <source>Stop and clear queue</source>
+        <translation>停止并清空队列</translation>
+    </message>
+    <message>
+        <source>Interrupt and send next</source>
+        <translation>中断并发送下一条</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>加入队列</translation>
+    </message>
+    <message>
+        <source>Add to the queue; it is sent when the current turn ends</source>
+        <translation>加入队列；当前轮次结束后发送</translation>
+    </message>
+    <message>
+        <source>@ to address a VP · </source>
+        <translation>用 @ 指定 VP · </translation>
+    </message>
+    <message>
+        <source>nobody</source>
+        <translation>无人</translation>
+    </message>
+    <message numerus="yes">
+        <source>{listed} is not on this session&apos;s roster, so nobody by that name gets this message (the text is sent as written). On the roster: {roster}.</source>
+        <translation>
+            <numerusform>{listed} 不在此会话的成员中，所以没有这个名字的成员会收到此消息（文本将按原样发送）。成员：{roster}。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{name} was not attached: at most {count} per message.</source>
+        <translation>{name} 未附加：每条消息最多 {count} 个附件。</translation>
+    </message>
+    <message>
+        <source>Attach files</source>
+        <translation>附加文件</translation>
+    </message>
+    <message>
+        <source>Stop the current reply (Esc; the queue is kept, paused)</source>
+        <translation>停止当前回复（Esc；队列保留并暂停）</translation>
+    </message>
+    <message>
+        <source>Send ({keys})</source>
+        <translation>发送（{keys}）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter to send, Enter for a new line</source>
+        <translation>Ctrl+Enter 发送，Enter 换行</translation>
+    </message>
+    <message>
+        <source>Enter to send, Shift+Enter for a new line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Message {name} — {hint}{keys}</source>
+        <translation>发消息给 {name} — {hint}{keys}</translation>
+    </message>
+    <message>
+        <source>Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml)</source>
+        <translation>图片和文本 (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionsDialog</name>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation>兼容 OpenAI</translation>
+    </message>
+    <message>
+        <source>Stored in the system keyring; leave empty to keep the current key</source>
+        <translation>保存在系统密钥环中；留空则保留当前密钥</translation>
+    </message>
+    <message>
+        <source>e.g. OPENAI_API_KEY (read from the environment instead)</source>
+        <translation>例如 OPENAI_API_KEY（改为从环境变量读取）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Base URL</translation>
+    </message>
+    <message>
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Key from env var</source>
+        <translation>密钥环境变量</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>API keys cannot be saved here; set an environment variable and enter its name below.</source>
+        <translation>此处无法保存 API 密钥；请设置一个环境变量，并在下方填写它的名称。</translation>
+    </message>
+    <message>
+        <source>Unavailable: no secure keyring on this system</source>
+        <translation>不可用：此系统没有安全的密钥环</translation>
+    </message>
+    <message>
+        <source>A connection needs a name and a base URL.</source>
+        <translation>连接需要名称和 Base URL。</translation>
+    </message>
+    <message>
+        <source>Saving the connection</source>
+        <translation>保存连接</translation>
+    </message>
+    <message>
+        <source>Saved “{name}”.</source>
+        <translation>已保存“{name}”。</translation>
+    </message>
+    <message>
+        <source>Removing the connection</source>
+        <translation>移除连接</translation>
+    </message>
+    <message>
+        <source>Removed “{name}”.</source>
+        <translation>已移除“{name}”。</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorText</name>
+    <message>
+        <source>The session is busy; the message waits in the queue.</source>
+        <translation>会话正忙，消息已在队列中等待。</translation>
+    </message>
+    <message>
+        <source>The session is busy. Stop the running turn first.</source>
+        <translation>会话正忙。请先停止正在运行的轮次。</translation>
+    </message>
+    <message>
+        <source>Cannot branch inside the turn that is still running: branch after an earlier turn&apos;s reply, or wait until this one ends.</source>
+        <translation>无法在仍在运行的轮次内创建分支：请在更早一轮的回复之后分支，或等待本轮结束。</translation>
+    </message>
+    <message>
+        <source>Another Foya process (pid {pid}) is working in this session; wait until it finishes.</source>
+        <translation>另一个 Foya 进程（pid {pid}）正在此会话中工作，请等待它完成。</translation>
+    </message>
+    <message>
+        <source>This session has been deleted.</source>
+        <translation>此会话已被删除。</translation>
+    </message>
+    <message>
+        <source>The question was closed without an answer.</source>
+        <translation>该问题未经回答即被关闭。</translation>
+    </message>
+    <message>
+        <source>The model service refused the API key (missing, wrong or no access).</source>
+        <translation>模型服务拒绝了 API 密钥（缺失、错误或无访问权限）。</translation>
+    </message>
+    <message>
+        <source>The model service is limiting requests; try again in a moment.</source>
+        <translation>模型服务正在限制请求频率，请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The model service is overloaded or failing; try again later.</source>
+        <translation>模型服务过载或出现故障，请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The conversation is longer than the model&apos;s context window; compact it or start a branch.</source>
+        <translation>对话长度超出了模型的上下文窗口，请压缩对话或新建分支。</translation>
+    </message>
+    <message>
+        <source>Cannot reach the model service (refused, name or TLS failure).</source>
+        <translation>无法连接模型服务（连接被拒绝、域名解析或 TLS 失败）。</translation>
+    </message>
+    <message>
+        <source>The model service took too long to answer.</source>
+        <translation>模型服务响应超时。</translation>
+    </message>
+    <message>
+        <source>The reply stopped before it was complete.</source>
+        <translation>回复在完成前中断了。</translation>
+    </message>
+    <message>
+        <source>The model service sent something Foya cannot read.</source>
+        <translation>模型服务返回了 Foya 无法解析的内容。</translation>
+    </message>
+    <message>
+        <source>The model service reported an error while replying.</source>
+        <translation>模型服务在回复过程中报告了错误。</translation>
+    </message>
+    <message>
+        <source>The model service call failed.</source>
+        <translation>调用模型服务失败。</translation>
+    </message>
+    <message>
+        <source>This system has no secure keyring, so API keys cannot be stored.</source>
+        <translation>此系统没有安全的密钥环，无法保存 API 密钥。</translation>
+    </message>
+    <message>
+        <source>Another program kept Foya&apos;s database locked for too long.</source>
+        <translation>另一个程序锁定 Foya 的数据库时间过长。</translation>
+    </message>
+    <message>
+        <source>The disk is full; Foya could not save.</source>
+        <translation>磁盘已满，Foya 无法保存。</translation>
+    </message>
+    <message>
+        <source>Foya&apos;s data folder cannot be written.</source>
+        <translation>无法写入 Foya 的数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Foya&apos;s database file is damaged; it is not written to.</source>
+        <translation>Foya 的数据库文件已损坏，不会再写入。</translation>
+    </message>
+    <message>
+        <source>The database was written by a newer Foya; update Foya to open it.</source>
+        <translation>该数据库由更新版本的 Foya 写入，请升级 Foya 后再打开。</translation>
+    </message>
+    <message>
+        <source>The database records a schema version Foya never wrote.</source>
+        <translation>数据库记录的架构版本不是 Foya 写入过的版本。</translation>
+    </message>
+    <message>
+        <source>Foya&apos;s data folder cannot be used.</source>
+        <translation>无法使用 Foya 的数据文件夹。</translation>
+    </message>
+    <message>
+        <source>The path is outside the session&apos;s project folder.</source>
+        <translation>该路径位于会话的项目文件夹之外。</translation>
+    </message>
+    <message>
+        <source>{summary} ({detail})</source>
+        <translation>{summary}（{detail}）</translation>
+    </message>
+</context>
+<context>
+    <name>Figures</name>
+    <message>
+        <source>not provided</source>
+        <translation>未提供</translation>
+    </message>
+    <message>
+        <source>Tokens are what the provider reported for this VP&apos;s model requests in this turn: input includes cached tokens, sub-agents are not included, and a provider that reports nothing shows &quot;not provided&quot;. Executions are tool calls that really ran (successful or failed); blocked calls were refused before running and count as failures, not executions. Repeated calls used the same tool and arguments as an earlier call of this turn; duplicate results repeated an earlier output. New evidence does not mean the task is done.</source>
+        <translation>Token 数是服务商为此 VP 在本轮中的模型请求报告的数值：输入包含缓存的 token，不含子智能体；服务商未报告时显示“未提供”。执行次数是真正运行过的工具调用（无论成功或失败）；被拦截的调用在运行前即被拒绝，计为失败而非执行。重复调用是指与本轮中更早调用相同的工具和参数；重复结果是指与更早的输出相同。出现新证据并不代表任务已完成。</translation>
+    </message>
+</context>
+<context>
+    <name>HelpSheet</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>KeyboardActions</name>
+    <message>
+        <source>Stop the reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <source>Go to session or command…</source>
+        <translation>转到会话或命令…</translation>
+    </message>
+    <message>
+        <source>Quick switcher</source>
+        <translation>快速切换</translation>
+    </message>
+    <message>
+        <source>Preferences…</source>
+        <translation>偏好设置…</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>Previous session</source>
+        <translation>上一个会话</translation>
+    </message>
+    <message>
+        <source>Next session</source>
+        <translation>下一个会话</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>&amp;Go</source>
+        <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <source>New line</source>
+        <translation>换行</translation>
+    </message>
+    <message>
+        <source>Stop the reply (the queue is kept)</source>
+        <translation>停止回复（队列保留）</translation>
+    </message>
+    <message>
+        <source>Address a VP by name</source>
+        <translation>按名字指定 VP</translation>
+    </message>
+    <message>
+        <source>Writing</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Moving around</source>
+        <translation>导航</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <source>Follow the system ({name})</source>
+        <translation>跟随系统（{name}）</translation>
+    </message>
+    <message>
+        <source>The new language is used the next time Foya starts.</source>
+        <translation>新语言将在下次启动 Foya 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Connections…</source>
+        <translation>连接…</translation>
+    </message>
+    <message>
+        <source>VPs…</source>
+        <translation>VP…</translation>
+    </message>
+    <message>
+        <source>MCP servers…</source>
+        <translation>MCP 服务器…</translation>
+    </message>
+    <message>
+        <source>Close window</source>
+        <translation>关闭窗口</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Connections</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>VPs</source>
+        <translation>VP</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Opening the session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>{title} — Foya</source>
+        <translation>{title} — Foya</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Saving the session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Saving the VP</source>
+        <translation>保存 VP</translation>
+    </message>
+    <message>
+        <source>Duplicating</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Deleting the VP</source>
+        <translation>删除 VP</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersDialog</name>
+    <message>
+        <source>MCP servers — {0}</source>
+        <translation>MCP 服务器 — {0}</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>User level (your own servers, from mcp.json in Foya&apos;s data folder)</source>
+        <translation>用户级（你自己的服务器，来自 Foya 数据文件夹中的 mcp.json）</translation>
+    </message>
+    <message>
+        <source>This project (.mcp.json; each server starts only once you trusted it)</source>
+        <translation>本项目（.mcp.json；每个服务器只有在你信任后才会启动）</translation>
+    </message>
+    <message>
+        <source>This session has no project folder, so no project servers.</source>
+        <translation>此会话没有项目文件夹，因此没有项目服务器。</translation>
+    </message>
+    <message>
+        <source>Select a server to see its command, source and last error.</source>
+        <translation>选择一个服务器以查看它的命令、来源和最近的错误。</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>Trust…</source>
+        <translation>信任…</translation>
+    </message>
+    <message>
+        <source>Revoke trust</source>
+        <translation>撤销信任</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Command or URL</source>
+        <translation>命令或 URL</translation>
+    </message>
+    <message>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>(file)</source>
+        <translation>（文件）</translation>
+    </message>
+    <message>
+        <source>{0} project server(s) wait for your trust: {1}. Use Trust… to review exactly what would run.</source>
+        <translation>{0} 个项目服务器等待你的信任：{1}。请用“信任…”查看将要运行的确切内容。</translation>
+    </message>
+    <message>
+        <source>your own</source>
+        <translation>你自己的</translation>
+    </message>
+    <message>
+        <source>trusted</source>
+        <translation>已信任</translation>
+    </message>
+    <message>
+        <source>not trusted</source>
+        <translation>未信任</translation>
+    </message>
+    <message>
+        <source>changed since trusted</source>
+        <translation>信任后已更改</translation>
+    </message>
+    <message>
+        <source>cannot be used</source>
+        <translation>无法使用</translation>
+    </message>
+    <message>
+        <source>not started (starts when needed)</source>
+        <translation>未启动（需要时启动）</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped (idle)</source>
+        <translation>已停止（空闲）</translation>
+    </message>
+    <message>
+        <source>waiting for trust</source>
+        <translation>等待信任</translation>
+    </message>
+    <message>
+        <source>Command or URL: {0}</source>
+        <translation>命令或 URL：{0}</translation>
+    </message>
+    <message>
+        <source>From: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <source>Tools: {0}</source>
+        <translation>工具：{0}</translation>
+    </message>
+    <message>
+        <source>Warning: {0}</source>
+        <translation>警告：{0}</translation>
+    </message>
+    <message>
+        <source>Error: {0}</source>
+        <translation>错误：{0}</translation>
+    </message>
+    <message>
+        <source>Trust this project&apos;s MCP servers?</source>
+        <translation>信任此项目的 MCP 服务器吗？</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json would start these servers on your computer, with your permissions. Trust them only if you trust the repository.</source>
+        <translation>此项目的 .mcp.json 会以你的权限在你的电脑上启动这些服务器。只有在你信任这个仓库时才信任它们。</translation>
+    </message>
+    <message>
+        <source>  (changed since you trusted it)</source>
+        <translation>  （你信任后已更改）</translation>
+    </message>
+    <message>
+        <source>Trusted {0} server(s); they start when a session of this project next needs them.</source>
+        <translation>已信任 {0} 个服务器；此项目的会话下次需要时它们会启动。</translation>
+    </message>
+    <message>
+        <source>Took back the trust of {0} server(s); they stopped.</source>
+        <translation>已撤销对 {0} 个服务器的信任；它们已停止。</translation>
+    </message>
+    <message>
+        <source>Restarting {0}…</source>
+        <translation>正在重启 {0}…</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>NewSessionDialog</name>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>What is this session about? (optional)</source>
+        <translation>这个会话要做什么？（可选）</translation>
+    </message>
+    <message>
+        <source>No folder — the session goes to Recents</source>
+        <translation>不选文件夹 — 会话将放在“最近”中</translation>
+    </message>
+    <message>
+        <source>Choose a project…</source>
+        <translation>选择项目…</translation>
+    </message>
+    <message>
+        <source>Create session</source>
+        <translation>创建会话</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>A session with a folder stays bound to that project.</source>
+        <translation>选择了文件夹的会话会一直绑定到该项目。</translation>
+    </message>
+    <message>
+        <source>VPs</source>
+        <translation>VP</translation>
+    </message>
+    <message>
+        <source>Answers by default</source>
+        <translation>默认回答者</translation>
+    </message>
+    <message>
+        <source>Model service</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>None yet — add one under Connections…</source>
+        <translation>暂无 — 请在“连接…”中添加</translation>
+    </message>
+    <message>
+        <source>Choose the project folder</source>
+        <translation>选择项目文件夹</translation>
+    </message>
+    <message>
+        <source>The folder cannot be used: {reason}.</source>
+        <translation>无法使用该文件夹：{reason}。</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>A new language applies after Foya restarts.</source>
+        <translation>新语言在 Foya 重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>A reply finished</source>
+        <translation>回复完成时</translation>
+    </message>
+    <message>
+        <source>A reply failed</source>
+        <translation>回复失败时</translation>
+    </message>
+    <message>
+        <source>An approval or a question waits for you</source>
+        <translation>有审批或问题等待你处理时</translation>
+    </message>
+    <message>
+        <source>The first one configured</source>
+        <translation>第一个已配置的服务</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own default model</source>
+        <translation>服务自身的默认模型</translation>
+    </message>
+    <message>
+        <source>Ask before acting (default)</source>
+        <translation>操作前询问（默认）</translation>
+    </message>
+    <message>
+        <source>Enter sends, Shift+Enter adds a line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends, Enter adds a line</source>
+        <translation>Ctrl+Enter 发送，Enter 换行</translation>
+    </message>
+    <message>
+        <source>(not stored: a test window)</source>
+        <translation>（未保存：测试窗口）</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Appearance and language</source>
+        <translation>外观与语言</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Notify me when</source>
+        <translation>在以下情况通知我</translation>
+    </message>
+    <message>
+        <source>Only for sessions not on screen; at most one per reply.</source>
+        <translation>仅针对不在屏幕上的会话；每次回复最多一条。</translation>
+    </message>
+    <message>
+        <source>New sessions</source>
+        <translation>新会话</translation>
+    </message>
+    <message>
+        <source>Model service</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Approval mode</source>
+        <translation>审批模式</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesState</name>
+    <message>
+        <source>Preferences could not be saved ({reason}).</source>
+        <translation>无法保存偏好设置（{reason}）。</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionBook</name>
+    <message>
+        <source>Answering the question</source>
+        <translation>回答问题</translation>
+    </message>
+    <message>
+        <source>This question is no longer open.</source>
+        <translation>此问题已不再开放。</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionCard</name>
+    <message>
+        <source>Type your answer</source>
+        <translation>输入你的回答</translation>
+    </message>
+    <message>
+        <source>Send answer</source>
+        <translation>发送回答</translation>
+    </message>
+    <message>
+        <source>Resend answer</source>
+        <translation>重新发送回答</translation>
+    </message>
+    <message>
+        <source>Sends the same answer for the same question again; it can never be answered twice.</source>
+        <translation>为同一问题再次发送相同的回答；同一问题永远不会被回答两次。</translation>
+    </message>
+    <message>
+        <source>{who} asks</source>
+        <translation>{who} 提问</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionView</name>
+    <message>
+        <source>Ask {who} to ask again if it still needs the answer.</source>
+        <translation>如果仍需要答案，请让 {who} 重新提问。</translation>
+    </message>
+    <message>
+        <source>the VP</source>
+        <translation>该 VP</translation>
+    </message>
+    <message>
+        <source>Not answered.</source>
+        <translation>未回答。</translation>
+    </message>
+    <message>
+        <source>You answered: {answer}</source>
+        <translation>你的回答：{answer}</translation>
+    </message>
+    <message>
+        <source>Opening the question…</source>
+        <translation>正在打开问题…</translation>
+    </message>
+    <message>
+        <source>This question is no longer open (the turn ended or the app restarted).</source>
+        <translation>此问题已不再开放（本轮已结束或应用已重启）。</translation>
+    </message>
+    <message>
+        <source>Sent “{answer}” — waiting for the agent to confirm…</source>
+        <translation>已发送“{answer}” — 等待智能体确认…</translation>
+    </message>
+    <message>
+        <source>No confirmation for “{answer}” yet. Check the connection and resend — it is the same question, so it can never be answered twice.</source>
+        <translation>“{answer}”尚未得到确认。请检查连接后重新发送 — 这是同一个问题，永远不会被回答两次。</translation>
+    </message>
+    <message>
+        <source>Could not deliver “{answer}”: {reason} Resend when the agent is available.</source>
+        <translation>无法送达“{answer}”：{reason} 请在智能体可用时重新发送。</translation>
+    </message>
+    <message>
+        <source>(question not recorded)</source>
+        <translation>（问题未被记录）</translation>
+    </message>
+</context>
+<context>
+    <name>Questions</name>
+    <message>
+        <source>The question expired before an answer was accepted.</source>
+        <translation>问题在回答被接受之前已过期。</translation>
+    </message>
+    <message>
+        <source>The turn was stopped before an answer was accepted.</source>
+        <translation>本轮在回答被接受之前已停止。</translation>
+    </message>
+    <message>
+        <source>The app restarted while the question was open, so the waiting request is gone.</source>
+        <translation>问题开放期间应用已重启，等待中的请求已丢失。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueWidget</name>
+    <message>
+        <source>Resume queue</source>
+        <translation>恢复队列</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Remove from queue</source>
+        <translation>从队列中移除</translation>
+    </message>
+    <message>
+        <source>Send now</source>
+        <translation>立即发送</translation>
+    </message>
+    <message>
+        <source>Stop the current reply and send this next</source>
+        <translation>停止当前回复，接着发送这条</translation>
+    </message>
+    <message numerus="yes">
+        <source>Queued (%n)</source>
+        <translation>
+            <numerusform>队列（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — paused after stop</source>
+        <translation> — 停止后已暂停</translation>
+    </message>
+</context>
+<context>
+    <name>QuickSwitcher</name>
+    <message>
+        <source>Go to a session or command</source>
+        <translation>转到会话或命令</translation>
+    </message>
+    <message>
+        <source>Type to find a session or a command…</source>
+        <translation>输入以查找会话或命令…</translation>
+    </message>
+    <message>
+        <source>↑↓ to move · Enter to open · Esc to close</source>
+        <translation>↑↓ 移动 · Enter 打开 · Esc 关闭</translation>
+    </message>
+</context>
+<context>
+    <name>QuitController</name>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Quit now (stop running turns)</source>
+        <translation>立即退出（停止正在运行的回合）</translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Foya is still running</source>
+        <translation>Foya 仍在运行</translation>
+    </message>
+    <message>
+        <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
+        <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quit when finished</source>
+        <translation>完成后退出</translation>
+    </message>
+    <message>
+        <source>Keep a small window</source>
+        <translation>保留小窗口</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finishing running sessions before quitting (%n left)…</source>
+        <translation>
+            <numerusform>正在完成运行中的会话，然后退出（还剩 %n 个）…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RosterDialog</name>
+    <message>
+        <source>Roster and default VP</source>
+        <translation>成员与默认 VP</translation>
+    </message>
+    <message>
+        <source>Who works in “{title}”:</source>
+        <translation>参与“{title}”的成员：</translation>
+    </message>
+    <message>
+        <source>Answers messages without @mentions</source>
+        <translation>回答未 @提及 的消息</translation>
+    </message>
+</context>
+<context>
+    <name>SessionSettingsDialog</name>
+    <message>
+        <source>Execute</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>Plan (read and discuss only)</source>
+        <translation>计划（仅阅读和讨论）</translation>
+    </message>
+    <message>
+        <source>Plan awaiting confirmation</source>
+        <translation>计划待确认</translation>
+    </message>
+    <message>
+        <source>Session settings</source>
+        <translation>会话设置</translation>
+    </message>
+    <message>
+        <source>Shown to every VP in this session</source>
+        <translation>展示给此会话中的每个 VP</translation>
+    </message>
+    <message>
+        <source>First configured</source>
+        <translation>第一个已配置的</translation>
+    </message>
+    <message>
+        <source>The connection&apos;s default model</source>
+        <translation>该连接的默认模型</translation>
+    </message>
+    <message>
+        <source>A bound session keeps its folder; fork it to work elsewhere.</source>
+        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生（fork）它。</translation>
+    </message>
+    <message>
+        <source>Not bound — type a folder to bind this session once</source>
+        <translation>未绑定 — 输入文件夹即可绑定此会话（仅一次）</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Announcement</source>
+        <translation>公告</translation>
+    </message>
+    <message>
+        <source>VPs</source>
+        <translation>VP</translation>
+    </message>
+    <message>
+        <source>Default VP</source>
+        <translation>默认 VP</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Reasoning effort</source>
+        <translation>推理强度</translation>
+    </message>
+    <message>
+        <source>Approval mode</source>
+        <translation>审批模式</translation>
+    </message>
+    <message>
+        <source>Agent mode</source>
+        <translation>智能体模式</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Saving session settings</source>
+        <translation>保存会话设置</translation>
+    </message>
+</context>
+<context>
+    <name>StatusLine</name>
+    <message>
+        <source>Default effort</source>
+        <translation>默认强度</translation>
+    </message>
+    <message>
+        <source>Minimal effort</source>
+        <translation>最低强度</translation>
+    </message>
+    <message>
+        <source>Low effort</source>
+        <translation>低强度</translation>
+    </message>
+    <message>
+        <source>Medium effort</source>
+        <translation>中等强度</translation>
+    </message>
+    <message>
+        <source>High effort</source>
+        <translation>高强度</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>Ask before acting</source>
+        <translation>操作前询问</translation>
+    </message>
+    <message>
+        <source>Auto-edit files</source>
+        <translation>自动编辑文件</translation>
+    </message>
+    <message>
+        <source>Full auto</source>
+        <translation>完全自动</translation>
+    </message>
+    <message>
+        <source>Mode: Execute</source>
+        <translation>模式：执行</translation>
+    </message>
+    <message>
+        <source>Mode: Plan</source>
+        <translation>模式：计划</translation>
+    </message>
+    <message>
+        <source>Mode: Plan (awaiting confirmation)</source>
+        <translation>模式：计划（待确认）</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>工作中…</translation>
+    </message>
+    <message>
+        <source>Compacting history…</source>
+        <translation>正在压缩历史…</translation>
+    </message>
+    <message>
+        <source>Reasoning effort for the next model request</source>
+        <translation>下一次模型请求的推理强度</translation>
+    </message>
+    <message>
+        <source>Execute: tools as the approval mode allows. Plan: read and discuss only, then confirm the plan. Click to switch.</source>
+        <translation>执行：按审批模式允许的范围使用工具。计划：仅阅读和讨论，然后确认计划。点击切换。</translation>
+    </message>
+    <message>
+        <source>Confirm and execute</source>
+        <translation>确认并执行</translation>
+    </message>
+    <message>
+        <source>Keep planning</source>
+        <translation>继续计划</translation>
+    </message>
+    <message>
+        <source>Debug</source>
+        <translation>调试</translation>
+    </message>
+    <message>
+        <source>Debug: show each model request and tool call of a turn as sent</source>
+        <translation>调试：按发送原样显示一轮中的每个模型请求和工具调用</translation>
+    </message>
+    <message>
+        <source>Usage: tokens and cost of this session and of all time</source>
+        <translation>用量：本会话及累计的 token 与费用</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>用量</translation>
+    </message>
+    <message>
+        <source>What tools may do without asking you</source>
+        <translation>工具无需询问你即可执行的操作</translation>
+    </message>
+    <message>
+        <source>Model service for this session</source>
+        <translation>此会话使用的模型服务</translation>
+    </message>
+    <message>
+        <source>Choose a service</source>
+        <translation>选择服务</translation>
+    </message>
+    <message>
+        <source>Model name (type any name the service offers)</source>
+        <translation>模型名称（可输入服务提供的任意名称）</translation>
+    </message>
+    <message>
+        <source>The plan is ready.</source>
+        <translation>计划已就绪。</translation>
+    </message>
+    <message>
+        <source>(no connection)</source>
+        <translation>（无连接）</translation>
+    </message>
+</context>
+<context>
+    <name>TaskRunner</name>
+    <message>
+        <source>{what} failed: {error}</source>
+        <translation>{what}失败：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>TrayAgent</name>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>另外 %n 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates in Foya: %n</source>
+        <translation>
+            <numerusform>Foya 有 %n 条更新</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reply finished</source>
+        <translation>回复已完成</translation>
+    </message>
+    <message>
+        <source>Reply failed</source>
+        <translation>回复失败</translation>
+    </message>
+    <message>
+        <source>Foya needs you</source>
+        <translation>Foya 需要你处理</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>running: %n</source>
+        <translation>
+            <numerusform>运行中：%n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for you: %n</source>
+        <translation>
+            <numerusform>等待你处理：%n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+</context>
+<context>
+    <name>UsageDialog</name>
+    <message>
+        <source>day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>connection / model</source>
+        <translation>连接 / 模型</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>请求数</translation>
+    </message>
+    <message>
+        <source>input (incl. cache)</source>
+        <translation>输入（含缓存）</translation>
+    </message>
+    <message>
+        <source>cache read</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>cache write</source>
+        <translation>缓存写入</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Token usage</source>
+        <translation>Token 用量</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;This session&lt;/b&gt;</source>
+        <translation>&lt;b&gt;此会话&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;All time&lt;/b&gt; (deleted sessions included)</source>
+        <translation>&lt;b&gt;全部历史&lt;/b&gt;（含已删除的会话）</translation>
+    </message>
+    <message>
+        <source>Cost appears only for models with a price: foya usage price CONNECTION MODEL --input USD --output USD (per million tokens).</source>
+        <translation>只有设置了价格的模型才显示费用：foya usage price CONNECTION MODEL --input USD --output USD（每百万 token）。</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+</context>
+<context>
+    <name>VPLibraryDialog</name>
+    <message>
+        <source>VPs</source>
+        <translation>VP</translation>
+    </message>
+    <message>
+        <source>The system prompt: who this VP is and how it works</source>
+        <translation>系统提示词：这个 VP 是谁、如何工作</translation>
+    </message>
+    <message>
+        <source>empty: every tool the session allows; else e.g. read_file,grep</source>
+        <translation>留空：会话允许的全部工具；否则如 read_file,grep</translation>
+    </message>
+    <message>
+        <source>#rrggbb (empty: from the roster order)</source>
+        <translation>#rrggbb（留空：按成员顺序分配）</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Name (@handle)</source>
+        <translation>名称（@句柄）</translation>
+    </message>
+    <message>
+        <source>Display name</source>
+        <translation>显示名称</translation>
+    </message>
+    <message>
+        <source>Soul</source>
+        <translation>灵魂（Soul）</translation>
+    </message>
+    <message>
+        <source>Model hint</source>
+        <translation>模型提示</translation>
+    </message>
+    <message>
+        <source>Allowed tools</source>
+        <translation>允许的工具</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>{name}  (built in)</source>
+        <translation>{name}  （内置）</translation>
+    </message>
+    <message>
+        <source>Saved {name}. Address it as @{name}.</source>
+        <translation>已保存 {name}。用 @{name} 称呼它。</translation>
+    </message>
+    <message>
+        <source>Duplicated {name} as {copy}.</source>
+        <translation>已将 {name} 复制为 {copy}。</translation>
+    </message>
+    <message>
+        <source>Deleted {name}.</source>
+        <translation>已删除 {name}。</translation>
+    </message>
+</context>
+<context>
+    <name>VPStatusBlock</name>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop this VP (the others go on)</source>
+        <translation>停止此 VP（其他 VP 继续）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n 次失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>input {input} · output {output} tokens · {requests} model requests · {runs} tool executions</source>
+        <translation>输入 {input} · 输出 {output} token · {requests} 次模型请求 · {runs} 次工具执行</translation>
+    </message>
+    <message>
+        <source>No tool calls yet.</source>
+        <translation>尚无工具调用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more tool kind(s), counted in the totals above</source>
+        <translation>
+            <numerusform>另有 %n 种工具，已计入上方合计</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>executions</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>failures</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>被拦截</translation>
+    </message>
+    <message>
+        <source>Failures include blocked calls (refused before they ran).</source>
+        <translation>失败次数包含被拦截的调用（运行前即被拒绝）。</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>暂无</translation>
+    </message>
+    <message>
+        <source>Input served from the prompt cache (reuse): {cache} · repeated calls: {repeated} · duplicate results: {duplicates} · latest evidence: {evidence}</source>
+        <translation>来自提示缓存的输入（复用）：{cache} · 重复调用：{repeated} · 重复结果：{duplicates} · 最新证据：{evidence}</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <source>Welcome to Foya</source>
+        <translation>欢迎使用 Foya</translation>
+    </message>
+    <message>
+        <source>A workbench for AI agents: each session works in a project folder, with one or more agent personas (VPs) that read, edit and run commands under the approval rules you set.</source>
+        <translation>AI 智能体工作台：每个会话在一个项目文件夹中工作，由一个或多个智能体角色（VP）按你设定的审批规则读取、编辑文件并运行命令。</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Start a session</source>
+        <translation>开始一个会话</translation>
+    </message>
+    <message>
+        <source>Pick a project folder and the VPs who work on it.</source>
+        <translation>选择项目文件夹以及在其中工作的 VP。</translation>
+    </message>
+    <message>
+        <source>Ctrl+N new session  ·  Ctrl+K jump to a session or command  ·  F1 all shortcuts</source>
+        <translation>Ctrl+N 新建会话  ·  Ctrl+K 跳转到会话或命令  ·  F1 全部快捷键</translation>
+    </message>
+    <message>
+        <source>Add a model service</source>
+        <translation>添加模型服务</translation>
+    </message>
+    <message>
+        <source>A model service is ready.</source>
+        <translation>模型服务已就绪。</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible or Anthropic endpoint, or a local server (Ollama, LM Studio).</source>
+        <translation>OpenAI 兼容或 Anthropic 接口，或本地服务器（Ollama、LM Studio）。</translation>
+    </message>
+    <message>
+        <source>Set up a model service…</source>
+        <translation>配置模型服务…</translation>
+    </message>
+    <message>
+        <source>⚠ This system has no secure keyring, so API keys cannot be saved; Connections… lets you name an environment variable instead.</source>
+        <translation>⚠ 此系统没有安全的密钥环，无法保存 API 密钥；可在“连接…”中改为指定一个环境变量。</translation>
+    </message>
+    <message>
+        <source>Connections…</source>
+        <translation>连接…</translation>
+    </message>
+</context>
+</TS>

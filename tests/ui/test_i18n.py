@@ -1,0 +1,152 @@
+"""The window's language: catalogue loading, the preference, engine errors by code, the CI check.
+
+Issue 12 ("简体中文 and English"): strings go through Qt's translation system,
+zh_CN ships complete, the language follows the system with an override,
+engine errors are translated through their codes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QDate, QLocale
+from PySide6.QtWidgets import QApplication
+
+from foya_desktop.core.errors import AuthError, DiskFull, InvalidOperation
+from foya_desktop.store.home import Home
+from foya_desktop.store.preferences import Preferences, PreferencesFile
+from foya_desktop.ui import i18n
+from foya_desktop.ui.aio import describe_error
+from foya_desktop.ui.error_text import error_code, error_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def zh(qapp: QApplication) -> Iterator[None]:
+    """The window in Simplified Chinese for one test; English again afterwards."""
+    i18n.install("zh_CN", qapp)
+    yield
+    i18n.install("en", qapp)
+
+
+class _Coded(InvalidOperation):
+    """An error with a code and params as ``core/errors.py`` gives them (issue 7's restructuring)."""
+
+    def __init__(self, text: str, code: str, **params: object) -> None:
+        super().__init__(text)
+        self.code = code
+        self.params = params
+
+
+def _load_ci_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ci_translations", ROOT / ".ci" / "translations.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_system_locale_decides_unless_overridden() -> None:
+    assert i18n.resolve("system", QLocale("zh_CN")) == "zh_CN"
+    assert i18n.resolve("system", QLocale("zh_TW")) == "zh_CN"  # the Chinese we ship beats English
+    assert i18n.resolve("system", QLocale("de_DE")) == "en"
+    assert i18n.resolve("en", QLocale("zh_CN")) == "en"
+    assert i18n.resolve("zh_CN", QLocale("en_US")) == "zh_CN"
+
+
+def test_zh_catalogue_translates_and_sets_the_locale(zh: None) -> None:
+    assert i18n.active() == "zh_CN"
+    assert QCoreApplication.translate("MainWindow", "New session") == "新建会话"
+    # Qt's own catalogue comes along for the standard buttons
+    assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "取消"
+    assert QLocale().language() == QLocale.Language.Chinese
+    assert "12月" in QLocale().toString(QDate(2026, 12, 1), QLocale.FormatType.LongFormat)
+
+
+def test_english_is_the_source_text(qapp: QApplication) -> None:
+    i18n.install("zh_CN", qapp)
+    i18n.install("en", qapp)  # replaces, does not stack
+    assert QCoreApplication.translate("MainWindow", "New session") == "New session"
+    assert QLocale().language() == QLocale.Language.English
+
+
+def test_language_choice_is_stored_and_needs_a_restart(tmp_path: Path, qapp: QApplication) -> None:
+    home = Home(tmp_path)
+    i18n.install("en", qapp)
+    assert i18n.apply_language(home, "zh_CN") is True
+    assert PreferencesFile(home).load() == Preferences(language="zh_CN")
+    assert i18n.apply_language(home, "en") is False  # what is shown already
+    assert PreferencesFile(home).load().language == "en"
+    values = [value for value, _label in i18n.choices()]
+    assert values == ["system", "en", "zh_CN"]
+
+
+def test_start_up_installs_the_stored_language(tmp_path: Path, qapp: QApplication) -> None:
+    home = Home(tmp_path)
+    PreferencesFile(home).save(Preferences(language="zh_CN"))
+    try:
+        assert i18n.install_for(home, qapp) == "zh_CN"
+        assert QCoreApplication.translate("WelcomePage", "Welcome to Foya") == "欢迎使用 Foya"
+    finally:
+        i18n.install("en", qapp)
+
+
+def test_engine_errors_by_code(zh: None) -> None:
+    busy = _Coded("The session is busy; the message waits in the queue.", "session_busy", operation="turn")
+    assert error_text(busy) == "会话正忙，消息已在队列中等待。"
+    # a kind code: the Chinese summary, the engine's English detail kept for the specifics
+    auth = AuthError("OpenAI said 401 invalid_api_key", status=401)
+    assert error_code(auth) == "auth_error"
+    assert error_text(auth) == "模型服务拒绝了 API 密钥（缺失、错误或无访问权限）。（OpenAI said 401 invalid_api_key）"
+    assert error_text(DiskFull("No space left on /x")).startswith("磁盘已满")
+    # an unknown code falls back to the English sentence, never to nothing
+    odd = _Coded("Something new went wrong.", "brand_new_code")
+    assert error_text(odd) == "Something new went wrong."
+    assert describe_error(DiskFull("x"), "保存会话").startswith("保存会话失败：磁盘已满")
+
+
+def test_english_window_shows_the_engine_sentence(qapp: QApplication) -> None:
+    i18n.install("en", qapp)
+    assert error_text(AuthError("OpenAI said 401", status=401)) == "OpenAI said 401"
+    assert describe_error(ValueError("bad"), "Saving") == "Saving failed: ValueError: bad"
+
+
+def test_lrelease_report_is_parsed() -> None:
+    ci = _load_ci_script()
+    report = ("Updating 'x.qm'...\n    Generated 10 translation(s) (8 finished and 2 unfinished)\n"
+              "    Ignored 3 untranslated source text(s)\n")
+    assert ci.parse_report(report) == (8, 2, 3)
+    assert ci.parse_report("    Generated 5 translation(s) (5 finished and 0 unfinished)\n") == (5, 0, 0)
+    with pytest.raises(ValueError):
+        ci.parse_report("lrelease: command not found")
+
+
+def test_shipped_catalogue_is_complete_and_fresh() -> None:
+    """What CI runs: lupdate finds no string without a translation, lrelease 0 unfinished, .qm fresh."""
+    result = subprocess.run([sys.executable, str(ROOT / ".ci" / "translations.py"), "check"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 unfinished, 0 untranslated" in result.stdout
+
+
+def test_plurals_follow_the_count(qapp: QApplication) -> None:
+    """English plural forms come from foya_en.qm; Chinese has one form with the number."""
+    source = ("{listed} is not on this session's roster, so nobody by that name gets this message (the text "
+              "is sent as written). On the roster: {roster}.")
+    i18n.install("en", qapp)
+    assert " is not on " in QCoreApplication.translate("Composer", source, "", 1)
+    assert " are not on " in QCoreApplication.translate("Composer", source, "", 2)
+    assert QCoreApplication.translate("VPStatusBlock", "%n more tool kind(s), counted in the totals above",
+                                      "", 1).startswith("1 more tool kind,")
+    i18n.install("zh_CN", qapp)
+    try:
+        assert QCoreApplication.translate("QueueWidget", "Queued (%n)", "", 3) == "队列（3）"
+    finally:
+        i18n.install("en", qapp)
