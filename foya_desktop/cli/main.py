@@ -12,8 +12,8 @@ import sys
 from collections.abc import Sequence
 
 from foya_desktop import __version__
-from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
+from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
