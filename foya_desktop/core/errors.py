@@ -2,9 +2,21 @@
 
 Messages never contain API keys: provider errors are built from status codes
 and vendor error *types*, not from request headers.
+
+Every error also carries a stable ``code`` (snake_case, never reworded) and
+the ``params`` its sentence was built from, so a window can show its own
+translated text; ``str(error)`` stays the English default. A subclass names
+its default code in ``default_code``; a raise site may pass a finer one.
 """
 
 from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 class FoyaError(Exception):
@@ -15,6 +27,21 @@ class FoyaError(Exception):
     """
 
     exit_code: int = 1
+
+    default_code: ClassVar[str] = ""
+    """The code of this kind of error (the class name in snake_case when empty)."""
+
+    def __init__(self, text: str = "", *, code: str = "", **params: object) -> None:
+        super().__init__(text)
+        self.code: str = code or type(self).default_code or _snake(type(self).__name__)
+        """Stable identifier of the error (for translations and scripts)."""
+        self.params: dict[str, object] = params
+        """The values the English text was built from."""
+
+    @property
+    def default_text(self) -> str:
+        """The English sentence (what ``str()`` gives)."""
+        return str(self)
 
 
 class NotFound(FoyaError):

@@ -28,7 +28,7 @@ from foya_desktop.tools.shell_words import Word, odd_characters, read_word
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["Verdict", "classify_command", "normalise_command"]
+__all__ = ["Verdict", "argvs_read", "classify_command", "normalise_command"]
 
 MAX_DEPTH = 3
 MAX_COMMAND_CHARS = 20_000
@@ -116,6 +116,23 @@ def _classify(command: str, judge: PathJudge, depth: int) -> Verdict:
     return combine(walker.findings, f"read-only and inside the project: {names}")
 
 
+def argvs_read(command: str, workdir: Path) -> list[list[str]] | None:
+    """The simple commands of ``command`` as the policy reads and checks them (quotes removed),
+    in order; ``None`` when it is not parsed. For diagnostics and the test that holds the
+    parser to bash's own reading of every command the policy allows."""
+    if odd_characters(command):
+        return None
+    try:
+        root = _parse(command)
+    except ImportError:
+        return None
+    if root is None:
+        return None
+    walker = _Walker(command, PathJudge(workdir), 0)
+    walker.statement(root)
+    return walker.argvs
+
+
 def effective_names(argv: list[Word]) -> list[str]:
     """The command's name and, through wrappers (``env``, ``timeout``…), the names it runs."""
     names: list[str] = []
@@ -140,6 +157,8 @@ class _Walker:
         self.depth = depth
         self.findings: list[Verdict] = []
         self.rules = ArgvRules(judge, self._report, self._nested)
+        self.argvs: list[list[str]] = []
+        """Every simple command's words as checked (see :func:`argvs_read`)."""
 
     def _report(self, verdict: Verdict) -> None:
         self.findings.append(verdict)
@@ -285,6 +304,7 @@ class _Walker:
         argv = [self.word(w) for w in words]
         for word_node in words:
             self.words(word_node)
+        self.argvs.append([w.text for w in argv])
         if argv and argv[0].text == "coproc" and not argv[0].expands:
             self._coproc(words[0])
         self.rules.check(argv)

@@ -40,6 +40,7 @@ from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.ops.transfer import SessionTransfer
 from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
@@ -94,6 +95,9 @@ class MainWindow(QMainWindow):
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
+        self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
+        self.tree_view.menu_requested.connect(self.transfer.tree_actions)
         self.look = Look(self, self)  # theme: the person's choice or the system's, live (ui/look)
         self.memory = WindowMemory(self, self.splitter, self.prefs)  # geometry, splitter, last session
         self.keyboard = KeyboardActions(self, self, self.file_menu, self.preferences_flow)  # ui/keyboard
@@ -328,6 +332,26 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
+    def handle_launch(self, folder: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
+        new session there."""
+        self.quit_controller.show_window()
+        if folder:
+            self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
+
+    async def start_in_folder(self, folder: str) -> Session:
+        """Create a session bound to ``folder`` with the Preferences' defaults, and open it."""
+        p = self.prefs.current
+        session = await self.kernel.create_session(
+            workdir=folder, connection=p.default_connection,
+            model=p.default_model if p.default_connection else "",
+            approval_mode=_approval_mode(p.default_approval))
+        await self._load_projects()
+        self.tree_model.upsert_session(session)
+        self.tree_view.select_session(session.id)
+        self.pane.composer.input.setFocus()
+        return session
+
     def _session_title(self, session_id: str) -> str:
         session = self.tree_model.session(session_id)
         return session.title if session is not None else ""
@@ -430,6 +454,8 @@ class MainWindow(QMainWindow):
         dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
         dialog.duplicate_button.clicked.connect(lambda: spawn(dialog.duplicate(), self.tr("Duplicating")))
         dialog.delete_button.clicked.connect(lambda: spawn(dialog.delete(), self.tr("Deleting the VP")))
+        dialog.agent_file_button.clicked.connect(lambda: spawn(dialog.add_agent_file(),
+                                                               self.tr("Adding an agent file")))
         await dialog.refresh()
         try:
             await run_dialog(dialog)

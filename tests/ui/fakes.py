@@ -36,12 +36,15 @@ from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.mcp.servers import ServerStatus
 from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.project_files.rules import Rules
+from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.search import SearchHit
 
 
@@ -100,7 +103,7 @@ class FakeKernel:
     def set_phase(self, session_id: str, phase: Phase) -> None:
         """Move a session to a phase and announce it."""
         self.phases[session_id] = phase
-        self.publish(PhaseChanged(session_id, str(phase)))
+        self.publish(PhaseChanged(session_id, Phase(phase)))
 
     def _record(self, name: str, *args: Any) -> None:
         self.calls.append((name, args))
@@ -131,6 +134,20 @@ class FakeKernel:
         if session_id not in self.sessions:
             raise NotFound(session_id)
         return self.sessions[session_id]
+
+    async def rules_in_effect(self, session_id: str) -> Rules:
+        return Rules((), "")
+
+    async def add_agent_file_vp(self, path: str) -> VP:
+        raise InvalidOperation(f"{path} is not a usable agent file: the fake kernel reads no files.")
+
+    async def export_session(self, session_id: str, fmt: ExportFormat, *, embed: bool = True,
+                             include_debug: bool = False) -> str:
+        self._record("export_session", session_id, fmt)
+        return f"export of {session_id} as {fmt}\n"
+
+    async def import_session(self, text: str) -> ImportResult:
+        raise InvalidOperation("Cannot import this file: the fake kernel imports nothing. Nothing was imported.")
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
         self._record("update_session", session_id, changes)
@@ -349,7 +366,7 @@ class FakeKernel:
     def set_interactive(self, interactive: bool) -> None:
         self._record("set_interactive", interactive)
 
-    def answer_approval(self, request_id: str, kind: str, feedback: str = "") -> bool:
+    def answer_approval(self, request_id: str, kind: AnswerKind, feedback: str = "") -> bool:
         self._record("answer_approval", request_id, kind, feedback)
         found = [a for a in self.approvals if a.request_id == request_id]
         for request in found:

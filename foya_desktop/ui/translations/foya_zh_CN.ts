@@ -594,6 +594,10 @@
         <source>Deleting the VP</source>
         <translation>删除 VP</translation>
     </message>
+    <message>
+        <source>Adding an agent file</source>
+        <translation>正在添加智能体文件</translation>
+    </message>
 </context>
 <context>
     <name>McpServersDialog</name>
@@ -1224,8 +1228,111 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>文件夹</translation>
     </message>
     <message>
+        <source>Rules in effect</source>
+        <translation>生效的规则</translation>
+    </message>
+    <message>
+        <source>None (no AGENTS.md or CLAUDE.md in the folder or the data folder)</source>
+        <translation>无（文件夹和数据文件夹中都没有 AGENTS.md 或 CLAUDE.md）</translation>
+    </message>
+    <message>
+        <source>{path} (only {sent} of {total} characters sent)</source>
+        <translation>{path}（{total} 个字符中只发送了 {sent} 个）</translation>
+    </message>
+    <message>
+        <source>Truncated to the rules budget of {budget} characters.</source>
+        <translation>已按 {budget} 个字符的规则预算截断。</translation>
+    </message>
+    <message>
+        <source>Re-read before every request: edit the files and the next request uses them.</source>
+        <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
+    </message>
+    <message>
         <source>Saving session settings</source>
         <translation>保存会话设置</translation>
+    </message>
+</context>
+<context>
+    <name>SessionTransfer</name>
+    <message>
+        <source>Import session…</source>
+        <translation>导入会话…</translation>
+    </message>
+    <message>
+        <source>Export session as Markdown…</source>
+        <translation>将会话导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export session as JSON…</source>
+        <translation>将会话导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export as JSON…</source>
+        <translation>导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <source>Export “{title}” as {what}?</source>
+        <translation>将“{title}”导出为 {what}？</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported “{title}” to {path}</source>
+        <translation>已将“{title}”导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Import session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <source>Foya session export (*.json)</source>
+        <translation>Foya 会话导出文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text (a JSON export is). Nothing was imported.</source>
+        <translation>{path} 不是 UTF-8 文本（JSON 导出文件应当是）。未导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+    <message>
+        <source>Imported “{title}”.</source>
+        <translation>已导入“{title}”。</translation>
     </message>
 </context>
 <context>
@@ -1507,6 +1614,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>关闭</translation>
     </message>
     <message>
+        <source>From agent file…</source>
+        <translation>从智能体文件…</translation>
+    </message>
+    <message>
+        <source>Add a Claude Code / Foya agent definition (.claude/agents/*.md, .foya/agents/*.md) as a VP</source>
+        <translation>把 Claude Code / Foya 的智能体定义（.claude/agents/*.md、.foya/agents/*.md）添加为 VP</translation>
+    </message>
+    <message>
         <source>Name (@handle)</source>
         <translation>名称（@句柄）</translation>
     </message>
@@ -1545,6 +1660,18 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Deleted {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+        <source>Agent file</source>
+        <translation>智能体文件</translation>
+    </message>
+    <message>
+        <source>Agent definitions (*.md)</source>
+        <translation>智能体定义 (*.md)</translation>
+    </message>
+    <message>
+        <source>Added {name} from its agent file; put it on a roster in the session&apos;s settings.</source>
+        <translation>已从智能体文件添加 {name}；可在会话设置中把它加入阵容。</translation>
     </message>
 </context>
 <context>
