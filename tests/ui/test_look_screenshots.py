@@ -99,3 +99,19 @@ async def test_screenshot_preferences_switcher_and_help_in_both_themes(
     sheet.grab().save(str(shots / f"look_help_{choice}.png"))
     sheet.reject()
     await fake_window.runner.drain()
+
+
+@pytest.mark.parametrize("choice", ["light", "dark"])
+async def test_screenshot_new_empty_session_in_both_themes(fake_window: MainWindow, fake_kernel: FakeKernel,
+                                                           tmp_path: Path, shots: Path, choice: str) -> None:
+    """A session with no messages yet: the timeline says what to do next."""
+    fake_window.prefs.update(theme=choice)
+    _seed(fake_kernel, tmp_path)
+    await fake_window.refresh_connections()
+    session = await fake_kernel.create_session(title="Fresh start", roster=["omni", "linus"], default_vp="omni",
+                                               connection="openai", model="gpt-4.1")
+    fake_window.tree_model.upsert_session(session)
+    fake_window.tree_view.select_session(session.id)
+    await wait_until(lambda: fake_window.pane.session is not None and fake_window.pane.session.id == session.id)
+    await settle(5)
+    fake_window.grab().save(str(shots / f"look_new_session_{choice}.png"))
