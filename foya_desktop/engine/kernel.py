@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,13 @@ from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.connections.checks import check_connection
+from foya_desktop.engine.connections.discovery import (
+    Offer,
+    env_offers,
+    fetch_models,
+    local_offers,
+    try_connection,
+)
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.ops.recovery import repair_session
@@ -41,6 +49,7 @@ from foya_desktop.engine.session.settings import validated
 from foya_desktop.engine.transfer.ops import TransferOps
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.providers.keys import resolve_api_key
 from foya_desktop.tools.common import image_mime
 
 
@@ -355,6 +364,25 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps):
     def keyring_problem(self) -> str | None:
         """A plain sentence when no secure keyring exists, else ``None``."""
         return self.svc.providers.keystore.problem()
+
+    async def connection_offers(self) -> list[Offer]:
+        """First run: services whose key is in the environment and local servers that answer."""
+        taken = [c.name for c in await self.store.list_connections()]
+        return env_offers(os.environ, taken) + await local_offers(taken=taken)
+
+    async def test_connection(self, conn: Connection, api_key: str | None = None) -> str:
+        """One real minimal request with ``conn`` (the typed key, else its stored key); the reply."""
+        check_connection(conn)
+        return await try_connection(conn, await self._key_for(conn, api_key))
+
+    async def connection_models(self, conn: Connection, api_key: str | None = None) -> list[str]:
+        """The model ids the provider lists for ``conn``."""
+        return await fetch_models(conn, await self._key_for(conn, api_key))
+
+    async def _key_for(self, conn: Connection, api_key: str | None) -> str | None:
+        if api_key:
+            return api_key
+        return await asyncio.to_thread(resolve_api_key, conn, self.svc.providers.keystore)
 
     async def close(self) -> None:
         """Stop every turn, close HTTP clients and the database."""

@@ -24,6 +24,7 @@ from foya_desktop.core.events import (
     SessionChanged,
 )
 from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
@@ -32,6 +33,7 @@ from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
+from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.keyboard import KeyboardActions
@@ -78,6 +80,10 @@ class MainWindow(QMainWindow):
         self.tree_view.setModel(self.tree_model)
         self.pane = SessionPane(kernel, self.runner, self.live, self.speakers)
         self.welcome = WelcomePage()
+        self.first_run = FirstRunOffers()  # connections found on this computer (ui/first_run.py)
+        self.first_run.hide()
+        self.welcome.add_offers(self.first_run)
+        self._offers_searched = False
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
                                               use_tray=use_tray, preferences=self.prefs)
@@ -233,6 +239,8 @@ class MainWindow(QMainWindow):
         # welcome page, menus, lifecycle
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
+        self.first_run.chosen.connect(lambda offer: self.runner.spawn(
+            self.use_offer(offer), self.tr("Creating the connection")))
         self._actions["new"].triggered.connect(
             lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
@@ -388,6 +396,24 @@ class MainWindow(QMainWindow):
         connections = await self.kernel.list_connections()
         self.pane.set_connections(connections)
         self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
+        self.first_run.setVisible(not connections)
+        if not connections and not self._offers_searched:
+            self._offers_searched = True
+            self.first_run.searching()
+            self.runner.spawn(self.find_offers(), self.tr("Looking for model services"))
+
+    async def find_offers(self) -> None:
+        """First run: what can be set up in one click (keys in the environment, local servers)."""
+        self.first_run.set_offers(await self.kernel.connection_offers())
+
+    async def use_offer(self, offer: Offer) -> None:
+        """Create the offered connection (an environment key by reference) and make it the default."""
+        await self.kernel.add_connection(offer.connection)
+        if not self.prefs.current.default_connection:
+            self.prefs.update(default_connection=offer.connection.name)
+        await self.refresh_connections()
+        self.statusBar().showMessage(self.tr("Connection “{name}” created.").format(
+            name=offer.connection.name), 15000)
 
     def _update(self, session_id: str, **changes: object) -> None:
         self.runner.spawn(self.kernel.update_session(session_id, **changes),

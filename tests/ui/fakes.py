@@ -38,6 +38,7 @@ from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.engine.connections.usage import UsageReport
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
@@ -70,6 +71,7 @@ class FakeKernel:
     paused: set[str] = field(default_factory=set)
     artifacts: dict[str, bytes] = field(default_factory=dict)
     problem: str | None = None
+    offers: list[Offer] = field(default_factory=list)
     page_calls: list[tuple[str, int | None, int]] = field(default_factory=list)
     approvals: list[ApprovalRequested] = field(default_factory=list)
     questions: list[QuestionAsked] = field(default_factory=list)
@@ -511,6 +513,18 @@ class FakeKernel:
 
     def keyring_problem(self) -> str | None:
         return self.problem
+
+    async def connection_offers(self) -> list[Offer]:
+        self._record("connection_offers")
+        return list(self.offers)
+
+    async def test_connection(self, conn: Connection, api_key: str | None = None) -> str:
+        self._record("test_connection", conn, api_key)
+        return "ok"
+
+    async def connection_models(self, conn: Connection, api_key: str | None = None) -> list[str]:
+        self._record("connection_models", conn, api_key)
+        return ["fake-model"]
 
     async def close(self) -> None:
         self._record("close")

@@ -237,8 +237,16 @@
         <translation>保存在系统密钥环中；留空则保留当前密钥</translation>
     </message>
     <message>
-        <source>e.g. OPENAI_API_KEY (read from the environment instead)</source>
-        <translation>例如 OPENAI_API_KEY（改为从环境变量读取）</translation>
+        <source>Use an environment variable</source>
+        <translation>改用环境变量</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>列出模型</translation>
     </message>
     <message>
         <source>Name</source>
@@ -281,8 +289,8 @@
         <translation>此处无法保存 API 密钥；请设置一个环境变量，并在下方填写它的名称。</translation>
     </message>
     <message>
-        <source>Unavailable: no secure keyring on this system</source>
-        <translation>不可用：此系统没有安全的密钥环</translation>
+        <source>e.g. {variable} (read from the environment instead)</source>
+        <translation>例如 {variable}（改为从环境变量读取）</translation>
     </message>
     <message>
         <source>A connection needs a name and a base URL.</source>
@@ -295,6 +303,38 @@
     <message>
         <source>Saved “{name}”.</source>
         <translation>已保存“{name}”。</translation>
+    </message>
+    <message>
+        <source>Testing the connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Listing models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <source>Enter the base URL first.</source>
+        <translation>请先填写 Base URL。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>The test failed: {reason}</source>
+        <translation>测试失败：{reason}</translation>
+    </message>
+    <message>
+        <source>The connection works: {model} answered.</source>
+        <translation>连接正常：{model} 已回应。</translation>
+    </message>
+    <message>
+        <source>Cannot list the models: {reason}</source>
+        <translation>无法列出模型：{reason}</translation>
+    </message>
+    <message>
+        <source>{count} models offered; type to filter, or enter any other name.</source>
+        <translation>提供了 {count} 个模型；输入可筛选，也可填写其他任意名称。</translation>
     </message>
     <message>
         <source>Removing the connection</source>
@@ -421,6 +461,33 @@
     <message>
         <source>Tokens are what the provider reported for this VP&apos;s model requests in this turn: input includes cached tokens, sub-agents are not included, and a provider that reports nothing shows &quot;not provided&quot;. Executions are tool calls that really ran (successful or failed); blocked calls were refused before running and count as failures, not executions. Repeated calls used the same tool and arguments as an earlier call of this turn; duplicate results repeated an earlier output. New evidence does not mean the task is done.</source>
         <translation>Token 数是服务商为此 VP 在本轮中的模型请求报告的数值：输入包含缓存的 token，不含子智能体；服务商未报告时显示“未提供”。执行次数是真正运行过的工具调用（无论成功或失败）；被拦截的调用在运行前即被拒绝，计为失败而非执行。重复调用是指与本轮中更早调用相同的工具和参数；重复结果是指与更早的输出相同。出现新证据并不代表任务已完成。</translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunOffers</name>
+    <message>
+        <source>Looking for API keys and local model servers…</source>
+        <translation>正在查找 API 密钥和本地模型服务器…</translation>
+    </message>
+    <message>
+        <source>Nothing found to set up automatically.</source>
+        <translation>没有找到可自动设置的服务。</translation>
+    </message>
+    <message>
+        <source>Foya looked for OPENAI_API_KEY, ANTHROPIC_API_KEY and other well-known key variables, and for Ollama, LM Studio, llama.cpp and vLLM on this computer.</source>
+        <translation>Foya 查找了 OPENAI_API_KEY、ANTHROPIC_API_KEY 等常见密钥环境变量，以及本机上的 Ollama、LM Studio、llama.cpp 和 vLLM。</translation>
+    </message>
+    <message>
+        <source>Found on this computer — one click creates the connection:</source>
+        <translation>在此计算机上找到 — 单击即可创建连接：</translation>
+    </message>
+    <message>
+        <source>Keys found in the environment are read from it each time; Foya stores only the variable&apos;s name.</source>
+        <translation>在环境变量中找到的密钥每次都从环境中读取；Foya 只保存变量名。</translation>
+    </message>
+    <message>
+        <source>Use {what}</source>
+        <translation>使用 {what}</translation>
     </message>
 </context>
 <context>
@@ -551,6 +618,10 @@
         <translation>主工具栏</translation>
     </message>
     <message>
+        <source>Creating the connection</source>
+        <translation>创建连接</translation>
+    </message>
+    <message>
         <source>Connections</source>
         <translation>连接</translation>
     </message>
@@ -569,6 +640,14 @@
     <message>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Looking for model services</source>
+        <translation>查找模型服务</translation>
+    </message>
+    <message>
+        <source>Connection “{name}” created.</source>
+        <translation>已创建连接“{name}”。</translation>
     </message>
     <message>
         <source>Saving the session</source>
