@@ -7,6 +7,7 @@ Every error also carries a stable ``code`` (snake_case, never reworded) and
 the ``params`` its sentence was built from, so a window can show its own
 translated text; ``str(error)`` stays the English default. A subclass names
 its default code in ``default_code``; a raise site may pass a finer one.
+``core/error_codes.py`` is the one list of every code and its params.
 """
 
 from __future__ import annotations
@@ -33,10 +34,15 @@ class FoyaError(Exception):
 
     def __init__(self, text: str = "", *, code: str = "", **params: object) -> None:
         super().__init__(text)
-        self.code: str = code or type(self).default_code or _snake(type(self).__name__)
+        self.code: str = code or type(self).class_code()
         """Stable identifier of the error (for translations and scripts)."""
         self.params: dict[str, object] = params
         """The values the English text was built from."""
+
+    @classmethod
+    def class_code(cls) -> str:
+        """The code of this kind of error (``core/error_codes.py`` lists every code)."""
+        return cls.default_code or _snake(cls.__name__)
 
     @property
     def default_text(self) -> str:
@@ -67,8 +73,8 @@ class SessionBusyElsewhere(InvalidOperation):
 
     exit_code = 10
 
-    def __init__(self, message: str, *, pid: int, kind: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, pid: int, kind: str, what: str = "") -> None:
+        super().__init__(message, pid=pid, kind=kind, what=what)
         self.pid = pid
         self.kind = kind
 
@@ -138,7 +144,7 @@ class ProviderError(FoyaError):
 
     def __init__(self, message: str, *, status: int | None = None,
                  retry_after: float | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, status=status, retry_after=retry_after)
         self.status = status
         self.retry_after = retry_after
 

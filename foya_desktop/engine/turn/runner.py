@@ -79,7 +79,8 @@ async def run_vp(svc: Services, run: VPRun) -> None:
             _status(svc, run, "done")
             return
         await _run_tools(svc, run, message)
-    raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.")
+    raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.",
+                           vp=run.vp.name, max_steps=run.vp.max_steps)
 
 
 async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
