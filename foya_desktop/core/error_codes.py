@@ -106,6 +106,8 @@ NOTICE_CODES: Mapping[str, ErrorCode] = _codes(
               ("error_code", "status", "delay", "attempt")),
     ErrorCode("compaction_failed", "Automatic compaction failed; the turn goes on uncompacted.",
               ("error_code", "error")),
+    ErrorCode("mcp_untrusted", "The project's .mcp.json names servers not trusted yet: none started.",
+              ("servers", "project")),
 )
 """Codes of ``Notice`` events (``notice.code``/``notice.params``)."""
 
