@@ -53,12 +53,12 @@ class QuitController(QObject):
 
     def _make_tray(self) -> QSystemTrayIcon:
         tray = QSystemTrayIcon(app_icon(), self)
-        tray.setToolTip("Foya")
+        tray.setToolTip(self.tr("Foya"))
         menu = QMenu(self._window)
-        menu.addAction("Show Foya", self.show_window)
+        menu.addAction(self.tr("Show Foya"), self.show_window)
         menu.addSeparator()
-        menu.addAction("Quit", self.request_quit)
-        self.quit_now_action = QAction("Quit now (stop running turns)", menu)
+        menu.addAction(self.tr("Quit"), self.request_quit)
+        self.quit_now_action = QAction(self.tr("Quit now (stop running turns)"), menu)
         self.quit_now_action.triggered.connect(self.force_quit)
         self.quit_now_action.setVisible(False)
         menu.addAction(self.quit_now_action)
@@ -85,8 +85,12 @@ class QuitController(QObject):
         self._window.hide()
         if not self._told_about_tray:
             self._told_about_tray = True
-            self.tray.showMessage("Foya is still running", "Replies continue in the background. "
-                                  "Use Quit from this icon's menu to exit.", app_icon(), 4000)
+            self.tray.showMessage(
+                self.tr("Foya is still running"),
+                self.tr("Replies continue in the background. Use Quit from this icon's menu to exit."),
+                app_icon(),
+                4000,
+            )
         return True
 
     def busy_sessions(self) -> list[str]:
@@ -100,18 +104,17 @@ class QuitController(QObject):
             return
         self.quitting = True
         self._window.hide()
-        self._runner.spawn(self._finish(), "Quitting")
+        self._runner.spawn(self._finish(), self.tr("Quitting"))
 
     def force_quit(self) -> None:
         """Stop running turns (kept as interrupted) and quit right away."""
         self.quitting = True
         self._window.hide()
-        self._runner.spawn(self._stop_all(), "Stopping turns")
+        self._runner.spawn(self._stop_all(), self.tr("Stopping turns"))
 
     async def _finish(self) -> None:
         while (busy := self.busy_sessions()) and not self._finished:
-            plural = "s" if len(busy) > 1 else ""
-            self._report(f"Finishing {len(busy)} running session{plural} before quitting…")
+            self._report(self.tr("Finishing %n running session(s) before quitting…", "", len(busy)))
             await asyncio.sleep(POLL_SECONDS)
         self._emit_finished()
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PySide6.QtCore import QCoreApplication
+
 from foya_desktop.core.messages import ImagePart, Message, MessageStatus
 from foya_desktop.core.model import Phase
 from foya_desktop.ui.timeline.rows import MessageRow
@@ -75,13 +77,15 @@ def row_boundary(row: MessageRow, valid: set[str]) -> str | None:
 def rewind_refusal(message: Message, phase: Phase | str, read_only: bool = False) -> str | None:
     """Why "Rewind to here" cannot be offered on ``message`` now (``None``: it can)."""
     if message.role != "user":
-        return "only your own messages can be rewound to"
+        return QCoreApplication.translate("Boundaries", "only your own messages can be rewound to")
     if read_only:
-        return "a sub-agent's session is read-only"
+        return QCoreApplication.translate("Boundaries", "a sub-agent's session is read-only")
     if any(isinstance(p, ImagePart) for p in message.parts):
-        return "messages with images cannot go back to the composer"
+        return QCoreApplication.translate("Boundaries", "messages with images cannot go back to the composer")
     if any(key in message.meta for key in NOT_MOVABLE_META):
-        return "messages with browser elements or a command cannot go back to the composer"
+        return QCoreApplication.translate(
+            "Boundaries", "messages with browser elements or a command cannot go back to the composer"
+        )
     if str(phase) != Phase.IDLE:
-        return "stop the running reply first"
+        return QCoreApplication.translate("Boundaries", "stop the running reply first")
     return None
