@@ -7,15 +7,15 @@ import logging
 from pathlib import Path
 
 from foya_desktop.engine.agents.route_forward import ROUTE_FORWARD, RouteForwardTool
-from foya_desktop.engine.agents.tools import agent_tools
 from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.ops.child_tools import agent_tools
 from foya_desktop.engine.ops.recovery import recover
+from foya_desktop.engine.permissions.toolbox import Toolbox
 from foya_desktop.engine.project_files.session_files import session_files, skill_tools
-from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.engine.tasks.tools import task_tools

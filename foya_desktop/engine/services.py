@@ -9,8 +9,8 @@ from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
+from foya_desktop.engine.permissions.toolbox import Toolbox
 from foya_desktop.engine.project_files.catalog import ProjectFiles
-from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.store.store import Store
 

@@ -21,7 +21,7 @@ import json
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 from foya_desktop.store.home import Home
 
@@ -137,6 +137,18 @@ class PreferencesFile:
     def _keep_bad_copy(self, text: str) -> None:
         with contextlib.suppress(OSError):
             self.path.with_name(self.path.name + ".bad").write_text(text, encoding="utf-8")
+
+
+class PreferencesStore(Protocol):
+    """What reads and writes preferences: the file itself, or the window's holder (``ui/prefs.py``)."""
+
+    def load(self) -> Preferences:
+        """The current preferences."""
+        ...
+
+    def save(self, prefs: Preferences) -> None:
+        """Store ``prefs``."""
+        ...
 
 
 def preferences_path(home: Home) -> Path:

@@ -1,13 +1,15 @@
 """The ONE command classifier: ``classify_command(command, workdir) -> Verdict``.
 
-The command is parsed with ``bashlex`` (a real bash parser) and every part of
-the tree is visited: each side of ``&&``/``;``/``||``/``|``, every command and
-process substitution, loop and function bodies, ``bash -c`` strings and
-here-documents fed to shells. A part is ``allow`` only when it is a plain
-command from the read-only list with confined arguments (``shell_argv``);
-anything the walker does not fully understand is ``ask``; clearly destructive
-or escaping parts are ``deny``, and a deny anywhere wins. Flags a model sends
-along with a command ("safe", "requires_approval") are not inputs here.
+The command is parsed with ``tree-sitter-bash`` (``shell_tree``, which refuses
+trees with errors or skipped text) and every part of the tree is visited: each
+side of ``&&``/``;``/``||``/``|``, every command and process substitution
+(also inside ``[[ ]]``, ``case``, ``$(( ))`` and expansions), loop and
+function bodies, ``coproc`` commands, ``bash -c`` strings and here-documents
+fed to shells. A part is ``allow`` only when it is a plain command from the
+read-only list with confined arguments (``shell_argv``); any node kind not
+handled here is ``ask``; clearly destructive or escaping parts are ``deny``,
+and a deny anywhere wins. Flags a model sends along with a command ("safe",
+"requires_approval") are not inputs here.
 """
 
 from __future__ import annotations
@@ -15,9 +17,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import Any
-
-import bashlex
+from typing import TYPE_CHECKING
 
 from foya_desktop.tools.shell_argv import ArgvRules, base_name, is_interpreter, unwrap
 from foya_desktop.tools.shell_judge import PathJudge
@@ -25,11 +25,13 @@ from foya_desktop.tools.shell_rules import FETCHERS, SHELLS, WRAPPER_VALUES
 from foya_desktop.tools.shell_verdict import Verdict, combine
 from foya_desktop.tools.shell_words import Word, odd_characters, read_word
 
-__all__ = ["Verdict", "classify_command", "normalise_command"]
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["Verdict", "argvs_read", "classify_command", "normalise_command"]
 
 MAX_DEPTH = 3
 MAX_COMMAND_CHARS = 20_000
-_SEPARATORS = (";", "&&", "||", "\n")
 _WRITE_REDIRECTS = (">", ">>", ">|", "&>", "&>>", "<>", ">&")
 _HARMLESS_DEVICES = ("/dev/stdout", "/dev/stderr", "/dev/tty")
 
@@ -42,6 +44,35 @@ _RAW_DANGER = (
     (re.compile(r"\bdd\b[^;&|]*\bof=/dev/"), "writes to a device"),
 )
 """Fallback for text the parser cannot read: only the unmistakable cases."""
+
+
+_FLOW = frozenset({"if_statement", "while_statement", "for_statement", "c_style_for_statement",
+                   "case_statement"})
+_FLOW_PARTS = frozenset({"do_group", "elif_clause", "else_clause", "case_item"})
+_WORDS = frozenset({"word", "string", "raw_string", "ansi_c_string", "translated_string", "concatenation",
+                    "string_content", "number", "variable_name", "special_variable_name", "extglob_pattern",
+                    "regex", "brace_expression", "array", "subscript", "binary_expression",
+                    "unary_expression", "ternary_expression", "parenthesized_expression",
+                    "postfix_expression", "test_operator", "heredoc_content", "file_descriptor"})
+"""Node kinds that are (parts of) words or expressions: they run nothing themselves, but what
+they contain (substitutions, expansions) is visited."""
+_SEPARATORS = frozenset({";", "&&", "||", "|", "|&", "\n"})
+_CASE_ENDS = frozenset({";;", ";&", ";;&"})
+_BRACKETS = frozenset({"(", ")", "{", "}", "((", "))", "[[", "]]", "[", "]", "=", "!", "$((", "$(", "`", "<(",
+                       ">(", "${", "\"", "$", "'"})
+"""Anonymous tokens of constructs that are handled by their node (keywords are handled likewise)."""
+_COMMENT_BEFORE = frozenset(b" \t\n;&|()")
+_UNREAD_SUBSTITUTION = re.compile(r"`([^`]*)`|\$\(([^()]*)\)")
+_COPROC_NAME = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_]*\s+(?=[{(])")
+
+
+_PARSER_MISSING = ("the shell parser (tree-sitter-bash) is not installed; reinstall Foya "
+                   "(`.venv/bin/pip install -e .`)")
+
+
+def _parse(command: str) -> Node | None:
+    from foya_desktop.tools import shell_tree  # lazy: off the start-up path
+    return shell_tree.parse(command.encode())
 
 
 def classify_command(command: str, workdir: Path, data_dir: Path | None = None) -> Verdict:
@@ -69,17 +100,37 @@ def _classify(command: str, judge: PathJudge, depth: int) -> Verdict:
     if odd:
         return _opaque(command, f"the command {odd}")
     try:
-        trees = bashlex.parse(command)
-    except Exception:  # bashlex raises many types (ParsingError, NotImplementedError, AttributeError…)
+        root = _parse(command)
+    except ImportError:  # a broken install must not crash the tool, nor let anything through
+        return _opaque(command, _PARSER_MISSING)
+    if root is None:
         return _opaque(command, "the shell parser could not fully read it")
     walker = _Walker(command, judge, depth)
     try:
-        for tree in trees:
-            walker.visit(tree)
-    except (AttributeError, IndexError, TypeError, ValueError):  # a tree shape bashlex rarely makes
+        walker.statement(root)
+    except (AttributeError, IndexError, TypeError, ValueError, RecursionError):  # a shape not foreseen
         return _opaque(command, "the command has a shape Foya cannot check")
+    if not walker.findings and not walker.rules.names:
+        return Verdict("ask", "the command runs nothing Foya recognises")
     names = ", ".join(dict.fromkeys(walker.rules.names))
     return combine(walker.findings, f"read-only and inside the project: {names}")
+
+
+def argvs_read(command: str, workdir: Path) -> list[list[str]] | None:
+    """The simple commands of ``command`` as the policy reads and checks them (quotes removed),
+    in order; ``None`` when it is not parsed. For diagnostics and the test that holds the
+    parser to bash's own reading of every command the policy allows."""
+    if odd_characters(command):
+        return None
+    try:
+        root = _parse(command)
+    except ImportError:
+        return None
+    if root is None:
+        return None
+    walker = _Walker(command, PathJudge(workdir), 0)
+    walker.statement(root)
+    return walker.argvs
 
 
 def effective_names(argv: list[Word]) -> list[str]:
@@ -94,14 +145,20 @@ def effective_names(argv: list[Word]) -> list[str]:
 
 
 class _Walker:
-    """Visits a bashlex tree, collecting one finding per problem."""
+    """Visits a tree-sitter-bash tree, collecting one finding per problem.
 
-    def __init__(self, source: str, judge: PathJudge, depth: int) -> None:
-        self.source = source
+    ``statement`` takes nodes that run something; ``words`` takes words and expressions and
+    visits what they contain. A kind neither knows is ``ask``.
+    """
+
+    def __init__(self, command: str, judge: PathJudge, depth: int) -> None:
+        self.source = command.encode()
         self.judge = judge
         self.depth = depth
         self.findings: list[Verdict] = []
         self.rules = ArgvRules(judge, self._report, self._nested)
+        self.argvs: list[list[str]] = []
+        """Every simple command's words as checked (see :func:`argvs_read`)."""
 
     def _report(self, verdict: Verdict) -> None:
         self.findings.append(verdict)
@@ -119,32 +176,88 @@ class _Walker:
         else:
             self.findings.append(_classify(text, self.judge, self.depth + 1))
 
-    def word(self, node: Any) -> Word:
-        return read_word(self.source[node.pos[0]:node.pos[1]])
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte:node.end_byte].decode()
 
-    def visit(self, node: Any) -> None:
-        handler = getattr(self, f"_visit_{node.kind}", None)
-        if handler is None:
-            self.ask(f"uses shell syntax Foya does not check ({node.kind})")
-        else:
-            handler(node)
+    def word(self, node: Node) -> Word:
+        return read_word(self.text(node))
 
-    def _children(self, nodes: list[Any]) -> None:
-        for node in nodes:
-            self.visit(node)
+    # --- statements -------------------------------------------------------------------------
 
-    def _visit_list(self, node: Any) -> None:
-        for part in node.parts:
-            if part.kind == "operator" and part.op not in _SEPARATORS:
-                self.ask("runs something in the background" if part.op == "&" else f"uses {part.op!r}")
-            elif part.kind != "operator":
-                self.visit(part)
-
-    def _visit_pipeline(self, node: Any) -> None:
-        stages = [p for p in node.parts if p.kind not in ("pipe", "reservedword")]
-        if any(p.kind == "reservedword" for p in node.parts):
+    def statement(self, node: Node) -> None:
+        kind = node.type
+        self._check_gaps(node)
+        if kind == "command":
+            self._command(node, [])
+        elif kind == "redirected_statement":
+            self._redirected(node)
+        elif kind == "pipeline":
+            self._pipeline(node)
+        elif kind in ("program", "list"):
+            self._parts(node)
+        elif kind in ("subshell", "compound_statement"):
+            self.ask("runs a subshell or command group" if node.children[0].type != "((" else
+                     "uses an arithmetic command (( ))")
+            self._parts(node)
+        elif kind in _FLOW:
+            self.ask(f"uses control flow ({node.children[0].type})")
+            self._parts(node)
+        elif kind == "negated_command":
             self.ask("negates a pipeline with '!'")
-        self._children(stages)
+            self._parts(node)
+        elif kind == "function_definition":
+            self._function(node)
+        elif kind == "test_command":
+            self.ask("uses a test ([[ ]] or [ ])")
+            self._parts(node)
+        elif kind == "variable_assignment":
+            self.ask("sets a variable")
+            self._parts(node)
+        elif kind in ("declaration_command", "unset_command"):
+            self.ask(f"uses {node.children[0].type} (changes variables)")
+            self._parts(node)
+        elif kind == "comment":
+            self._comment(node)
+        else:
+            self.ask(f"uses shell syntax Foya does not check ({kind})")
+
+    def _check_gaps(self, node: Node) -> None:
+        from foya_desktop.tools.shell_tree import odd_gap
+        if odd_gap(self.source, node):
+            self.ask("the parser skipped part of the command")
+
+    def _parts(self, node: Node) -> None:
+        """The children of a compound node: statements, words, keywords and separators.
+
+        Bare words are expected only inside constructs (``for x in WORDS``, ``case WORD``,
+        tests); where statements belong (a program, a list, a pipeline) they are not understood.
+        """
+        words_ok = node.type not in ("program", "list", "pipeline")
+        for child in node.children:
+            if not child.is_named:
+                if child.type == "&":
+                    self.ask("runs something in the background")
+                elif child.type in _CASE_ENDS and node.type != "case_item":
+                    self.ask(f"uses {child.type!r} outside a case")
+                elif not (child.type in _SEPARATORS | _CASE_ENDS | _BRACKETS or child.type.isalpha()):
+                    self.ask(f"uses {child.type!r}")
+            elif child.type in _FLOW_PARTS:
+                self._check_gaps(child)
+                self._parts(child)
+            elif words_ok and (child.type in _WORDS or child.type in _SUBSTITUTIONS):
+                self.words(child)
+            else:
+                self.statement(child)
+
+    def _comment(self, node: Node) -> None:
+        """bash starts a comment only at the beginning of a word."""
+        before = self.source[node.start_byte - 1] if node.start_byte else ord("\n")
+        if before not in _COMMENT_BEFORE:
+            self.ask("the parser and bash may disagree about a '#'")
+
+    def _pipeline(self, node: Node) -> None:
+        stages = [c for c in node.children if c.is_named]
+        self._parts(node)
         fetched = False
         for stage in stages:
             names = self._names_below(stage)
@@ -152,42 +265,99 @@ class _Walker:
                 self.deny("pipes something downloaded from the network into an interpreter")
             fetched |= bool(names & FETCHERS)
 
-    def _visit_command(self, node: Any) -> None:
-        words = [p for p in node.parts if p.kind == "word"]
-        for part in node.parts:
-            if part.kind == "assignment":
+    def _redirected(self, node: Node) -> None:
+        body = node.child_by_field_name("body")
+        redirects = node.children_by_field_name("redirect")
+        if len(redirects) + (body is not None) != len(node.children):
+            self.ask("redirects in a shape Foya does not check")
+        extra = self._misread_words(redirects)
+        if body is not None and body.type == "command":
+            self._command(body, extra, redirects)
+            return
+        if extra:
+            self.ask("has words after a redirection")
+        if body is not None:
+            self.statement(body)
+        for redirect in redirects:
+            self._redirect(redirect, [])
+
+    def _command(self, node: Node, extra: list[Node], outer: list[Node] | None = None) -> None:
+        """One simple command; ``extra`` are words the grammar put after a redirection target
+        (``rm >x -rf /``): bash passes them to the command."""
+        self._check_gaps(node)
+        name = node.child_by_field_name("name")
+        words = ([name] if name is not None else []) + node.children_by_field_name("argument") + extra
+        inner = node.children_by_field_name("redirect")
+        misread = self._misread_words(inner)
+        if misread:  # their place among the words is not known: ask, but still check them
+            self.ask("has words inside a redirection")
+            words += misread
+        redirects = inner + (outer or [])
+        for child in node.children:
+            if child.type == "variable_assignment":
                 self.ask("sets variables for the command (NAME=value)")
-            if part.kind in ("word", "assignment"):
-                self._children(getattr(part, "parts", []))
-            elif part.kind != "redirect":
-                self.visit(part)
+                self._parts(child)
+            elif child.type == "command_name":
+                continue
+            elif child not in words and child not in redirects:
+                self.ask(f"uses shell syntax Foya does not check ({child.type})")
         argv = [self.word(w) for w in words]
-        for word, source in zip(argv, words, strict=True):
-            if not word.expands and word.text != source.word:
-                self.ask(f"the parser and Foya read {word.raw!r} differently")
+        for word_node in words:
+            self.words(word_node)
+        self.argvs.append([w.text for w in argv])
+        if argv and argv[0].text == "coproc" and not argv[0].expands:
+            self._coproc(words[0])
         self.rules.check(argv)
         names = effective_names(argv)
-        for part in node.parts:
-            if part.kind == "redirect":
-                self._redirect(part, names)
+        for redirect in redirects:
+            self._redirect(redirect, names)
         if any(is_interpreter(n) for n in names) and self._names_below(node, include_self=False) & FETCHERS:
             self.deny("runs code downloaded from the network")
 
-    def _redirect(self, node: Any, names: list[str]) -> None:
-        target = getattr(node, "output", None)
-        if node.type in ("<<", "<<-"):
-            self.ask("uses a here-document")
-            heredoc = getattr(node, "heredoc", None)
-            if heredoc is not None and set(names) & SHELLS:
-                self._nested(heredoc.value.rpartition("\n")[0])
+    def _misread_words(self, redirects: list[Node]) -> list[Node]:
+        """Words the grammar put inside redirections that bash passes to the command: targets
+        after the first (``rm >/dev/null -rf /``) and a "descriptor" that is not a number
+        (``ls -n2>&1`` is ``ls -n2`` with ``>&1``)."""
+        words: list[Node] = []
+        for redirect in redirects:
+            descriptor = redirect.child_by_field_name("descriptor")
+            if descriptor is not None and not self.text(descriptor).isdigit():
+                words.append(descriptor)
+            words += redirect.children_by_field_name("destination")[1:]
+        return words
+
+    def _coproc(self, keyword: Node) -> None:
+        """The grammar reads ``coproc`` as a command name: what follows it is classified as a
+        command of its own (after the optional NAME of ``coproc NAME { …; }``)."""
+        self.ask("runs a coprocess (coproc)")
+        rest = self.source[keyword.end_byte:].decode()
+        named = _COPROC_NAME.match(rest)
+        self._nested(rest[named.end():] if named else rest)
+
+    def _redirect(self, node: Node, names: list[str]) -> None:
+        self._check_gaps(node)
+        operator = next((c.type for c in node.children if not c.is_named), "")
+        if node.type == "heredoc_redirect":
+            self._heredoc(node, names)
             return
-        if isinstance(target, int) or target == "-" or not hasattr(target, "pos"):
-            return  # fd duplication or closing (2>&1, >&-): no file involved
-        self._children(getattr(target, "parts", []))
+        if node.type == "herestring_redirect":
+            self.ask("uses a here-string")
+            self._parts(node)
+            return
+        if node.type != "file_redirect":
+            self.ask(f"uses shell syntax Foya does not check ({node.type})")
+            return
+        targets = node.children_by_field_name("destination")
+        if operator in (">&-", "<&-") or not targets:
+            return  # closing a descriptor
+        target = targets[0]
+        self.words(target)
         word = self.word(target)
-        if node.type not in _WRITE_REDIRECTS:
+        if operator in (">&", "<&") and word.text.isdigit() and not word.expands:
+            return  # descriptor duplication (2>&1): no file involved
+        if operator not in _WRITE_REDIRECTS:
             where = self.judge.word(word).where
-            self.findings.append(Verdict("ask", f"redirects input ({node.type} {word.raw})",
+            self.findings.append(Verdict("ask", f"redirects input ({operator} {word.raw})",
                                          outside=where in ("outside", "protected")))
         elif word.text == "/dev/null" and not word.expands:
             return
@@ -198,84 +368,82 @@ class _Walker:
         else:
             self.ask(f"writes to {word.raw!r} by redirection")
 
-    def _names_below(self, node: Any, *, include_self: bool = True) -> set[str]:
+    def _heredoc(self, node: Node, names: list[str]) -> None:
+        self.ask("uses a here-document")
+        for child in node.children:
+            if child.type == "heredoc_body":
+                self.words(child)  # an unquoted delimiter expands $(…) in the body
+                if set(names) & SHELLS:
+                    self._nested(self.text(child))
+            elif child.is_named and child.type not in ("heredoc_start", "heredoc_end"):
+                self.statement(child)  # cat <<EOF | sh: the rest of the pipeline
+
+    def _names_below(self, node: Node, *, include_self: bool = True) -> set[str]:
         """Effective command names anywhere inside ``node`` (substitutions included)."""
         names: set[str] = set()
-        if node.kind == "command" and include_self:
-            names.update(effective_names([self.word(w) for w in node.parts if w.kind == "word"]))
-        for child in _child_nodes(node):
+        if node.type == "command" and include_self:
+            name = node.child_by_field_name("name")
+            argv = ([name] if name is not None else []) + node.children_by_field_name("argument")
+            names.update(effective_names([self.word(w) for w in argv]))
+        for child in node.children:
             names |= self._names_below(child)
         return names
 
-    def _visit_compound(self, node: Any) -> None:
-        self.ask("runs a subshell or command group")
-        self._children([p for p in node.list if p.kind != "reservedword"])
-        for part in getattr(node, "redirects", []):
-            self._redirect(part, [])
-
-    def _visit_flow(self, node: Any) -> None:
-        self.ask(f"uses control flow ({node.kind})")
-        for part in node.parts:
-            if part.kind == "word":
-                self._children(getattr(part, "parts", []))
-            elif part.kind != "reservedword":
-                self.visit(part)
-
-    _visit_if = _visit_for = _visit_while = _visit_until = _visit_flow
-
-    def _visit_function(self, node: Any) -> None:
+    def _function(self, node: Node) -> None:
         self.ask("defines a function")
-        name, body = node.parts[0].word, node.parts[-1]
-        text = self.source[body.pos[0]:body.pos[1]]
-        if name in self._names_below(body) and ("|" in text or "&" in text):
+        name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+        if name is None or body is None:
+            self.ask("defines a function in a shape Foya does not check")
+            self._parts(node)
+            return
+        text = self.text(body)
+        if self.word(name).text in self._names_below(body) and ("|" in text or "&" in text):
             self.deny("defines a function that spawns itself (fork bomb)")
-        self.visit(body)
+        self.statement(body)
 
-    def _visit_commandsubstitution(self, node: Any) -> None:
-        self.ask("substitutes the output of a command")
-        self.visit(node.command)
+    # --- words ------------------------------------------------------------------------------
 
-    def _visit_processsubstitution(self, node: Any) -> None:
-        self.ask("uses process substitution")
-        self.visit(node.command)
+    def words(self, node: Node) -> None:
+        """A word or expression: visit the substitutions and expansions inside it."""
+        kind = node.type
+        if not node.is_named:
+            return
+        if kind in ("command_substitution", "process_substitution"):
+            self.ask("substitutes the output of a command" if kind == "command_substitution"
+                     else "uses process substitution")
+            self._parts(node)
+        elif kind in ("simple_expansion", "expansion"):
+            value = self.text(node)
+            self.findings.append(_opaque(value, "expands a variable") if ("$(" in value or "`" in value)
+                                 else Verdict("ask", "expands a variable"))
+            self._word_parts(node)
+        elif kind == "arithmetic_expansion":
+            self.ask("uses arithmetic expansion $(( ))")
+            self._word_parts(node)
+        elif kind in _WORDS or kind in ("command_name", "heredoc_body"):
+            if kind in ("word", "string_content") and node.named_child_count == 0:
+                self._unread_substitutions(node)
+            self._word_parts(node)
+        else:
+            self.ask(f"uses shell syntax Foya does not check ({kind})")
 
-    def _visit_parameter(self, node: Any) -> None:
-        value = str(getattr(node, "value", ""))
-        self.findings.append(_opaque(value, "expands a variable") if ("$(" in value or "`" in value)
-                             else Verdict("ask", "expands a variable"))
+    def _unread_substitutions(self, node: Node) -> None:
+        """A plain word the grammar did not split, holding what bash would run anyway
+        (``${x:-`rm -rf /`}``): ask, and classify what the backticks or ``$( )`` hold."""
+        value = self.text(node)
+        if "`" not in value and "$(" not in value:
+            return
+        self.ask("holds a command substitution the parser did not read")
+        for match in _UNREAD_SUBSTITUTION.finditer(value):
+            self._nested(match.group(1) or match.group(2) or "")
 
-    def _visit_tilde(self, node: Any) -> None:
-        self.ask("expands '~' to a home folder")
-
-    def _visit_heredoc(self, node: Any) -> None:
-        self.ask("uses a here-document")
-
-    def _visit_word(self, node: Any) -> None:
-        self._children(getattr(node, "parts", []))
-
-    def _visit_assignment(self, node: Any) -> None:
-        self.ask("sets a variable")
-        self._children(getattr(node, "parts", []))
-
-    def _visit_redirect(self, node: Any) -> None:
-        self._redirect(node, [])
-
-    def _visit_reservedword(self, node: Any) -> None:
-        """Keywords carry no behaviour of their own; their constructs are visited."""
-
-    _visit_operator = _visit_pipe = _visit_reservedword
+    def _word_parts(self, node: Node) -> None:
+        for child in node.children:
+            self.words(child)
 
 
-def _child_nodes(node: Any) -> list[Any]:
-    """Every bashlex node directly below ``node`` (parts, lists, substitutions, redirect targets)."""
-    children: list[Any] = []
-    for attr in ("parts", "list"):
-        children.extend(getattr(node, attr, None) or [])
-    for attr in ("command", "output", "heredoc"):
-        child = getattr(node, attr, None)
-        if hasattr(child, "kind"):
-            children.append(child)
-    return children
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution", "simple_expansion", "expansion",
+                            "arithmetic_expansion"})
 
 
 def normalise_command(command: str) -> str | None:
@@ -288,17 +456,23 @@ def normalise_command(command: str) -> str | None:
     if not isinstance(command, str) or not command.strip() or odd_characters(command):
         return None
     try:
-        trees = bashlex.parse(command)
-    except Exception:
+        root = _parse(command)
+    except ImportError:
         return None
-    if len(trees) != 1 or trees[0].kind != "command":
+    if root is None or len(root.children) != 1 or root.children[0].type != "command":
         return None
+    from foya_desktop.tools.shell_tree import odd_gap
+    node = root.children[0]
+    if odd_gap(command.encode(), node):
+        return None
+    source = command.encode()
     texts: list[str] = []
-    for part in trees[0].parts:
-        if part.kind != "word" or getattr(part, "parts", None):
+    for child in node.children:
+        part = child.children[0] if child.type == "command_name" and child.child_count == 1 else child
+        if part.type not in ("word", "string", "raw_string", "concatenation"):
             return None
-        word = read_word(command[part.pos[0]:part.pos[1]])
-        if word.expands or word.glob or word.text != part.word:
+        word = read_word(source[part.start_byte:part.end_byte].decode())
+        if word.expands or word.glob:
             return None
         texts.append(word.text)
     return shlex.join(texts)

@@ -1,11 +1,12 @@
 """What bash will do with one word of a command, read from its source text.
 
-``bashlex`` gives each word with quotes removed, which hides the question that
-matters for safety: which characters bash will *expand*. This module re-reads
-the word's source: an unquoted ``*`` globs, ``$`` and backticks expand inside
+The parser gives each word as a span of the source; the question that matters
+for safety is which characters bash will *expand*. This module re-reads the
+word's source: an unquoted ``*`` globs, ``$`` and backticks expand inside
 double quotes too, an unquoted ``{a,b}`` brace-expands, ``~`` at the start or
-after ``=``/``:`` becomes a home folder. It also recomputes the quote-removed
-text, so a disagreement with the parser can be treated as "not understood".
+after ``=``/``:`` becomes a home folder. It also computes the quote-removed
+text, and flags an unquoted blank or operator inside the span: bash would
+split the word there, so the parser's reading is not trusted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 _GLOB = "*?["
 _DQ_ESCAPABLE = '$`"\\\n'
+_METACHARACTERS = " \t\n|&;<>()"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,9 @@ class _Reader:
             self.reasons.append("uses brace expansion")
         elif char == "~" and (i == 0 or prev in "=:"):
             self.reasons.append("uses '~' (home folder)")
+        elif char in _METACHARACTERS:
+            self.reasons.append("holds an unquoted blank or shell operator (the parser and bash may "
+                                "split it differently)")
         self.literal(char)
 
     def read(self) -> Word:

@@ -1,17 +1,19 @@
-"""The application icon and small drawn glyphs.
+"""The application icon and the app's icon set.
 
 The application icon is loaded from the pre-rendered PNGs shipped in
 ``foya_desktop/resources`` (the same files ``foya install-desktop`` puts in the
-hicolor theme), so the window, the tray and the menu entry show one picture
-and no SVG image plugin is needed.
+hicolor theme), so the window, the tray and the menu entry show one picture.
+The icon set (toolbar, composer, menus) is drawn from the SVG line drawings in
+``ui/glyphs.py`` by QtSvg's renderer, imported when the first icon is painted.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtCore import QByteArray, QPoint, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QGuiApplication, QIcon, QIconEngine, QPainter, QPalette, QPixmap
 
 from foya_desktop.resources import ICON_SIZES, icon_png
+from foya_desktop.ui import glyphs
 
 
 def app_icon() -> QIcon:
@@ -27,19 +29,56 @@ def app_pixmap(size: int = 256) -> QPixmap:
     return app_icon().pixmap(size, size)
 
 
-def fork_icon(size: int = 18, color: str = "#475569") -> QIcon:
-    """Two overlapping pages: "make a copy of this conversation" (drawn, so no font needs the glyph)."""
-    pixmap = QPixmap(size, size)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    pen = painter.pen()
-    pen.setColor(QColor(color))
-    pen.setWidthF(max(1.2, size / 12))
-    painter.setPen(pen)
-    unit = size / 18
-    painter.drawRoundedRect(QRectF(2 * unit, 2 * unit, 10 * unit, 10 * unit), 2 * unit, 2 * unit)
-    painter.setBrush(QColor("#ffffff"))
-    painter.drawRoundedRect(QRectF(6 * unit, 6 * unit, 10 * unit, 10 * unit), 2 * unit, 2 * unit)
-    painter.end()
-    return QIcon(pixmap)
+def fork_icon(size: int = 18, color: str | None = None) -> QIcon:
+    """Two overlapping pages: "make a copy of this conversation" (the set's "fork" glyph, any size)."""
+    del size  # the glyph engine draws at whatever size the button asks for
+    return icon("fork", color)
+
+
+class _GlyphEngine(QIconEngine):
+    """Draws a glyph of ``ui/glyphs.py`` at any size, in the palette's current text colour.
+
+    Asking the palette at paint time makes every icon follow a theme switch
+    without anyone re-creating it; ``color`` pins a colour instead (white on
+    the blue Send button).
+    """
+
+    def __init__(self, name: str, color: str | None) -> None:
+        super().__init__()
+        self._name, self._color = name, color
+
+    def _color_for(self, mode: QIcon.Mode) -> str:
+        if self._color is not None:
+            return self._color
+        group = QPalette.ColorGroup.Disabled if mode == QIcon.Mode.Disabled else QPalette.ColorGroup.Normal
+        return QGuiApplication.palette().color(group, QPalette.ColorRole.WindowText).name()
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        from PySide6.QtSvg import QSvgRenderer  # the first icon drawn pays, not start-up
+
+        renderer = QSvgRenderer(QByteArray(glyphs.svg(self._name, self._color_for(mode))))
+        renderer.render(painter, QRectF(rect))
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        pixmap = QPixmap(size)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.paint(painter, QRect(QPoint(0, 0), size), mode, state)
+        painter.end()
+        return pixmap
+
+    def scaledPixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float) -> QPixmap:
+        pixmap = self.pixmap(size * scale, mode, state)
+        pixmap.setDevicePixelRatio(scale)
+        return pixmap
+
+    def clone(self) -> QIconEngine:
+        return _GlyphEngine(self._name, self._color)
+
+
+def icon(name: str, color: str | None = None) -> QIcon:
+    """An icon of the app's set by name ("new", "send", "stop", "attach", ...; see ``ui/glyphs.py``)."""
+    if name not in glyphs.GLYPHS:
+        raise KeyError(f"no icon named {name!r}")
+    return QIcon(_GlyphEngine(name, color))

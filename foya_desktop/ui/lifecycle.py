@@ -10,20 +10,28 @@ Policy (DESIGN §1: "keeps running from the system tray"):
   in-process state and would otherwise be lost), then it closes the kernel
   and exits. The tray offers "Quit now", which stops running turns — they
   are persisted as interrupted — and exits.
-* Without a tray, closing the window is the same as Quit.
+* Without a tray (GNOME without the AppIndicator extension), closing the
+  window with nothing running quits; with something running it asks: quit
+  once it has finished, or keep a small (minimised) window. The window never
+  hides without a tray: a hidden app with no icon has no way back.
+* The first close to the tray says once (ever, remembered in the
+  preferences' ``told_about_tray``) that Foya keeps running there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
+from PySide6.QtWidgets import QAbstractButton, QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
 from foya_desktop.core.model import Phase
-from foya_desktop.ui.aio import TaskRunner
+from foya_desktop.store.preferences import Preferences, PreferencesStore
+from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 
@@ -40,27 +48,39 @@ class QuitController(QObject):
 
     finished = Signal()
     progress = Signal(str)
+    told_about_tray = Signal(str, str)
+    """title, text: the once-only "still running in the tray" message was shown."""
 
     def __init__(self, kernel: KernelApi, session_ids: Callable[[], list[str]], runner: TaskRunner,
-                 window: QWidget, *, use_tray: bool | None = None) -> None:
+                 window: QWidget, *, use_tray: bool | None = None,
+                 preferences: PreferencesStore | None = None) -> None:
         super().__init__(window)
         self._kernel, self._session_ids, self._runner, self._window = kernel, session_ids, runner, window
+        self._preferences = preferences
         self.quitting = False
         self._finished = False
-        self._told_about_tray = False
+        self._asking = False
+        self.close_question: QMessageBox | None = None
+        """The no-tray close question while it is open (tests answer it)."""
+        self._told_about_tray = self._prefs().told_about_tray
         available = QSystemTrayIcon.isSystemTrayAvailable() if use_tray is None else use_tray
+        self.quit_action = QAction(self.tr("Quit"), self)
+        self.quit_action.triggered.connect(self.request_quit)
+        self.quit_now_action = QAction(self.tr("Quit now (stop running turns)"), self)
+        self.quit_now_action.triggered.connect(self.force_quit)
+        self.quit_now_action.setVisible(False)
         self.tray = self._make_tray() if available else None
+
+    def _prefs(self) -> Preferences:
+        return self._preferences.load() if self._preferences is not None else Preferences()
 
     def _make_tray(self) -> QSystemTrayIcon:
         tray = QSystemTrayIcon(app_icon(), self)
         tray.setToolTip(self.tr("Foya"))
-        menu = QMenu(self._window)
+        menu = QMenu(self._window)  # filled by the TrayAgent (ui/tray/agent.py)
         menu.addAction(self.tr("Show Foya"), self.show_window)
         menu.addSeparator()
-        menu.addAction(self.tr("Quit"), self.request_quit)
-        self.quit_now_action = QAction(self.tr("Quit now (stop running turns)"), menu)
-        self.quit_now_action.triggered.connect(self.force_quit)
-        self.quit_now_action.setVisible(False)
+        menu.addAction(self.quit_action)
         menu.addAction(self.quit_now_action)
         tray.setContextMenu(menu)
         tray.activated.connect(lambda reason: self.show_window()
@@ -80,18 +100,57 @@ class QuitController(QObject):
         if self.quitting:
             return False
         if self.tray is None:
-            self.request_quit()
+            if not self.busy_sessions():
+                self.request_quit()
+            elif not self._asking:
+                self._runner.spawn(self._ask_without_tray(), "Closing the window")
             return True
         self._window.hide()
         if not self._told_about_tray:
             self._told_about_tray = True
-            self.tray.showMessage(
-                self.tr("Foya is still running"),
-                self.tr("Replies continue in the background. Use Quit from this icon's menu to exit."),
-                app_icon(),
-                4000,
-            )
+            self._remember_told()
+            title = self.tr("Foya is still running")
+            text = self.tr("Replies continue in the background. Click this icon to bring the window "
+                           "back; use Quit from its menu to exit.")
+            self.tray.showMessage(title, text, app_icon(), 6000)
+            self.told_about_tray.emit(title, text)
         return True
+
+    def _remember_told(self) -> None:
+        if self._preferences is None:
+            return
+        # a read-only data folder: the message may come again next time, nothing worse
+        with contextlib.suppress(OSError):
+            self._preferences.save(dataclasses.replace(self._preferences.load(), told_about_tray=True))
+
+    def make_close_question(self, busy: int) -> tuple[QMessageBox, QAbstractButton, QAbstractButton]:
+        """The question asked when the window closes with work running and no tray to keep it in:
+        the box, its "Quit when finished" and its "Keep a small window" buttons."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Foya", self.tr(
+            "There is no system tray here, so closing the window quits Foya.\n\n"
+            "Sessions still running: %n. Foya can quit as soon as they have finished and been "
+            "stored, or keep running in a small window.", "", busy), parent=self._window)
+        quit_button = box.addButton(self.tr("Quit when finished"), QMessageBox.ButtonRole.AcceptRole)
+        keep_button = box.addButton(self.tr("Keep a small window"), QMessageBox.ButtonRole.RejectRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setObjectName("close-without-tray")
+        self.close_question = box
+        return box, quit_button, keep_button
+
+    async def _ask_without_tray(self) -> None:
+        self._asking = True
+        try:
+            box, quit_button, keep_button = self.make_close_question(len(self.busy_sessions()))
+            await run_dialog(box)
+            clicked = box.clickedButton()
+            if clicked is quit_button:
+                self.request_quit()
+            elif clicked is keep_button:
+                self._window.showMinimized()
+            self.close_question = None
+            box.deleteLater()
+        finally:
+            self._asking = False
 
     def busy_sessions(self) -> list[str]:
         """Sessions with a running turn or queued messages."""
@@ -103,7 +162,8 @@ class QuitController(QObject):
         if self.quitting:
             return
         self.quitting = True
-        self._window.hide()
+        if self.tray is not None or not self.busy_sessions():
+            self._window.hide()
         self._runner.spawn(self._finish(), self.tr("Quitting"))
 
     def force_quit(self) -> None:
@@ -114,7 +174,7 @@ class QuitController(QObject):
 
     async def _finish(self) -> None:
         while (busy := self.busy_sessions()) and not self._finished:
-            self._report(self.tr("Finishing %n running session(s) before quitting…", "", len(busy)))
+            self._report(self.tr("Finishing running sessions before quitting (%n left)…", "", len(busy)))
             await asyncio.sleep(POLL_SECONDS)
         self._emit_finished()
 
@@ -129,6 +189,6 @@ class QuitController(QObject):
 
     def _report(self, text: str) -> None:
         self.progress.emit(text)
+        self.quit_now_action.setVisible(True)
         if self.tray is not None:
             self.tray.setToolTip(text)
-            self.quit_now_action.setVisible(True)

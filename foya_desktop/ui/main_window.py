@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
 
@@ -23,26 +23,38 @@ from foya_desktop.core.events import (
     QuestionClosed,
     SessionChanged,
 )
-from foya_desktop.core.model import Session
+from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.engine.connections.discovery import Offer
+from foya_desktop.store.preferences import PreferencesFile
+from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
+from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
-from foya_desktop.ui.icons import app_icon
+from foya_desktop.ui.first_run import FirstRunOffers
+from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.keyboard import KeyboardActions
 from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.ops.transfer import SessionTransfer
+from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
+from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline.live import LiveStreams
+from foya_desktop.ui.tray.agent import TrayAgent, WindowWatcher
 from foya_desktop.ui.welcome import WelcomePage
+from foya_desktop.ui.window_state import WindowMemory
 
 
 class MainWindow(QMainWindow):
@@ -55,9 +67,11 @@ class MainWindow(QMainWindow):
     session_shown = Signal(str)
 
     def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
-                 parent: QWidget | None = None) -> None:
+                 preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kernel, self.bridge = kernel, bridge
+        self.prefs = PreferencesState(preferences, self)  # the one owner of preferences (None: in memory)
+        theme.apply_theme(self.prefs.current.theme)  # before any widget takes its colours
         self.runner = TaskRunner(self)
         self.live = LiveStreams()
         self.speakers = SpeakerDirectory()
@@ -66,9 +80,16 @@ class MainWindow(QMainWindow):
         self.tree_view.setModel(self.tree_model)
         self.pane = SessionPane(kernel, self.runner, self.live, self.speakers)
         self.welcome = WelcomePage()
+        self.first_run = FirstRunOffers()  # connections found on this computer (ui/first_run.py)
+        self.first_run.hide()
+        self.welcome.add_offers(self.first_run)
+        self._offers_searched = False
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
-                                              use_tray=use_tray)
+                                              use_tray=use_tray, preferences=self.prefs)
+        self.preferences_dialog: PreferencesDialog | None = None
+        self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
+                                    self._session_title, self.session_in_view, self.prefs.load, self)
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -77,6 +98,15 @@ class MainWindow(QMainWindow):
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
+        self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
+        self.tree_view.menu_requested.connect(self.transfer.tree_actions)
+        self.look = Look(self, self)  # theme: the person's choice or the system's, live (ui/look)
+        self.memory = WindowMemory(self, self.splitter, self.prefs)  # geometry, splitter, last session
+        self.keyboard = KeyboardActions(self, self, self.file_menu, self.preferences_flow)  # ui/keyboard
+        self.memory.restore()
+        self.session_shown.connect(self.memory.remember_session)
+        self.quit_controller.finished.connect(self.memory.save)
 
     def _make_session_actions(self) -> SessionActions:
         pane, tree = self.pane, self.tree_model
@@ -85,16 +115,19 @@ class MainWindow(QMainWindow):
                               pane.timeline_model, pane.composer, self)
 
     def _make_actions(self) -> dict[str, QAction]:
-        specs: dict[str, tuple[str, QKeySequence]] = {
-            "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New)),
-            "connections": (self.tr("Connections…"), QKeySequence("Ctrl+,")),
-            "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V")),
-            "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close)),
-            "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit))}
+        specs: dict[str, tuple[str, QKeySequence, str]] = {
+            "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
+            "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
+            "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
+            "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
+            "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
-        for name, (text, shortcut) in specs.items():
+        for name, (text, shortcut, glyph) in specs.items():
             action = QAction(text, self)
             action.setShortcut(shortcut)
+            if glyph:
+                action.setIcon(icon(glyph))
+            action.setToolTip(_tip(text, shortcut))
             actions[name] = action
         return actions
 
@@ -104,14 +137,16 @@ class MainWindow(QMainWindow):
         self.resize(1200, 800)
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.pane)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.tree_view.setObjectName("sessionTree")
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.tree_view)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 940])
         splitter.setChildrenCollapsible(False)
+        splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
-        menu = self.menuBar().addMenu(self.tr("&File"))
+        self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
         for name in ("new", "connections", "vps"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
@@ -121,11 +156,14 @@ class MainWindow(QMainWindow):
         self.tree_view.addAction(self.session_actions.delete_action)
         self.pane.insert_above_composer(self.session_actions.banner)
         self.session_actions.attach_fork_button(self.pane.add_header_action)
-        toolbar = QToolBar(self.tr("Main"))
+        self.toolbar = toolbar = QToolBar(self.tr("Main"))
+        toolbar.setObjectName("mainToolbar")
         toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setIconSize(QSize(18, 18))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         toolbar.addAction(self._actions["new"])
         toolbar.addAction(self._actions["connections"])
+        toolbar.addAction(self._actions["vps"])
         self.addToolBar(toolbar)
         self.statusBar().setSizeGripEnabled(False)
 
@@ -174,6 +212,15 @@ class MainWindow(QMainWindow):
                         b.question_answered, b.question_closed):
             waiting.connect(self._on_waiting_changed)
         b.task_changed.connect(pane.tasks.on_task_changed)
+        # the tray: icon state, menu, notifications (ui/tray/agent.py)
+        tray = self.tray_agent
+        b.phase_changed.connect(tray.on_phase_changed)
+        b.turn_finished.connect(tray.on_turn_finished)
+        b.approval_requested.connect(tray.on_approval_requested)
+        b.question_asked.connect(tray.on_question_asked)
+        for settled in (b.approval_resolved, b.question_answered, b.question_closed):
+            settled.connect(tray.on_settled)
+        b.session_deleted.connect(tray.on_session_deleted)
 
     def _connect_views(self) -> None:
         """The window's own parts to each other: tree, pane, session operations, menus."""
@@ -192,6 +239,8 @@ class MainWindow(QMainWindow):
         # welcome page, menus, lifecycle
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
+        self.first_run.chosen.connect(lambda offer: self.runner.spawn(
+            self.use_offer(offer), self.tr("Creating the connection")))
         self._actions["new"].triggered.connect(
             lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
@@ -200,6 +249,13 @@ class MainWindow(QMainWindow):
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
+        self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
+            self.open_at(sid, target), "Opening the session"))
+        self.tray_agent.show_requested.connect(self.quit_controller.show_window)
+        self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
+        self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)
+        self.session_shown.connect(self._maybe_seen)
+        self._window_watcher = WindowWatcher(self.tray_agent, self.current_session_id, self)
         self.runner.failed.connect(lambda text: self.statusBar().showMessage("⚠ " + text, 15000))
 
     # ---- start-up and sessions ------------------------------------------------------------
@@ -217,6 +273,8 @@ class MainWindow(QMainWindow):
             self.tree_model.upsert_session(session)
         self.tree_view.expandAll()
         latest = max(sessions, key=lambda s: (s.updated_at, s.created_at), default=None)
+        last = next((s for s in sessions if s.id == self.memory.last_session()), None)
+        latest = last or latest  # the session open when the window closed, else the newest
         if latest is not None:
             self.tree_view.select_session(latest.id)
         else:
@@ -237,6 +295,68 @@ class MainWindow(QMainWindow):
         await self.pane.show_session(session)
         if session is not None:
             self.session_shown.emit(session.id)
+
+    def current_session_id(self) -> str | None:
+        """The session on screen (None on the welcome page)."""
+        return self.pane.session.id if self.pane.session is not None else None
+
+    def session_in_view(self, session_id: str) -> bool:
+        """Whether the person is looking at ``session_id``: the window shown, not minimised, active."""
+        return (self.isVisible() and not self.isMinimized() and self.isActiveWindow()
+                and self.current_session_id() == session_id)
+
+    async def open_at(self, session_id: str, target: str = "") -> None:
+        """Bring the window to the front with ``session_id`` open at the approval or question ``target``."""
+        self.quit_controller.show_window()
+        if self.current_session_id() != session_id:
+            if self.tree_model.session(session_id) is None:
+                return
+            shown: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+            def on_shown(sid: str) -> None:
+                if sid == session_id and not shown.done():
+                    shown.set_result(None)
+
+            self.session_shown.connect(on_shown)
+            try:
+                self.tree_view.select_session(session_id)  # the tree opens it (open_session)
+                await asyncio.wait_for(shown, 10)
+            finally:
+                self.session_shown.disconnect(on_shown)
+        calls = {r.request_id: r.call_id for r in self.kernel.pending_approvals(session_id)}
+        calls.update({q.question_id: q.call_id for q in self.kernel.pending_questions(session_id)})
+        call_id = calls.get(target)
+        if call_id:
+            reveal_call(self.pane, call_id)
+        self.tray_agent.seen(session_id)
+
+    def _maybe_seen(self, session_id: str) -> None:
+        if self.session_in_view(session_id):
+            self.tray_agent.seen(session_id)
+
+    def handle_launch(self, folder: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
+        new session there."""
+        self.quit_controller.show_window()
+        if folder:
+            self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
+
+    async def start_in_folder(self, folder: str) -> Session:
+        """Create a session bound to ``folder`` with the Preferences' defaults, and open it."""
+        p = self.prefs.current
+        session = await self.kernel.create_session(
+            workdir=folder, connection=p.default_connection,
+            model=p.default_model if p.default_connection else "",
+            approval_mode=_approval_mode(p.default_approval))
+        await self._load_projects()
+        self.tree_model.upsert_session(session)
+        self.tree_view.select_session(session.id)
+        self.pane.composer.input.setFocus()
+        return session
+
+    def _session_title(self, session_id: str) -> str:
+        session = self.tree_model.session(session_id)
+        return session.title if session is not None else ""
 
     def _on_session_changed(self, event: SessionChanged) -> None:
         self.tree_model.upsert_session(event.session)
@@ -276,6 +396,24 @@ class MainWindow(QMainWindow):
         connections = await self.kernel.list_connections()
         self.pane.set_connections(connections)
         self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
+        self.first_run.setVisible(not connections)
+        if not connections and not self._offers_searched:
+            self._offers_searched = True
+            self.first_run.searching()
+            self.runner.spawn(self.find_offers(), self.tr("Looking for model services"))
+
+    async def find_offers(self) -> None:
+        """First run: what can be set up in one click (keys in the environment, local servers)."""
+        self.first_run.set_offers(await self.kernel.connection_offers())
+
+    async def use_offer(self, offer: Offer) -> None:
+        """Create the offered connection (an environment key by reference) and make it the default."""
+        await self.kernel.add_connection(offer.connection)
+        if not self.prefs.current.default_connection:
+            self.prefs.update(default_connection=offer.connection.name)
+        await self.refresh_connections()
+        self.statusBar().showMessage(self.tr("Connection “{name}” created.").format(
+            name=offer.connection.name), 15000)
 
     def _update(self, session_id: str, **changes: object) -> None:
         self.runner.spawn(self.kernel.update_session(session_id, **changes),
@@ -293,6 +431,9 @@ class MainWindow(QMainWindow):
             self.kernel.list_vps(), self.kernel.list_projects(), self.kernel.list_connections())
         self.speakers.set_vps(vps)
         dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session)
+        preferred = dialog.connection.findData(self.prefs.current.default_connection)
+        if self.prefs.current.default_connection and preferred >= 0:
+            dialog.connection.setCurrentIndex(preferred)  # Preferences → New sessions → Model service
         if await run_dialog(dialog) != NewSessionDialog.DialogCode.Accepted or dialog.created is None:
             return None
         session = dialog.created
@@ -302,9 +443,28 @@ class MainWindow(QMainWindow):
         return session
 
     async def _create_session(self, v: NewSessionValues) -> Session:
+        """Create the session; Preferences' defaults fill in the model and the approval mode."""
+        p = self.prefs.current
+        model = p.default_model if p.default_model and v.connection == p.default_connection else v.model
+        approval = _approval_mode(p.default_approval)
         return await self.kernel.create_session(
             title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
-            connection=v.connection, model=v.model)
+            connection=v.connection, model=model, approval_mode=approval)
+
+    async def preferences_flow(self) -> None:
+        """Edit the preferences; they are saved and applied when the person presses OK."""
+        connections = await self.kernel.list_connections()
+        folder = self.prefs.file.path.parent if self.prefs.file is not None else None
+        dialog = PreferencesDialog(self.prefs.current, connections, folder, self)
+        self.preferences_dialog = dialog
+        try:
+            if await run_dialog(dialog) == PreferencesDialog.DialogCode.Accepted:
+                self.prefs.replace(dialog.values())
+                if self.prefs.problem:
+                    self.statusBar().showMessage("⚠ " + self.prefs.problem, 15000)
+        finally:
+            self.preferences_dialog = None
+            dialog.deleteLater()
 
     async def vps_flow(self) -> None:
         """Create, edit, duplicate and delete VPs; the composer's @completion refreshes afterwards."""
@@ -314,6 +474,8 @@ class MainWindow(QMainWindow):
         dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
         dialog.duplicate_button.clicked.connect(lambda: spawn(dialog.duplicate(), self.tr("Duplicating")))
         dialog.delete_button.clicked.connect(lambda: spawn(dialog.delete(), self.tr("Deleting the VP")))
+        dialog.agent_file_button.clicked.connect(lambda: spawn(dialog.add_agent_file(),
+                                                               self.tr("Adding an agent file")))
         await dialog.refresh()
         try:
             await run_dialog(dialog)
@@ -329,10 +491,26 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Hide to the tray, or quit once running turns have finished (see lifecycle.py)."""
+        self.memory.save()  # geometry and splitter, before the window is hidden
         if self.quit_controller.window_closing():
             event.ignore()
         else:
             event.accept()
+
+
+def _approval_mode(value: str) -> ApprovalMode:
+    """Preferences.default_approval as a mode ("" or an unknown value: ask before acting)."""
+    try:
+        return ApprovalMode(value) if value else ApprovalMode.ASK
+    except ValueError:
+        return ApprovalMode.ASK
+
+
+def _tip(text: str, shortcut: QKeySequence) -> str:
+    """A toolbar tooltip: the action's name and, when it has one, its shortcut."""
+    name = text.rstrip("…").replace("&", "")
+    keys = shortcut.toString(QKeySequence.SequenceFormat.NativeText)
+    return f"{name} ({keys})" if keys else name
 
 
 def _settled_id(event: Event) -> str | None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
+from typing import Literal
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 
 # Distinct, readable hues for VP names; a VP keeps its colour across sessions.
@@ -137,3 +139,149 @@ def tool_icon(tool_name: str) -> str:
         if word in lowered:
             return emoji if has_emoji_font() else symbol
     return "⚙"
+
+
+# ---- the application theme: palettes, type scale, spacing, one style sheet ------------------
+#
+# Why our own palettes and not the platform's: Fusion on Linux ignores the desktop's dark
+# preference on many setups, and a manual switch must work everywhere. The system preference
+# is still the default (``QStyleHints.colorScheme()``, Qt 6.5+), followed live.
+
+ThemeChoice = Literal["system", "light", "dark"]
+
+SPACE = 8
+"""The spacing unit: margins and gaps are multiples of it (4 for tight places)."""
+
+READING_WIDTH = 780
+"""Widest a message column gets: long lines are hard to read (about 90 characters)."""
+
+HIT_SIZE = 32
+"""Side of the composer's round buttons (Send, Stop, attach): comfortable to hit."""
+
+TYPE_SCALE = {"caption": -1.0, "body": 0.0, "reading": 1.0, "title": 3.0, "display": 9.0}
+"""Point-size offsets from the UI font: one scale for every label the app sizes itself."""
+
+_LIGHT = {
+    "window": "#f6f6f7", "base": "#ffffff", "alt": "#f1f1f3", "text": "#1c1d21", "dim": "#6b6f76",
+    "button": "#ffffff", "mid": "#d9dadf", "dark": "#b9bbc2", "highlight": "#2f6fde",
+    "highlighted_text": "#ffffff", "link": "#2f6fde", "tooltip": "#1c1d21", "tooltip_text": "#f6f6f7",
+    "sidebar": "#eeeef1", "hover": "#e5e6ea", "sidebar_selected": "#dcdfe6",
+}
+_DARK = {
+    "window": "#1d1e21", "base": "#242529", "alt": "#2a2b30", "text": "#e7e8ea", "dim": "#9a9da5",
+    "button": "#2c2d32", "mid": "#3a3b41", "dark": "#4a4c53", "highlight": "#4c8bf5",
+    "highlighted_text": "#ffffff", "link": "#7aa7ff", "tooltip": "#e7e8ea", "tooltip_text": "#1d1e21",
+    "sidebar": "#19191c", "hover": "#303137", "sidebar_selected": "#2f3138",
+}
+
+
+def scaled_font(step: str, *, bold: bool = False) -> QFont:
+    """The UI font at a step of :data:`TYPE_SCALE` ("caption", "body", "reading", "title", "display")."""
+    font = QFont(QGuiApplication.font())
+    size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+    font.setPointSizeF(max(8.0, size + TYPE_SCALE[step]))
+    font.setBold(bold)
+    return font
+
+
+def system_prefers_dark() -> bool:
+    """The desktop's light/dark preference (unknown counts as light)."""
+    hints = QGuiApplication.styleHints()
+    return hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
+
+
+def wants_dark(choice: ThemeChoice) -> bool:
+    """Whether ``choice`` means the dark theme right now."""
+    return choice == "dark" or (choice == "system" and system_prefers_dark())
+
+
+def colors(dark: bool) -> dict[str, str]:
+    """The named colours of the light or dark theme (hex strings)."""
+    return dict(_DARK if dark else _LIGHT)
+
+
+def make_palette(dark: bool) -> QPalette:
+    """A complete palette for the theme, including disabled text."""
+    c = colors(dark)
+    pal = QPalette()
+    role = QPalette.ColorRole
+    for r, key in ((role.Window, "window"), (role.WindowText, "text"), (role.Base, "base"),
+                   (role.AlternateBase, "alt"), (role.Text, "text"), (role.Button, "button"),
+                   (role.ButtonText, "text"), (role.Mid, "mid"), (role.Dark, "dark"),
+                   (role.Midlight, "alt"), (role.Light, "base"), (role.Shadow, "dark"),
+                   (role.Highlight, "highlight"), (role.HighlightedText, "highlighted_text"),
+                   (role.Link, "link"), (role.LinkVisited, "link"), (role.ToolTipBase, "tooltip"),
+                   (role.ToolTipText, "tooltip_text"), (role.PlaceholderText, "dim"),
+                   (role.BrightText, "highlighted_text")):
+        pal.setColor(r, QColor(c[key]))
+    disabled = QPalette.ColorGroup.Disabled
+    for r in (role.WindowText, role.Text, role.ButtonText):
+        pal.setColor(disabled, r, QColor(c["dim"]))
+    pal.setColor(disabled, role.Highlight, QColor(c["mid"]))
+    return pal
+
+
+def sidebar_palette(dark: bool) -> QPalette:
+    """The session tree's palette: a quiet selection (the title's text colour stays readable on it)."""
+    c = colors(dark)
+    pal = make_palette(dark)
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        pal.setColor(group, QPalette.ColorRole.Highlight, QColor(c["sidebar_selected"]))
+        pal.setColor(group, QPalette.ColorRole.HighlightedText, QColor(c["text"]))
+    pal.setColor(QPalette.ColorRole.Base, QColor(c["sidebar"]))
+    return pal
+
+
+def style_sheet(dark: bool) -> str:
+    """The few app-wide rules a palette cannot express: radii, paddings, the sidebar, the toolbar."""
+    c = colors(dark)
+    return f"""
+QToolBar#mainToolbar {{ background: {c['window']}; border: none;
+    border-bottom: 1px solid {c['mid']}; padding: 2px 6px; spacing: 2px; }}
+QToolBar#mainToolbar QToolButton {{ border: none; border-radius: 6px; padding: 5px 8px; }}
+QToolBar#mainToolbar QToolButton:hover {{ background: {c['hover']}; }}
+QToolBar#mainToolbar QToolButton:pressed {{ background: {c['mid']}; }}
+QTreeView#sessionTree {{ background: {c['sidebar']}; border: none; }}
+QSplitter::handle {{ background: {c['mid']}; }}
+QSplitter::handle:horizontal {{ width: 1px; }}
+QStatusBar {{ color: {c['dim']}; }}
+QToolButton#composerButton {{ border: none; border-radius: {HIT_SIZE // 2}px; padding: 0px; }}
+QToolButton#composerButton:hover {{ background: {c['hover']}; }}
+QToolButton#composerButton:disabled {{ background: transparent; }}
+QPushButton#sendButton {{ border: none; border-radius: {HIT_SIZE // 2}px; padding: 0px 14px 0px 10px;
+    background: {c['highlight']}; color: {c['highlighted_text']}; font-weight: 600; }}
+QPushButton#sendButton:hover {{ background: {QColor(c['highlight']).lighter(112).name()}; }}
+QPushButton#sendButton:pressed {{ background: {QColor(c['highlight']).darker(112).name()}; }}
+QToolButton#stopButton {{ border: 1px solid {c['mid']}; border-radius: {HIT_SIZE // 2}px;
+    padding: 0px 4px 0px 0px; }}
+QToolButton#stopButton:hover {{ background: {c['hover']}; }}
+QToolButton#stopButton::menu-button {{ border: none; width: 12px; }}
+TimelineView {{ border: none; background: {c['base']}; }}
+QScrollBar:vertical {{ width: 10px; background: transparent; margin: 0px; }}
+QScrollBar:horizontal {{ height: 10px; background: transparent; margin: 0px; }}
+QScrollBar::handle:vertical {{ background: {c['dark']}; border-radius: 3px; min-height: 28px; margin: 2px; }}
+QScrollBar::handle:horizontal {{ background: {c['dark']}; border-radius: 3px; min-width: 28px; margin: 2px; }}
+QScrollBar::handle:hover {{ background: {c['dim']}; }}
+QScrollBar::add-line, QScrollBar::sub-line {{ width: 0px; height: 0px; border: none; background: none; }}
+QScrollBar::add-page, QScrollBar::sub-page {{ background: transparent; }}
+QPushButton#headerButton {{ border: 1px solid transparent; border-radius: 6px; padding: 4px 8px; }}
+QPushButton#headerButton:hover {{ background: {c['hover']}; }}
+QLineEdit#quickSwitcherInput {{ border: none; padding: 10px 12px; font-size: 13pt;
+    background: {c['base']}; }}
+"""
+
+
+def apply_theme(choice: ThemeChoice) -> bool:
+    """Give the application the theme ``choice`` means now; returns whether it is dark.
+
+    Painted views keep no colours of their own (they ask this module while
+    painting), so a repaint after this call is enough for them.
+    """
+    app = QGuiApplication.instance()
+    dark = wants_dark(choice)
+    if isinstance(app, QGuiApplication):
+        QGuiApplication.setPalette(make_palette(dark))
+        set_sheet = getattr(app, "setStyleSheet", None)  # a QApplication (widgets) has one
+        if set_sheet is not None:
+            set_sheet(style_sheet(dark))
+    return dark

@@ -1,16 +1,18 @@
 """What the window shows before any session exists: a proper empty state.
 
 A first-time user needs two things — a model service and a session — so the
-page offers exactly those, and says plainly when keys cannot be stored.
+page offers exactly those as numbered steps with one button each, marks the
+step already done, says plainly when keys cannot be stored, and ends with the
+three shortcuts worth knowing from day one.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.ui import theme
-from foya_desktop.ui.icons import app_pixmap
+from foya_desktop.ui.icons import app_pixmap, icon
 
 
 class WelcomePage(QWidget):
@@ -27,48 +29,128 @@ class WelcomePage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         logo = QLabel()
-        logo.setPixmap(app_pixmap(72))
+        logo.setPixmap(app_pixmap(64))
         logo.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title = QLabel(self.tr("Welcome to Foya"))
-        font = theme.body_font()
-        font.setPointSizeF(font.pointSizeF() + 8)
-        font.setBold(True)
-        title.setFont(font)
+        title.setFont(theme.scaled_font("display", bold=True))
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.body = QLabel(wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
-        self.body.setFont(theme.body_font())
-        self.body.setMaximumWidth(520)
+        lead = QLabel(self.tr("A workbench for AI agents: each session works in a project folder, "
+                              "with one or more agent personas (VPs) that read, edit and run "
+                              "commands under the approval rules you set."),
+                      wordWrap=True, alignment=Qt.AlignmentFlag.AlignCenter)
+        lead.setFont(theme.scaled_font("reading"))
+        lead.setEnabled(False)  # secondary text colour
+        lead.setMaximumWidth(520)
+        self.connections_button = QPushButton()
+        self.connections_button.setIcon(icon("connections"))
+        self.connections_button.clicked.connect(self.connections_requested)
         self.new_button = QPushButton(self.tr("New session"))
+        self.new_button.setIcon(icon("new"))
         self.new_button.setDefault(True)
         self.new_button.clicked.connect(self.new_session_requested)
-        self.connections_button = QPushButton(self.tr("Set up a model service…"))
-        self.connections_button.clicked.connect(self.connections_requested)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.connections_button)
-        buttons.addWidget(self.new_button)
-        buttons.addStretch(1)
+        for button in (self.connections_button, self.new_button):
+            button.setMinimumHeight(theme.HIT_SIZE)
+            button.setIconSize(QSize(18, 18))
+        self.step_service = _StepLabel()
+        self.step_session = _StepLabel()
+        self.step_session.set_text(
+            "2", self.tr("Start a session"),
+            self.tr("Pick a project folder and the VPs who work on it."), done=False)
+        self.body = QLabel(wordWrap=True)
+        """The keyring warning, when there is one."""
+        self.body.setFont(theme.scaled_font("body"))
+        self.body.hide()
+        self.hint = QLabel(self.tr("Ctrl+N new session  ·  Ctrl+K jump to a session or command  ·  "
+                                   "F1 all shortcuts"), alignment=Qt.AlignmentFlag.AlignCenter)
+        self.hint.setFont(theme.scaled_font("caption"))
+        self.hint.setEnabled(False)
+        self._layout(logo, title, lead)
+        self.set_has_connections(False, None)
+
+    def _steps(self) -> QFrame:
+        steps = QFrame()
+        steps.setObjectName("welcomeSteps")
+        steps.setStyleSheet("#welcomeSteps { border: 1px solid palette(mid); border-radius: 12px;"
+                            " background: palette(base); }")
+        steps.setMaximumWidth(560)
+        grid = QGridLayout(steps)
+        grid.setContentsMargins(2 * theme.SPACE, 2 * theme.SPACE, 2 * theme.SPACE, 2 * theme.SPACE)
+        grid.setHorizontalSpacing(2 * theme.SPACE)
+        grid.setVerticalSpacing(2 * theme.SPACE)
+        grid.addWidget(self.step_service, 0, 0)
+        grid.addWidget(self.connections_button, 0, 1)
+        grid.addWidget(self.step_session, 1, 0)
+        grid.addWidget(self.new_button, 1, 1)
+        grid.addWidget(self.body, 2, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+        self._grid = grid
+        return steps
+
+    def add_offers(self, widget: QWidget) -> None:
+        """Place the first-run offers (ui/first_run.py) under the steps."""
+        self._grid.addWidget(widget, 3, 0, 1, 2)
+
+    def _layout(self, logo: QLabel, title: QLabel, lead: QLabel) -> None:
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4 * theme.SPACE, 4 * theme.SPACE, 4 * theme.SPACE, 4 * theme.SPACE)
         layout.addStretch(2)
         layout.addWidget(logo)
-        layout.addSpacing(8)
+        layout.addSpacing(2 * theme.SPACE)
         layout.addWidget(title)
-        layout.addSpacing(6)
-        layout.addWidget(self.body, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addSpacing(18)
-        layout.addLayout(buttons)
+        layout.addSpacing(theme.SPACE)
+        lead_row = QHBoxLayout()  # centred by stretches: an aligned word-wrapped label gets clipped
+        lead_row.addStretch(1)
+        lead_row.addWidget(lead, 1000)
+        lead_row.addStretch(1)
+        layout.addLayout(lead_row)
+        layout.addSpacing(3 * theme.SPACE)
+        row = QHBoxLayout()
+        row.addWidget(self._steps())
+        layout.addLayout(row)
+        layout.addSpacing(3 * theme.SPACE)
+        layout.addWidget(self.hint)
         layout.addStretch(3)
-        self.set_has_connections(False, None)
 
     def set_has_connections(self, has: bool, keyring_problem: str | None) -> None:
         """Point at the missing first step."""
-        steps = self.tr("Bind a session to a project folder and work with one or more agent personas. "
-                        "They read and edit files and run commands under the approval rules you set.")
-        if not has:
-            steps += "\n\n" + self.tr("First, add a model service (OpenAI-compatible or Anthropic).")
-        if keyring_problem:
-            steps += "\n\n⚠ " + self.tr("This system has no secure keyring, so API keys cannot be saved; "
-                                    "Connections… lets you name an environment variable instead.")
-        self.body.setText(steps)
+        self._state = (has, keyring_problem)
+        self.step_service.set_text(
+            "1", self.tr("Add a model service"),
+            self.tr("A model service is ready.") if has else
+            self.tr("An OpenAI-compatible or Anthropic endpoint, or a local server (Ollama, LM Studio)."),
+            done=has)
         self.connections_button.setText(
-            self.tr("Set up a model service…") if not has else self.tr("Connections…"))
+            self.tr("Connections…") if has else self.tr("Set up a model service…"))
+        self.new_button.setDefault(has)
+        self.connections_button.setDefault(not has)
+        if keyring_problem:
+            self.body.setText(self.tr("⚠ This system has no secure keyring, so API keys cannot be saved; "
+                                      "Connections… lets you name an environment variable instead."))
+        self.body.setVisible(bool(keyring_problem))
+
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A theme switch re-colours the step marks."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "_state"):
+            self.set_has_connections(*self._state)
+
+
+class _StepLabel(QLabel):
+    """A numbered step: a round number (a tick when done), a bold line and a dim explanation."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+
+    def set_text(self, number: str, title: str, detail: str, *, done: bool) -> None:
+        mark = "✓" if done else number
+        accent = theme.success_color().name() if done else theme.speaker_color("omni").name()
+        self.setText(f"<span style='color:{accent}; font-weight:600'>{mark}&nbsp;&nbsp;</span>"
+                     f"<b>{_escape(title)}</b><br><span style='color:{theme.dim_color().name()}'>"
+                     f"{_escape(detail)}</span>")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -14,6 +14,7 @@ from foya_desktop.core.model import Session
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -30,6 +31,7 @@ class WindowParts(Protocol):
     pane: SessionPane
     speakers: SpeakerDirectory
     session_actions: SessionActions
+    prefs: PreferencesState
 
     def menuBar(self) -> QMenuBar:
         """The window's menu bar."""

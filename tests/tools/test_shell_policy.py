@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from foya_desktop.tools.shell_policy import Verdict, classify_command, normalise_command
+from foya_desktop.tools.shell_policy import Verdict, argvs_read, classify_command, normalise_command
 from tests.tools.tool_vectors import ALLOWED_COMMANDS, DENY, NETWORK_COMMANDS, NOT_ALLOWED_COMMANDS
 
 
@@ -110,3 +114,53 @@ def test_classifier_never_crashes_and_allow_means_plain(text: str, workdir: Path
     if verdict.decision == "allow":
         for forbidden in ("$", "`", ">>", "<(", "&&&"):
             assert forbidden not in text
+
+
+def test_the_shell_parser_is_not_imported_at_start_up() -> None:
+    """The window's modules (and the tool registry they pull in) load no shell parser: the parser
+    is imported by the first command classified, after the first paint (DESIGN: start-up)."""
+    code = ("import sys, foya_desktop.app, foya_desktop.tools.registry, foya_desktop.engine.permissions.policy;"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bashlex', 'tree_sitter', "
+            "'tree_sitter_bash')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_parser_asks_with_a_sentence() -> None:
+    """A broken install (no tree-sitter) neither crashes the shell tool nor lets a command through."""
+    code = ("import sys; sys.modules['tree_sitter'] = None\n"
+            "from pathlib import Path\n"
+            "from foya_desktop.tools.shell_policy import classify_command, normalise_command\n"
+            "print(classify_command('ls', Path('.')).decision, classify_command('sudo ls', Path('.')).decision,"
+            " normalise_command('ls'))\n"
+            "print(classify_command('ls', Path('.')).reason)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, reason = done.stdout.splitlines()
+    assert first == "ask deny None"
+    assert "not installed" in reason
+
+
+_WORDS = ["ls", "cat", "tr", "uncate", "echo", "wc", "README.md", "src", "-la", "-n", "x#y", "'a b'", '"x"',
+          "a", "2", "-n2", "--", "\\;", "\\ ", "{", "}", "!", "*", "=", "#"]
+_GAPS = [" ", " ", " ", "\t", "", "\\\n", " \\\n", "\n", ";", " | ", "&&", "||", "&", ";;", " #", ">/dev/null",
+         " 2>&1 ", "2>/dev/null", ">&2", " > /dev/null ", "(", ")", "'", '"', "\\"]
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=st.sampled_from(["ls", "cat", "tr", "echo", "wc", "l", "ca"]),
+       rest=st.lists(st.tuples(st.sampled_from(_GAPS), st.sampled_from(_WORDS)), max_size=6))
+def test_what_is_allowed_is_read_as_bash_reads_it(first: str, rest: list[tuple[str, str]], workdir: Path) -> None:
+    """tree-sitter-bash is an editor grammar, not bash: for every command the policy allows, bash's
+    own rendering of it (``declare -f``) must hold the same simple commands with the same words
+    (this found ``tr\\<newline>uncate``, ``rm >/dev/null -rf /`` and ``ls -n2>&1``)."""
+    command = first + "".join(gap + word for gap, word in rest)
+    if classify_command(command, workdir).decision != "allow":
+        return
+    bash = shutil.which("bash")
+    assert bash is not None
+    done = subprocess.run([bash, "--norc", "-c", 'eval "f() {\n$1\n}" && declare -f f', "bash", command],
+                          capture_output=True, text=True, check=False, timeout=30)
+    assert done.returncode == 0, (command, done.stderr)  # bash could not even read it
+    body = done.stdout.split("\n", 2)[2].rsplit("}", 1)[0]
+    assert argvs_read(command, workdir) == argvs_read(body, workdir), (command, body)

@@ -85,14 +85,14 @@ async def test_streamed_reply_becomes_a_stored_message(fake_window: MainWindow, 
     session = await _open_session(fake_window, fake_kernel)
     model = fake_window.pane.timeline_model
     publish = fake_kernel.publish
-    publish(StreamStarted(session.id, "st1", "omni", "t1"))
+    publish(StreamStarted(session.id, "a1", "omni", "t1"))
     for word in ["Streaming", "works", "in", "**real", "time**."]:
-        publish(PartDelta(session.id, "st1", "omni", "text", word + " "))
+        publish(PartDelta(session.id, "a1", "omni", "text", word + " "))
     await wait_signal(fake_window.bridge.stream_delta)
     await settle()
     row = model.row_at(0)
     assert isinstance(row, StreamRow) and row.body.text.startswith("Streaming works")
-    publish(StreamEnded(session.id, "st1", "omni"))
+    publish(StreamEnded(session.id, "a1", "omni"))
     (stored,) = fake_kernel.add_messages(session.id, [reply("Streaming works in **real time**.", mid="a1",
                                                             turn_id="t1")])
     publish(MessageAdded(session.id, stored))
@@ -119,14 +119,15 @@ async def test_switching_sessions_mid_stream_keeps_the_text(fake_window: MainWin
 
 
 async def test_quit_waits_for_running_turns(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
+    """Without a tray the window stays up while quitting waits: a hidden app would have no way back."""
     session = await _open_session(fake_window, fake_kernel)
     fake_kernel.set_phase(session.id, Phase.TURN)
     finished: list[int] = []
     fake_window.quit_controller.finished.connect(lambda: finished.append(1))
     fake_window._actions["quit"].trigger()
     await settle(10)
-    assert finished == [] and not fake_window.isVisible()
-    assert "Finishing 1 running session" in fake_window.statusBar().currentMessage()
+    assert finished == [] and fake_window.isVisible()
+    assert "Finishing running sessions before quitting (1 left)" in fake_window.statusBar().currentMessage()
     fake_kernel.set_phase(session.id, Phase.IDLE)
     await wait_until(lambda: finished == [1], what="quit after the turn")
 

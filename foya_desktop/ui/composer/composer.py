@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QMimeData, QObject, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.core.events import QueueItem
 from foya_desktop.engine.turn.routing import MENTION
+from foya_desktop.store.preferences import SendKey
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.attachments import (
     MAX_ATTACHMENTS,
@@ -40,6 +42,7 @@ from foya_desktop.ui.composer.attachments import (
 )
 from foya_desktop.ui.composer.chips import AttachmentChips
 from foya_desktop.ui.composer.input import ComposerInput
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.timeline.summaries import first_line
 
 SentAttachment = tuple[str, bytes]
@@ -70,9 +73,18 @@ class Composer(QWidget):
         self.input = ComposerInput()
         self.input.submitted.connect(self.send_requested)
         self.input.offered.connect(self._offered)
-        self.attach_button = _tool_button("+", self.tr("Attach images or text files.") + " " + limits_text())
+        self.attach_button = _tool_button("", self.tr("Attach images or text files.") + " " + limits_text())
+        self.attach_button.setObjectName("composerButton")
+        self.attach_button.setIcon(icon("attach"))
+        self.attach_button.setFixedSize(theme.HIT_SIZE, theme.HIT_SIZE)
+        self.attach_button.setIconSize(QSize(20, 20))
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.clicked.connect(self._choose_files)
         self.send_button = QPushButton(self.tr("Send"))
+        self.send_button.setObjectName("sendButton")
+        self.send_button.setIcon(icon("send", "#ffffff"))
+        self.send_button.setIconSize(QSize(18, 18))
+        self.send_button.setMinimumHeight(theme.HIT_SIZE)
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send_requested)
         self.stop_button = self._make_stop_button()
@@ -96,7 +108,13 @@ class Composer(QWidget):
         self.drops.install(self)
 
     def _make_stop_button(self) -> QToolButton:
-        button = _tool_button(self.tr("Stop"), self.tr("Stop the current reply (the queue is kept, paused)"))
+        button = _tool_button(self.tr("Stop"),
+                              self.tr("Stop the current reply (Esc; the queue is kept, paused)"))
+        button.setObjectName("stopButton")
+        button.setIcon(icon("stop"))
+        button.setIconSize(QSize(16, 16))
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setMinimumHeight(theme.HIT_SIZE)
         button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         menu = QMenu(button)
         menu.aboutToShow.connect(lambda: self._fill_stop_menu(menu))
@@ -116,14 +134,22 @@ class Composer(QWidget):
         inner.addWidget(self.input)
         inner.addWidget(self.mention_warning)
         buttons = QHBoxLayout()
+        buttons.setSpacing(theme.SPACE)
         buttons.addWidget(self.attach_button)
         buttons.addStretch(1)
         buttons.addWidget(self.stop_button)
         buttons.addWidget(self.send_button)
         inner.addLayout(buttons)
+        # the composer lines up with the reading column of the timeline (theme.READING_WIDTH)
+        frame.setMaximumWidth(theme.READING_WIDTH + 2 * theme.SPACE)
+        frame.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         outer = QVBoxLayout(self)
-        outer.setContentsMargins(12, 4, 12, 10)
-        outer.addWidget(frame)
+        outer.setContentsMargins(12, 4, 12, 12)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        centred.addWidget(frame, 1000)  # takes all the room up to its maximum; the stretches the rest
+        centred.addStretch(1)
+        outer.addLayout(centred)
 
     def _fill_stop_menu(self, menu: QMenu) -> None:
         menu.clear()
@@ -150,8 +176,9 @@ class Composer(QWidget):
         """A turn is running: Stop is enabled and Send queues."""
         self.stop_button.setEnabled(busy)
         self.send_button.setText(self.tr("Queue") if busy else self.tr("Send"))
+        send = "Ctrl+Enter" if self.input.send_key == "ctrl_enter" else "Enter"
         self.send_button.setToolTip(self.tr("Add to the queue; it is sent when the current turn ends")
-                                    if busy else self.tr("Send (Enter). Shift+Enter for a new line"))
+                                    if busy else self.tr("Send ({keys})").format(keys=send))
 
     def set_queue(self, items: tuple[QueueItem, ...]) -> None:
         """The session's queue, for the "Interrupt and send next" choices."""
@@ -162,10 +189,27 @@ class Composer(QWidget):
         self.input.set_mentions(handles)
         self._handles, self._default_name = list(handles), default_name
         self._check_mentions()
-        hint = self.tr("@ to address a VP · ") if len(handles) > 1 else ""
+        self._placeholder()
+
+    def set_send_key(self, send_key: SendKey) -> None:
+        """Enter or Ctrl+Enter sends (Preferences.send_key); the hints say which."""
+        if send_key == self.input.send_key:
+            return  # the placeholder may be someone else's now (a read-only session says so)
+        self.input.send_key = send_key
+        self._placeholder()
+        self.set_busy(self.stop_button.isEnabled())
+
+    def _keys_hint(self) -> str:
+        if self.input.send_key == "ctrl_enter":
+            return self.tr("Ctrl+Enter to send, Enter for a new line")
+        return self.tr("Enter to send, Shift+Enter for a new line")
+
+    def _placeholder(self) -> None:
+        hint = self.tr("@ to address a VP · ") if len(self._handles) > 1 else ""
+        name = self._default_name
         self.input.setPlaceholderText(
-            self.tr("Message {name} — {hint}Enter to send, Shift+Enter for a new line").format(
-                name=default_name, hint=hint))
+            self.tr("Message {name} — {hint}{keys}").format(name=name, hint=hint, keys=self._keys_hint())
+            if name else self._keys_hint())
 
     def unknown_mentions(self) -> list[str]:
         """``@Name``s in the text that match no VP on the roster (case-insensitive)."""

@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, QMimeData, QObject, QStringListModel, Qt, Sig
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QCompleter, QFrame, QPlainTextEdit, QWidget
 
+from foya_desktop.store.preferences import SendKey
 from foya_desktop.ui.composer.attachments import carries_attachments, mime_intake
 
 _MENTION = re.compile(r"(?:^|\s)@([\w.-]*)$")
@@ -25,7 +26,7 @@ class ComposerInput(QPlainTextEdit):
     """Multi-line input with @mention completion.
 
     Signals:
-        submitted(): Enter was pressed (without Shift) outside the completion popup.
+        submitted(): the send key was pressed outside the completion popup.
         offered(list, object): files, folders, URLs or an image were pasted or dropped:
             (local paths still to read, an ``Intake`` of what needed no reading).
     """
@@ -46,8 +47,20 @@ class ComposerInput(QPlainTextEdit):
         if (popup := self._completer.popup()) is not None:
             popup.installEventFilter(self)  # Tab accepts too (QCompleter itself: only Enter)
         self._pasted = 0
+        self.send_key: SendKey = "enter"
         self.document().contentsChanged.connect(self._fit_height)
         self._fit_height()
+
+    def sends(self, modifiers: Qt.KeyboardModifier) -> bool:
+        """Whether Enter with ``modifiers`` sends under :attr:`send_key` (Preferences.send_key).
+
+        "enter": Enter sends, Shift+Enter breaks the line (Ctrl+Enter sends too);
+        "ctrl_enter": Ctrl+Enter sends, Enter and Shift+Enter break the line.
+        """
+        ctrl = bool(modifiers & Qt.KeyboardModifier.ControlModifier)
+        if self.send_key == "ctrl_enter":
+            return ctrl
+        return not (modifiers & Qt.KeyboardModifier.ShiftModifier)
 
     def set_mentions(self, handles: list[str]) -> None:
         """VP handles offered after ``@`` (the session roster)."""
@@ -76,9 +89,11 @@ class ComposerInput(QPlainTextEdit):
         if popup is not None and popup.isVisible() and key in _POPUP_KEYS:
             event.ignore()
             return
-        if key in (Qt.Key.Key_Enter, Qt.Key.Key_Return) and not (
-                event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+        if key in (Qt.Key.Key_Enter, Qt.Key.Key_Return) and self.sends(event.modifiers()):
             self.submitted.emit()
+            return
+        if key in (Qt.Key.Key_Enter, Qt.Key.Key_Return):
+            self.insertPlainText("\n")  # Shift+Enter (or Enter under Ctrl+Enter-sends) breaks the line
             return
         super().keyPressEvent(event)
         self._update_completion()

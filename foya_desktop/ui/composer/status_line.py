@@ -10,13 +10,17 @@ that keeps a VP to reading and discussing.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -25,6 +29,7 @@ from foya_desktop.core.events import VPStatus
 from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.vp_status import VPStatusPanel
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.speakers import SpeakerDirectory
 
 
@@ -113,11 +118,12 @@ class StatusLine(QWidget):
         self.confirm_bar = QWidget()
         self.confirm_button = QPushButton(self.tr("Confirm and execute"))
         self.keep_button = QPushButton(self.tr("Keep planning"))
-        self.debug = QPushButton(self.tr("Debug"))
+        # icon buttons: the row must fit a narrow window (issue 12: nothing clipped or pushed off)
+        self.debug = _icon_button("debug", self.tr("Debug"))
         self.debug.setCheckable(True)
-        self.debug.setToolTip(self.tr("Show each model request and tool call of a turn as sent"))
-        self.usage = QPushButton(self.tr("Usage"))
-        self.usage.setToolTip(self.tr("Tokens and cost of this session and of all time"))
+        self.debug.setToolTip(self.tr("Debug: show each model request and tool call of a turn as sent"))
+        self.usage = _icon_button("usage", self.tr("Usage"))
+        self.usage.setToolTip(self.tr("Usage: tokens and cost of this session and of all time"))
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -129,10 +135,15 @@ class StatusLine(QWidget):
         self.connection.setToolTip(self.tr("Model service for this session"))
         self.connection.setPlaceholderText(self.tr("Choose a service"))
         self.connection.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.connection.setMinimumContentsLength(12)
+        self.connection.setMinimumContentsLength(8)
         self.model = QComboBox()
         self.model.setEditable(True)
-        self.model.setMinimumContentsLength(14)
+        self.model.setMinimumContentsLength(10)
+        # a narrow window shrinks the selectors instead of pushing the pane off the screen
+        for combo in (self.approval, self.effort, self.connection, self.model):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.approval.setMinimumContentsLength(15)
+        self.effort.setMinimumContentsLength(9)
         self.model.setToolTip(self.tr("Model name (type any name the service offers)"))
         self._layout()
         self.approval.activated.connect(lambda _i: self.approval_chosen.emit(self.approval.currentData()))
@@ -159,19 +170,45 @@ class StatusLine(QWidget):
         bar.addStretch(1)
         self.confirm_bar.hide()
         outer.addWidget(self.confirm_bar)
-        row = QHBoxLayout()
-        row.setContentsMargins(12, 2, 12, 2)
-        row.setSpacing(8)
-        row.addWidget(self.phase_label)
-        row.addWidget(self.vp_label, 1)
-        row.addWidget(self.agent_mode)
-        row.addWidget(self.approval)
-        row.addWidget(self.connection)
-        row.addWidget(self.model)
-        row.addWidget(self.effort)
-        row.addWidget(self.usage)
-        row.addWidget(self.debug)
-        outer.addLayout(row)
+        # what the session does | its settings: side by side when there is room, else stacked
+        self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self._row.setContentsMargins(12, 2, 12, 2)
+        self._row.setSpacing(8)
+        self._state_row, self._settings_row = QHBoxLayout(), QHBoxLayout()
+        for part in (self._state_row, self._settings_row):
+            part.setSpacing(8)
+        self._state_row.addWidget(self.phase_label)
+        self._state_row.addWidget(self.vp_label, 1)
+        self._state_row.addWidget(self.agent_mode)
+        for widget in (self.approval, self.connection, self.model, self.effort, self.usage, self.debug):
+            self._settings_row.addWidget(widget)
+        self._row.addLayout(self._state_row, 1)
+        self._row.addLayout(self._settings_row)
+        outer.addLayout(self._row)
+        outer.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # minimumSizeHint decides
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the stacked layout allows (the rows stack below their side-by-side width)."""
+        hint = super().minimumSizeHint()
+        margins = self._row.contentsMargins()
+        width = max(self._state_row.minimumSize().width(), self._settings_row.minimumSize().width())
+        return QSize(width + margins.left() + margins.right(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Stack the two rows when they do not fit side by side (nothing clipped, nothing pushed off)."""
+        super().resizeEvent(event)
+        margins = self._row.contentsMargins()
+        side_by_side = (self._state_row.minimumSize().width() + self._settings_row.minimumSize().width()
+                        + self._row.spacing() + margins.left() + margins.right())
+        direction = (QBoxLayout.Direction.LeftToRight if event.size().width() >= side_by_side
+                     else QBoxLayout.Direction.TopToBottom)
+        if direction != self._row.direction():
+            self._row.setDirection(direction)
+            self.updateGeometry()
+
+    def stacked(self) -> bool:
+        """Whether the state and the settings are on two lines now (tests)."""
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
 
     def _switch_mode(self) -> None:
         """One click: execute ↔ plan (a plan awaiting confirmation goes back to execute)."""
@@ -237,6 +274,16 @@ class StatusLine(QWidget):
         name = self.connection.currentText()
         if name in self._connections:
             self.connection_chosen.emit(name, self.model.currentText().strip())
+
+
+def _icon_button(glyph: str, name: str) -> QToolButton:
+    button = QToolButton()
+    button.setObjectName("composerButton")
+    button.setIcon(icon(glyph))
+    button.setIconSize(QSize(18, 18))
+    button.setFixedSize(theme.HIT_SIZE, theme.HIT_SIZE)
+    button.setAccessibleName(name)
+    return button
 
 
 def _escape(text: str) -> str:

@@ -45,6 +45,7 @@ class VPStatusBlock(QWidget):
         self.stop_button.setFlat(True)
         self.figures_label = QLabel()
         self.figures_label.setTextFormat(Qt.TextFormat.RichText)
+        self.figures_label.setWordWrap(True)  # a narrow window wraps the figures, never clips "0 tool…"
         self.figures_label.linkActivated.connect(self._toggle)
         self.tools_label = QLabel()
         self.details_label = QLabel()

@@ -57,3 +57,16 @@ async def reveal(pane: SessionPane, kernel: KernelApi, message_id: str) -> bool:
     view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
     view.viewport().update()
     return True
+
+
+def reveal_call(pane: SessionPane, call_id: str) -> bool:
+    """Scroll to the row holding tool call ``call_id`` (where its approval or question card is)."""
+    model = pane.timeline_model
+    for i in range(model.rowCount()):
+        row = model.row_at(i)
+        if isinstance(row, MessageRow) and any(c.call_id == call_id for c in row.message.tool_calls):
+            index = model.index(i, 0)
+            pane.timeline_view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+            pane.timeline_view.viewport().update()
+            return True
+    return False

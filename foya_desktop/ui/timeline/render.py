@@ -38,6 +38,11 @@ __all__ = ["CardSlots", "RowRenderer"]
 BUBBLE_PAD = 10
 
 
+def reading_gutter(row_width: int) -> int:
+    """Room left and right of the reading column in a row ``row_width`` wide (0 when narrow)."""
+    return max(0, (row_width - theme.READING_WIDTH) // 2)
+
+
 class RowRenderer(ToolRows):
     """Measures and paints rows; owns the document LRU shared by all rows."""
 
@@ -60,7 +65,28 @@ class RowRenderer(ToolRows):
         self._bubble_widths.clear()
 
     def walk(self, canvas: Canvas, row: Row, header: bool) -> None:
-        """Measure or paint ``row`` on ``canvas`` (the same path for both)."""
+        """Measure or paint ``row`` on ``canvas`` (the same path for both).
+
+        On a wide window the row is laid out in a centred column of at most
+        ``theme.READING_WIDTH`` (lines edge to edge are hard to read); clickable
+        areas and card slots are then shifted back into row coordinates.
+        """
+        gutter = reading_gutter(canvas.width)
+        if not gutter:
+            self._walk(canvas, row, header)
+            return
+        canvas.left += gutter
+        canvas.width -= 2 * gutter
+        try:
+            self._walk(canvas, row, header)
+        finally:
+            canvas.left -= gutter
+            canvas.width += 2 * gutter
+            canvas.hits[:] = [(rect.translated(gutter, 0), part) for rect, part in canvas.hits]
+            canvas.images[:] = [(rect.translated(gutter, 0), sha) for rect, sha in canvas.images]
+            canvas.slots[:] = [(rect.translated(gutter, 0), cid) for rect, cid in canvas.slots]
+
+    def _walk(self, canvas: Canvas, row: Row, header: bool) -> None:
         if isinstance(row, CheckpointRow):
             walk_checkpoint(canvas, row, self.small)
             return

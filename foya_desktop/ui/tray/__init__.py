@@ -1,0 +1,1 @@
+"""The background agent: tray icon and menu, notifications, one running instance."""

@@ -1,0 +1,210 @@
+"""The tray agent on the real kernel: closing keeps replies running (said once), the tray menu
+lists running and waiting sessions, notifications for turns that finish, fail or wait while their
+session is not in view, a click opens the session at its card; and without a tray the window never
+disappears with no way back.
+
+The HTTP fake model (tests/fakeprovider) streams slowly where a test needs a turn "mid-way".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.home import Home
+from foya_desktop.store.preferences import PreferencesFile
+from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.main_window import MainWindow
+from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
+from tests.ui.helpers import Events, open_session, settle, show, wait_until
+
+SLOW = Reply(text="The long answer arrives slowly. " * 3, chunk_size=6, delay_per_chunk=0.05)
+
+
+class _Shown:
+    """Every notification the tray agent showed: (kind, title, body)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.items: list[tuple[str, str, str]] = []
+        window.tray_agent.notified.connect(lambda *item: self.items.append(item))
+
+
+async def _window(kernel: Kernel, prefs: PreferencesFile, *, use_tray: bool) -> MainWindow:
+    window = MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray, preferences=prefs)
+    window.resize(1000, 700)
+    window.show()
+    await window.start()
+    await window.runner.drain()
+    return window
+
+
+async def _dispose(window: MainWindow) -> None:
+    await window.runner.drain()
+    window.bridge.close()
+    window.quit_controller.quitting = True
+    if window.quit_controller.tray is not None:
+        window.quit_controller.tray.hide()
+    window.close()
+    window.deleteLater()
+    await settle()
+
+
+@pytest.fixture
+def prefs(tmp_path: Path) -> PreferencesFile:
+    return PreferencesFile(Home(tmp_path / "foya-home"))
+
+
+@pytest.fixture
+async def tray_window(real_kernel: Kernel, prefs: PreferencesFile) -> AsyncIterator[MainWindow]:
+    window = await _window(real_kernel, prefs, use_tray=True)
+    yield window
+    await _dispose(window)
+
+
+def _send(window: MainWindow, text: str) -> None:
+    window.pane.composer.input.setPlainText(text)
+    window.pane.send()
+
+
+def _menu_texts(window: MainWindow) -> list[str]:
+    tray = window.quit_controller.tray
+    assert tray is not None and tray.contextMenu() is not None
+    return [a.text() for a in tray.contextMenu().actions()]
+
+
+async def test_closing_mid_turn_keeps_it_running_says_so_once_and_notifies_when_it_finishes(
+        tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer,
+        prefs: PreferencesFile) -> None:
+    fake_provider.script(SLOW, Reply(text="Second."))
+    events = Events(real_kernel)
+    told: list[tuple[str, str]] = []
+    tray_window.quit_controller.told_about_tray.connect(lambda *m: told.append(m))
+    shown = _Shown(tray_window)
+    sid = await open_session(tray_window, real_kernel, title="Long answer")
+    _send(tray_window, "take your time")
+    await wait_until(lambda: tray_window.tray_agent.running == [sid], what="the turn running")
+    assert tray_window.tray_agent.state == "working"
+    texts = _menu_texts(tray_window)
+    assert texts[:3] == ["Show Foya", "Running", "Long answer"] and "New session" in texts and "Quit" in texts
+    tray_window.close()
+    assert not tray_window.isVisible()
+    assert [t for t, _ in told] == ["Foya is still running"] and prefs.load().told_about_tray
+    (finished,) = await events.turns(1, sid)
+    assert finished.status == "completed"
+    await wait_until(lambda: shown.items, what="a notification")
+    assert shown.items == [("finished", "Reply finished", "Long answer")]
+    await settle()
+    assert (tray_window.tray_agent.state, tray_window.tray_agent.running) == ("idle", [])
+    # a click on the message brings the window back with the session
+    tray = tray_window.quit_controller.tray
+    assert tray is not None
+    tray.messageClicked.emit()
+    await wait_until(tray_window.isVisible, what="window back")
+    assert tray_window.current_session_id() == sid
+    # closing again does not repeat the "still running" message (remembered in the preferences)
+    tray_window.close()
+    await settle()
+    assert len(told) == 1
+
+
+async def test_told_about_tray_is_remembered_across_runs(
+        real_kernel: Kernel, prefs: PreferencesFile) -> None:
+    prefs.save(dataclasses.replace(prefs.load(), told_about_tray=True))
+    window = await _window(real_kernel, prefs, use_tray=True)
+    told: list[object] = []
+    window.quit_controller.told_about_tray.connect(lambda *m: told.append(m))
+    window.close()
+    await settle()
+    assert not window.isVisible() and told == []
+    await _dispose(window)
+
+
+async def test_a_waiting_approval_in_another_session_notifies_and_opens_at_its_card(
+        tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    fake_provider.script(Reply(tool_calls=[ToolCallSpec("write_file", {"path": "notes.md", "content": "hi"})]),
+                         Reply(text="Written."))
+    shown = _Shown(tray_window)
+    other = await open_session(tray_window, real_kernel, title="Elsewhere")
+    sid = await open_session(tray_window, real_kernel, title="Writer", workdir=str(project),
+                             approval_mode="ask")
+    _send(tray_window, "write the notes")
+    await show(tray_window, other)  # the person looks at another session
+    await wait_until(lambda: shown.items, timeout=10, what="needs-you notification")
+    kind, title, body = shown.items[0]
+    assert (kind, title) == ("needs_you", "Foya needs you") and body.startswith("Writer: ")
+    await settle()
+    agent = tray_window.tray_agent
+    assert agent.state == "needs_you" and [s for s, _ in agent.waiting] == [sid]
+    texts = _menu_texts(tray_window)
+    assert "Waiting for you" in texts and texts[texts.index("Waiting for you") + 1] == "Writer"
+    tray = tray_window.quit_controller.tray
+    assert tray is not None
+    tray.messageClicked.emit()
+    await wait_until(lambda: tray_window.current_session_id() == sid, what="the waiting session opened")
+    await tray_window.runner.drain()
+    card = tray_window.pane.attention.card
+    assert card is not None and card.isVisible()
+    card.buttons["once"].click()
+    await wait_until((project / "notes.md").exists, what="approved write")
+    await wait_until(lambda: agent.state == "idle", what="tray idle again")
+    assert len(shown.items) == 1  # the finish of the session in view is not notified
+
+
+async def test_each_kind_can_be_turned_off(
+        tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer,
+        prefs: PreferencesFile) -> None:
+    tray_window.prefs.update(notify_turn_finished=False)  # as the Preferences dialog does
+    fake_provider.script(Reply(text="Quiet."), Reply(text="Loud."))
+    events = Events(real_kernel)
+    shown = _Shown(tray_window)
+    sid = await open_session(tray_window, real_kernel, title="Quiet")
+    tray_window.close()
+    await tray_window.runner.drain()
+    # the window is hidden: a message sent from the CLI-like API runs in the background
+    await real_kernel.send(sid, "hello")
+    await events.turns(1, sid)
+    await settle()
+    assert shown.items == []
+    assert not prefs.load().notify_turn_finished  # saved
+    tray_window.prefs.update(notify_turn_finished=True)
+    await real_kernel.send(sid, "again")
+    await events.turns(2, sid)
+    await wait_until(lambda: shown.items, what="notification back on")
+    assert shown.items[0][0] == "finished"
+
+
+async def test_without_a_tray_closing_mid_turn_asks_and_never_hides(
+        real_kernel: Kernel, fake_provider: FakeProviderServer, prefs: PreferencesFile) -> None:
+    fake_provider.script(SLOW)
+    window = await _window(real_kernel, prefs, use_tray=False)
+    events = Events(real_kernel)
+    finished: list[int] = []
+    window.quit_controller.finished.connect(lambda: finished.append(1))
+    sid = await open_session(window, real_kernel, title="No tray")
+    _send(window, "slowly")
+    await wait_until(lambda: window.quit_controller.busy_sessions() == [sid], what="running")
+    window.close()
+    await wait_until(lambda: window.quit_controller.close_question is not None, what="the question")
+    box = window.quit_controller.close_question
+    assert box is not None and "no system tray" in box.text() and "Sessions still running: 1." in box.text()
+    keep = next(b for b in box.buttons() if b.text() == "Keep a small window")
+    keep.click()
+    await wait_until(window.isMinimized, what="minimised")
+    assert window.isVisible() and finished == []
+    window.showNormal()
+    window.close()
+    await wait_until(lambda: window.quit_controller.close_question is not None, what="asked again")
+    box = window.quit_controller.close_question
+    assert box is not None
+    next(b for b in box.buttons() if b.text() == "Quit when finished").click()
+    await settle()
+    assert window.isVisible() and window.quit_controller.quitting  # visible while it finishes
+    await events.turns(1, sid)
+    await wait_until(lambda: finished == [1], what="quit after the turn was stored")
+    await _dispose(window)
