@@ -103,7 +103,7 @@ class QuitController(QObject):
             if not self.busy_sessions():
                 self.request_quit()
             elif not self._asking:
-                self._runner.spawn(self._ask_without_tray(), "Closing the window")
+                self._runner.spawn(self._ask_without_tray(), self.tr("Closing the window"))
             return True
         self._window.hide()
         if not self._told_about_tray:

@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
         self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
-            self.open_at(sid, target), "Opening the session"))
+            self.open_at(sid, target), self.tr("Opening the session")))
         self.tray_agent.show_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)

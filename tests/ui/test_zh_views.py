@@ -55,8 +55,9 @@ from tests.ui.helpers import settle, wait_until
 ALLOWED = ("Foya", "VP", "VPs", "Omni", "MCP", "OpenAI", "Anthropic", "API", "URL", "Base", "token", "Token",
            "Enter", "Shift", "Esc", "Ctrl", "pid", "PNG", "JPEG", "GIF", "WebP", "UTF", "MB", "KB", "USD",
            "CONNECTION", "MODEL", "input", "output", "foya", "usage", "price", "OPENAI_API_KEY", "rrggbb",
-           "read_file", "grep", "fake", "model", "Fusion", "Omni assistant")
-"""Names that stay as they are in Chinese text: product terms, key and tool names, the CLI's own words
+           "read_file", "grep", "fake", "model", "Fusion", "Omni assistant", "AI", "Markdown", "JSON",
+           "Claude Code")
+"""Names that stay as they are in Chinese text: product terms and file formats (AI, Markdown, JSON, Claude Code), key and tool names, the CLI's own words
 (``foya usage price CONNECTION MODEL --input USD --output USD``), the test's connection and model, and
 the built-in VP's stored display name ("全能助手 / Omni assistant": the person's data, editable)."""
 

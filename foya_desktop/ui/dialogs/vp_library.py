@@ -50,7 +50,10 @@ class VPLibraryDialog(QDialog):
         self.soul = QPlainTextEdit()
         self.soul.setPlaceholderText(self.tr("The system prompt: who this VP is and how it works"))
         self.hint = QComboBox()
-        labels = {"primary": self.tr("primary (the session's model)"), "fast": self.tr("fast (a quicker model)")}
+        labels = {
+            "primary": self.tr("primary (the session's model)"),
+            "fast": self.tr("fast (a quicker model)"),
+        }
         for hint in MODEL_HINTS:
             self.hint.addItem(labels.get(hint, hint), hint)
         self.tools = QLineEdit()

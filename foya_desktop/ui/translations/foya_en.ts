@@ -81,10 +81,23 @@
 <context>
     <name>QuitController</name>
     <message numerus="yes">
-        <source>Finishing %n running session(s) before quitting…</source>
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
         <translation>
-            <numerusform>Finishing %n running session before quitting…</numerusform>
-            <numerusform>Finishing %n running sessions before quitting…</numerusform>
+            <numerusform>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</numerusform>
+            <numerusform>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Finishing running sessions before quitting (%n left)…</source>
+        <translation>
+            <numerusform>Finishing running sessions before quitting (%n left)…</numerusform>
+            <numerusform>Finishing running sessions before quitting (%n left)…</numerusform>
         </translation>
     </message>
 </context>
@@ -228,6 +241,37 @@
         <translation>
             <numerusform>… (%n more character)</numerusform>
             <numerusform>… (%n more characters)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TrayAgent</name>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>+%n more</numerusform>
+            <numerusform>+%n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates in Foya: %n</source>
+        <translation>
+            <numerusform>Updates in Foya: %n</numerusform>
+            <numerusform>Updates in Foya: %n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>running: %n</source>
+        <translation>
+            <numerusform>running: %n</numerusform>
+            <numerusform>running: %n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for you: %n</source>
+        <translation>
+            <numerusform>waiting for you: %n</numerusform>
+            <numerusform>waiting for you: %n</numerusform>
         </translation>
     </message>
 </context>

@@ -204,10 +204,6 @@
         <translation>停止</translation>
     </message>
     <message>
-        <source>Stop the current reply (the queue is kept, paused)</source>
-        <translation>停止当前回复（队列保留并暂停）</translation>
-    </message>
-    <message>
         <source>Stop, keep queue</source>
         <translation>停止，保留队列</translation>
     </message>
@@ -228,16 +224,8 @@
         <translation>加入队列；当前轮次结束后发送</translation>
     </message>
     <message>
-        <source>Send (Enter). Shift+Enter for a new line</source>
-        <translation>发送（Enter）。Shift+Enter 换行</translation>
-    </message>
-    <message>
         <source>@ to address a VP · </source>
         <translation>用 @ 指定 VP · </translation>
-    </message>
-    <message>
-        <source>Message {name} — {hint}Enter to send, Shift+Enter for a new line</source>
-        <translation>发消息给 {name} — {hint}Enter 发送，Shift+Enter 换行</translation>
     </message>
     <message>
         <source>nobody</source>
@@ -256,6 +244,26 @@
     <message>
         <source>Attach files</source>
         <translation>附加文件</translation>
+    </message>
+    <message>
+        <source>Stop the current reply (Esc; the queue is kept, paused)</source>
+        <translation>停止当前回复（Esc；队列保留并暂停）</translation>
+    </message>
+    <message>
+        <source>Send ({keys})</source>
+        <translation>发送（{keys}）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter to send, Enter for a new line</source>
+        <translation>Ctrl+Enter 发送，Enter 换行</translation>
+    </message>
+    <message>
+        <source>Enter to send, Shift+Enter for a new line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Message {name} — {hint}{keys}</source>
+        <translation>发消息给 {name} — {hint}{keys}</translation>
     </message>
     <message>
         <source>Images and text (*.png *.jpg *.jpeg *.gif *.webp *.txt *.md *.py *.json *.csv *.log *.yaml *.yml *.toml)</source>
@@ -290,8 +298,16 @@
         <translation>保存在系统密钥环中；留空则保留当前密钥</translation>
     </message>
     <message>
-        <source>e.g. OPENAI_API_KEY (read from the environment instead)</source>
-        <translation>例如 OPENAI_API_KEY（改为从环境变量读取）</translation>
+        <source>Use an environment variable</source>
+        <translation>改用环境变量</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>列出模型</translation>
     </message>
     <message>
         <source>Name</source>
@@ -334,8 +350,8 @@
         <translation>此处无法保存 API 密钥；请设置一个环境变量，并在下方填写它的名称。</translation>
     </message>
     <message>
-        <source>Unavailable: no secure keyring on this system</source>
-        <translation>不可用：此系统没有安全的密钥环</translation>
+        <source>e.g. {variable} (read from the environment instead)</source>
+        <translation>例如 {variable}（改为从环境变量读取）</translation>
     </message>
     <message>
         <source>A connection needs a name and a base URL.</source>
@@ -348,6 +364,38 @@
     <message>
         <source>Saved “{name}”.</source>
         <translation>已保存“{name}”。</translation>
+    </message>
+    <message>
+        <source>Testing the connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Listing models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <source>Enter the base URL first.</source>
+        <translation>请先填写 Base URL。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>The test failed: {reason}</source>
+        <translation>测试失败：{reason}</translation>
+    </message>
+    <message>
+        <source>The connection works: {model} answered.</source>
+        <translation>连接正常：{model} 已回应。</translation>
+    </message>
+    <message>
+        <source>Cannot list the models: {reason}</source>
+        <translation>无法列出模型：{reason}</translation>
+    </message>
+    <message>
+        <source>{count} models offered; type to filter, or enter any other name.</source>
+        <translation>提供了 {count} 个模型；输入可筛选，也可填写其他任意名称。</translation>
     </message>
     <message>
         <source>Removing the connection</source>
@@ -620,6 +668,33 @@
     </message>
 </context>
 <context>
+    <name>FirstRunOffers</name>
+    <message>
+        <source>Looking for API keys and local model servers…</source>
+        <translation>正在查找 API 密钥和本地模型服务器…</translation>
+    </message>
+    <message>
+        <source>Nothing found to set up automatically.</source>
+        <translation>没有找到可自动设置的服务。</translation>
+    </message>
+    <message>
+        <source>Foya looked for OPENAI_API_KEY, ANTHROPIC_API_KEY and other well-known key variables, and for Ollama, LM Studio, llama.cpp and vLLM on this computer.</source>
+        <translation>Foya 查找了 OPENAI_API_KEY、ANTHROPIC_API_KEY 等常见密钥环境变量，以及本机上的 Ollama、LM Studio、llama.cpp 和 vLLM。</translation>
+    </message>
+    <message>
+        <source>Found on this computer — one click creates the connection:</source>
+        <translation>在此计算机上找到 — 单击即可创建连接：</translation>
+    </message>
+    <message>
+        <source>Keys found in the environment are read from it each time; Foya stores only the variable&apos;s name.</source>
+        <translation>在环境变量中找到的密钥每次都从环境中读取；Foya 只保存变量名。</translation>
+    </message>
+    <message>
+        <source>Use {what}</source>
+        <translation>使用 {what}</translation>
+    </message>
+</context>
+<context>
     <name>FolderPicker</name>
     <message>
         <source>Type a folder path, for example ~/code/project.</source>
@@ -710,6 +785,13 @@
     </message>
 </context>
 <context>
+    <name>HelpSheet</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
     <name>ImageViewer</name>
     <message>
         <source>Image — Foya</source>
@@ -730,6 +812,85 @@
     <message>
         <source>This image is missing or cannot be read.</source>
         <translation>此图片缺失或无法读取。</translation>
+    </message>
+</context>
+<context>
+    <name>KeyboardActions</name>
+    <message>
+        <source>Stop the reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <source>Go to session or command…</source>
+        <translation>转到会话或命令…</translation>
+    </message>
+    <message>
+        <source>Quick switcher</source>
+        <translation>快速切换</translation>
+    </message>
+    <message>
+        <source>Preferences…</source>
+        <translation>偏好设置…</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>Previous session</source>
+        <translation>上一个会话</translation>
+    </message>
+    <message>
+        <source>Next session</source>
+        <translation>下一个会话</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>&amp;Go</source>
+        <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <source>New line</source>
+        <translation>换行</translation>
+    </message>
+    <message>
+        <source>Stop the reply (the queue is kept)</source>
+        <translation>停止回复（队列保留）</translation>
+    </message>
+    <message>
+        <source>Address a VP by name</source>
+        <translation>按名字指定 VP</translation>
+    </message>
+    <message>
+        <source>Writing</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Moving around</source>
+        <translation>导航</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
     </message>
 </context>
 <context>
@@ -778,6 +939,10 @@
         <translation>主工具栏</translation>
     </message>
     <message>
+        <source>Creating the connection</source>
+        <translation>创建连接</translation>
+    </message>
+    <message>
         <source>Connections</source>
         <translation>连接</translation>
     </message>
@@ -798,6 +963,14 @@
         <translation>未命名会话</translation>
     </message>
     <message>
+        <source>Looking for model services</source>
+        <translation>查找模型服务</translation>
+    </message>
+    <message>
+        <source>Connection “{name}” created.</source>
+        <translation>已创建连接“{name}”。</translation>
+    </message>
+    <message>
         <source>Saving the session</source>
         <translation>保存会话</translation>
     </message>
@@ -812,6 +985,10 @@
     <message>
         <source>Deleting the VP</source>
         <translation>删除 VP</translation>
+    </message>
+    <message>
+        <source>Adding an agent file</source>
+        <translation>正在添加智能体文件</translation>
     </message>
 </context>
 <context>
@@ -934,6 +1111,120 @@
     <message>
         <source>Recents</source>
         <translation>最近</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>A reply finished</source>
+        <translation>回复完成时</translation>
+    </message>
+    <message>
+        <source>A reply failed</source>
+        <translation>回复失败时</translation>
+    </message>
+    <message>
+        <source>An approval or a question waits for you</source>
+        <translation>有审批或问题等待你处理时</translation>
+    </message>
+    <message>
+        <source>The first one configured</source>
+        <translation>第一个已配置的服务</translation>
+    </message>
+    <message>
+        <source>The service&apos;s own default model</source>
+        <translation>服务自身的默认模型</translation>
+    </message>
+    <message>
+        <source>Ask before acting (default)</source>
+        <translation>操作前询问（默认）</translation>
+    </message>
+    <message>
+        <source>Enter sends, Shift+Enter adds a line</source>
+        <translation>Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends, Enter adds a line</source>
+        <translation>Ctrl+Enter 发送，Enter 换行</translation>
+    </message>
+    <message>
+        <source>(not stored: a test window)</source>
+        <translation>（未保存：测试窗口）</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Appearance and language</source>
+        <translation>外观与语言</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Notify me when</source>
+        <translation>在以下情况通知我</translation>
+    </message>
+    <message>
+        <source>Only for sessions not on screen; at most one per reply.</source>
+        <translation>仅针对不在屏幕上的会话；每次回复最多一条。</translation>
+    </message>
+    <message>
+        <source>New sessions</source>
+        <translation>新会话</translation>
+    </message>
+    <message>
+        <source>Model service</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Approval mode</source>
+        <translation>审批模式</translation>
+    </message>
+    <message>
+        <source>Sending</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>{name} (not configured)</source>
+        <translation>{name}（未配置）</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesState</name>
+    <message>
+        <source>Preferences could not be saved ({reason}).</source>
+        <translation>无法保存偏好设置（{reason}）。</translation>
     </message>
 </context>
 <context>
@@ -1267,6 +1558,21 @@
     </message>
 </context>
 <context>
+    <name>QuickSwitcher</name>
+    <message>
+        <source>Go to a session or command</source>
+        <translation>转到会话或命令</translation>
+    </message>
+    <message>
+        <source>Type to find a session or a command…</source>
+        <translation>输入以查找会话或命令…</translation>
+    </message>
+    <message>
+        <source>↑↓ to move · Enter to open · Esc to close</source>
+        <translation>↑↓ 移动 · Enter 打开 · Esc 关闭</translation>
+    </message>
+</context>
+<context>
     <name>QuitController</name>
     <message>
         <source>Foya</source>
@@ -1285,12 +1591,40 @@
         <translation>立即退出（停止运行中的轮次）</translation>
     </message>
     <message>
+        <source>Closing the window</source>
+        <translation>关闭窗口</translation>
+    </message>
+    <message>
         <source>Foya is still running</source>
         <translation>Foya 仍在运行</translation>
     </message>
     <message>
-        <source>Replies continue in the background. Use Quit from this icon&apos;s menu to exit.</source>
-        <translation>回复会在后台继续。如需退出，请使用此图标菜单中的“退出”。</translation>
+        <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
+        <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quit when finished</source>
+        <translation>完成后退出</translation>
+    </message>
+    <message>
+        <source>Keep a small window</source>
+        <translation>保留小窗口</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finishing running sessions before quitting (%n left)…</source>
+        <translation>
+            <numerusform>正在完成运行中的会话，然后退出（还剩 %n 个）…</numerusform>
+        </translation>
     </message>
     <message>
         <source>Quitting</source>
@@ -1299,12 +1633,6 @@
     <message>
         <source>Stopping turns</source>
         <translation>停止轮次</translation>
-    </message>
-    <message numerus="yes">
-        <source>Finishing %n running session(s) before quitting…</source>
-        <translation>
-            <numerusform>退出前正在完成 %n 个运行中的会话…</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -1920,8 +2248,119 @@
         <translation>文件夹</translation>
     </message>
     <message>
+        <source>Rules in effect</source>
+        <translation>生效的规则</translation>
+    </message>
+    <message>
+        <source>None (no AGENTS.md or CLAUDE.md in the folder or the data folder)</source>
+        <translation>无（文件夹和数据文件夹中都没有 AGENTS.md 或 CLAUDE.md）</translation>
+    </message>
+    <message>
+        <source>{path} (only {sent} of {total} characters sent)</source>
+        <translation>{path}（{total} 个字符中只发送了 {sent} 个）</translation>
+    </message>
+    <message>
+        <source>Truncated to the rules budget of {budget} characters.</source>
+        <translation>已按 {budget} 个字符的规则预算截断。</translation>
+    </message>
+    <message>
+        <source>Re-read before every request: edit the files and the next request uses them.</source>
+        <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
+    </message>
+    <message>
         <source>Saving session settings</source>
         <translation>保存会话设置</translation>
+    </message>
+</context>
+<context>
+    <name>SessionTransfer</name>
+    <message>
+        <source>Import session…</source>
+        <translation>导入会话…</translation>
+    </message>
+    <message>
+        <source>Export session as Markdown…</source>
+        <translation>将会话导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export session as JSON…</source>
+        <translation>将会话导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export as JSON…</source>
+        <translation>导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Exporting</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Importing</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <source>Export “{title}” as {what}?</source>
+        <translation>将“{title}”导出为 {what}？</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported “{title}” to {path}</source>
+        <translation>已将“{title}”导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Import session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <source>Foya session export (*.json)</source>
+        <translation>Foya 会话导出文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text (a JSON export is). Nothing was imported.</source>
+        <translation>{path} 不是 UTF-8 文本（JSON 导出文件应当是）。未导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+    <message>
+        <source>Imported “{title}”.</source>
+        <translation>已导入“{title}”。</translation>
     </message>
 </context>
 <context>
@@ -2037,16 +2476,16 @@
         <translation>调试</translation>
     </message>
     <message>
-        <source>Show each model request and tool call of a turn as sent</source>
-        <translation>按实际发送内容显示一轮中的每次模型请求和工具调用</translation>
+        <source>Debug: show each model request and tool call of a turn as sent</source>
+        <translation>调试：按发送原样显示一轮中的每个模型请求和工具调用</translation>
+    </message>
+    <message>
+        <source>Usage: tokens and cost of this session and of all time</source>
+        <translation>用量：本会话及累计的 token 与费用</translation>
     </message>
     <message>
         <source>Usage</source>
         <translation>用量</translation>
-    </message>
-    <message>
-        <source>Tokens and cost of this session and of all time</source>
-        <translation>此会话及全部历史的 token 数和费用</translation>
     </message>
     <message>
         <source>What tools may do without asking you</source>
@@ -2285,6 +2724,65 @@
     </message>
 </context>
 <context>
+    <name>TrayAgent</name>
+    <message numerus="yes">
+        <source>+%n more</source>
+        <translation>
+            <numerusform>另外 %n 条</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Updates in Foya: %n</source>
+        <translation>
+            <numerusform>Foya 有 %n 条更新</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reply finished</source>
+        <translation>回复已完成</translation>
+    </message>
+    <message>
+        <source>Reply failed</source>
+        <translation>回复失败</translation>
+    </message>
+    <message>
+        <source>Foya needs you</source>
+        <translation>Foya 需要你处理</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>running: %n</source>
+        <translation>
+            <numerusform>运行中：%n</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>waiting for you: %n</source>
+        <translation>
+            <numerusform>等待你处理：%n</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
+        <source>New session</source>
+        <translation>新建会话</translation>
+    </message>
+</context>
+<context>
     <name>TreeModel</name>
     <message>
         <source>No folder (Recents)</source>
@@ -2393,6 +2891,14 @@
         <translation>关闭</translation>
     </message>
     <message>
+        <source>From agent file…</source>
+        <translation>从智能体文件…</translation>
+    </message>
+    <message>
+        <source>Add a Claude Code / Foya agent definition (.claude/agents/*.md, .foya/agents/*.md) as a VP</source>
+        <translation>把 Claude Code / Foya 的智能体定义（.claude/agents/*.md、.foya/agents/*.md）添加为 VP</translation>
+    </message>
+    <message>
         <source>Name (@handle)</source>
         <translation>名称（用于 @ 提及）</translation>
     </message>
@@ -2431,6 +2937,18 @@
     <message>
         <source>Deleted {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+        <source>Agent file</source>
+        <translation>智能体文件</translation>
+    </message>
+    <message>
+        <source>Agent definitions (*.md)</source>
+        <translation>智能体定义 (*.md)</translation>
+    </message>
+    <message>
+        <source>Added {name} from its agent file; put it on a roster in the session&apos;s settings.</source>
+        <translation>已从智能体文件添加 {name}；可在会话设置中把它加入阵容。</translation>
     </message>
 </context>
 <context>
@@ -2519,24 +3037,44 @@
         <translation>欢迎使用 Foya</translation>
     </message>
     <message>
+        <source>A workbench for AI agents: each session works in a project folder, with one or more agent personas (VPs) that read, edit and run commands under the approval rules you set.</source>
+        <translation>AI 智能体工作台：每个会话在一个项目文件夹中工作，由一个或多个智能体角色（VP）按你设定的审批规则读取、编辑文件并运行命令。</translation>
+    </message>
+    <message>
         <source>New session</source>
         <translation>新建会话</translation>
+    </message>
+    <message>
+        <source>Start a session</source>
+        <translation>开始一个会话</translation>
+    </message>
+    <message>
+        <source>Pick a project folder and the VPs who work on it.</source>
+        <translation>选择项目文件夹以及在其中工作的 VP。</translation>
+    </message>
+    <message>
+        <source>Ctrl+N new session  ·  Ctrl+K jump to a session or command  ·  F1 all shortcuts</source>
+        <translation>Ctrl+N 新建会话  ·  Ctrl+K 跳转到会话或命令  ·  F1 全部快捷键</translation>
+    </message>
+    <message>
+        <source>Add a model service</source>
+        <translation>添加模型服务</translation>
+    </message>
+    <message>
+        <source>A model service is ready.</source>
+        <translation>模型服务已就绪。</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible or Anthropic endpoint, or a local server (Ollama, LM Studio).</source>
+        <translation>OpenAI 兼容或 Anthropic 接口，或本地服务器（Ollama、LM Studio）。</translation>
     </message>
     <message>
         <source>Set up a model service…</source>
         <translation>配置模型服务…</translation>
     </message>
     <message>
-        <source>Bind a session to a project folder and work with one or more agent personas. They read and edit files and run commands under the approval rules you set.</source>
-        <translation>将会话绑定到项目文件夹，与一个或多个智能体角色协作。它们会在你设定的审批规则下读取和编辑文件、运行命令。</translation>
-    </message>
-    <message>
-        <source>First, add a model service (OpenAI-compatible or Anthropic).</source>
-        <translation>首先，添加一个模型服务（兼容 OpenAI 或 Anthropic）。</translation>
-    </message>
-    <message>
-        <source>This system has no secure keyring, so API keys cannot be saved; Connections… lets you name an environment variable instead.</source>
-        <translation>此系统没有安全的密钥环，无法保存 API 密钥；可在“连接…”中改为指定一个环境变量。</translation>
+        <source>⚠ This system has no secure keyring, so API keys cannot be saved; Connections… lets you name an environment variable instead.</source>
+        <translation>⚠ 此系统没有安全的密钥环，无法保存 API 密钥；可在“连接…”中改为指定一个环境变量。</translation>
     </message>
     <message>
         <source>Connections…</source>
