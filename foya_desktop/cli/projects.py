@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from foya_desktop.cli.mcp_cmd import add_trust_parser, trust_command
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.model import Project
 from foya_desktop.engine.kernel import Kernel
@@ -30,6 +31,7 @@ def add_projects_parser(p: argparse.ArgumentParser) -> None:
                                        "and what failed to load")
     info.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder (default: here)")
     info.add_argument("--json", action="store_true")
+    add_trust_parser(sub)
 
 
 async def _find(kernel: Kernel, ref: str) -> Project:
@@ -45,6 +47,8 @@ async def _find(kernel: Kernel, ref: str) -> Project:
 
 async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run one ``foya projects`` action."""
+    if args.action == "trust":
+        return await trust_command(kernel, args)
     if args.action == "list":
         projects = await kernel.list_projects()
         if args.json:

@@ -39,6 +39,7 @@ from foya_desktop.engine.connections.discovery import (
 )
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.mcp.ops import McpOps
 from foya_desktop.engine.ops.recovery import repair_session
 from foya_desktop.engine.project_files.ops import ProjectFilesOps
 from foya_desktop.engine.projects import ProjectOps
@@ -77,7 +78,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, McpOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
@@ -388,5 +389,7 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps):
         """Stop every turn, close HTTP clients and the database."""
         await self.turns.scheduler.stop_all()
         await self.svc.tasks.close()
+        if self.svc.mcp is not None:
+            await self.svc.mcp.close()
         await self.svc.providers.aclose()
         await self.store.close()

@@ -9,7 +9,7 @@ one place. The real ``Kernel`` satisfies it structurally.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from foya_desktop.core.events import (
     ApprovalRequested,
@@ -24,6 +24,8 @@ from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.engine.connections.usage import UsageReport
+from foya_desktop.engine.mcp.servers import ServerStatus
+from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
@@ -142,3 +144,10 @@ class KernelApi(Protocol):
     async def compact(self, session_id: str) -> Checkpoint: ...
     async def checkpoints(self, session_id: str) -> list[Checkpoint]: ...
     async def close(self) -> None: ...
+    # MCP servers (engine/mcp/ops.py)
+    async def mcp_overview(self, project_id: str | None) -> list[ServerStatus]: ...
+    async def mcp_trust(self, project_id: str, names: list[str] | None = ...) -> list[ServerTrust]: ...
+    async def mcp_revoke(self, project_id: str, names: list[str] | None = ...) -> int: ...
+    async def mcp_restart(self, project_id: str, scope: Literal["user", "project"],
+                          name: str) -> ServerStatus | None: ...
+    def mcp_version(self) -> int: ...

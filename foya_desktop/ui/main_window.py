@@ -30,6 +30,7 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
+from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
@@ -90,6 +91,8 @@ class MainWindow(QMainWindow):
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
                                     self._session_title, self.session_in_view, self.prefs.load, self)
+        self.mcp_dialog: McpServersDialog | None = None
+        """The open MCP servers panel (tests drive it)."""
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -119,6 +122,7 @@ class MainWindow(QMainWindow):
             "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
             "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
             "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
+            "mcp": (self.tr("MCP servers…"), QKeySequence(), ""),
             "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
             "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
@@ -147,7 +151,7 @@ class MainWindow(QMainWindow):
         splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
-        for name in ("new", "connections", "vps"):
+        for name in ("new", "connections", "vps", "mcp"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -246,6 +250,8 @@ class MainWindow(QMainWindow):
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
         self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
+        self._actions["mcp"].triggered.connect(
+            lambda: self.runner.spawn(self.mcp_flow(), self.tr("MCP servers")))
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
@@ -480,6 +486,22 @@ class MainWindow(QMainWindow):
         try:
             await run_dialog(dialog)
         finally:
+            dialog.deleteLater()
+
+    async def mcp_flow(self) -> None:
+        """The MCP servers panel for the open session's project (user-level servers alone without one)."""
+        session = self.pane.session
+        project_id = session.project_id if session is not None else None
+        name = ""
+        if project_id is not None:
+            name = next((p.name for p in await self.kernel.list_projects() if p.id == project_id), "")
+        dialog = McpServersDialog(self.kernel, self.runner, project_id, name, self)
+        self.mcp_dialog = dialog
+        await dialog.refresh()
+        try:
+            await run_dialog(dialog)
+        finally:
+            self.mcp_dialog = None
             dialog.deleteLater()
 
     async def connections_flow(self) -> None:

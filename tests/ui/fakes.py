@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import (
@@ -40,6 +40,8 @@ from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.engine.connections.usage import UsageReport
+from foya_desktop.engine.mcp.servers import ServerStatus
+from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
@@ -528,6 +530,28 @@ class FakeKernel:
 
     async def close(self) -> None:
         self._record("close")
+
+    # ---- MCP servers (none configured in the fake) ----------------------------------------
+
+    async def mcp_overview(self, project_id: str | None) -> list[ServerStatus]:
+        self._record("mcp_overview", project_id)
+        return []
+
+    async def mcp_trust(self, project_id: str, names: list[str] | None = None) -> list[ServerTrust]:
+        self._record("mcp_trust", project_id, names)
+        return []
+
+    async def mcp_revoke(self, project_id: str, names: list[str] | None = None) -> int:
+        self._record("mcp_revoke", project_id, names)
+        return 0
+
+    async def mcp_restart(self, project_id: str, scope: Literal["user", "project"],
+                          name: str) -> ServerStatus | None:
+        self._record("mcp_restart", project_id, scope, name)
+        return None
+
+    def mcp_version(self) -> int:
+        return 0
 
     def called(self, name: str) -> list[tuple[Any, ...]]:
         """Arguments of every call to ``name``, in order."""

@@ -602,6 +602,10 @@
         <translation>VP…</translation>
     </message>
     <message>
+        <source>MCP servers…</source>
+        <translation>MCP 服务器…</translation>
+    </message>
+    <message>
         <source>Close window</source>
         <translation>关闭窗口</translation>
     </message>
@@ -628,6 +632,10 @@
     <message>
         <source>VPs</source>
         <translation>VP</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
     </message>
     <message>
         <source>Opening the session</source>
@@ -668,6 +676,169 @@
     <message>
         <source>Adding an agent file</source>
         <translation>正在添加智能体文件</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersDialog</name>
+    <message>
+        <source>MCP servers — {0}</source>
+        <translation>MCP 服务器 — {0}</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>User level (your own servers, from mcp.json in Foya&apos;s data folder)</source>
+        <translation>用户级（你自己的服务器，来自 Foya 数据文件夹中的 mcp.json）</translation>
+    </message>
+    <message>
+        <source>This project (.mcp.json; each server starts only once you trusted it)</source>
+        <translation>本项目（.mcp.json；每个服务器只有在你信任后才会启动）</translation>
+    </message>
+    <message>
+        <source>This session has no project folder, so no project servers.</source>
+        <translation>此会话没有项目文件夹，因此没有项目服务器。</translation>
+    </message>
+    <message>
+        <source>Select a server to see its command, source and last error.</source>
+        <translation>选择一个服务器以查看它的命令、来源和最近的错误。</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>Trust…</source>
+        <translation>信任…</translation>
+    </message>
+    <message>
+        <source>Revoke trust</source>
+        <translation>撤销信任</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Command or URL</source>
+        <translation>命令或 URL</translation>
+    </message>
+    <message>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>(file)</source>
+        <translation>（文件）</translation>
+    </message>
+    <message>
+        <source>{0} project server(s) wait for your trust: {1}. Use Trust… to review exactly what would run.</source>
+        <translation>{0} 个项目服务器等待你的信任：{1}。请用“信任…”查看将要运行的确切内容。</translation>
+    </message>
+    <message>
+        <source>your own</source>
+        <translation>你自己的</translation>
+    </message>
+    <message>
+        <source>trusted</source>
+        <translation>已信任</translation>
+    </message>
+    <message>
+        <source>not trusted</source>
+        <translation>未信任</translation>
+    </message>
+    <message>
+        <source>changed since trusted</source>
+        <translation>信任后已更改</translation>
+    </message>
+    <message>
+        <source>cannot be used</source>
+        <translation>无法使用</translation>
+    </message>
+    <message>
+        <source>not started (starts when needed)</source>
+        <translation>未启动（需要时启动）</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped (idle)</source>
+        <translation>已停止（空闲）</translation>
+    </message>
+    <message>
+        <source>waiting for trust</source>
+        <translation>等待信任</translation>
+    </message>
+    <message>
+        <source>Command or URL: {0}</source>
+        <translation>命令或 URL：{0}</translation>
+    </message>
+    <message>
+        <source>From: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <source>Tools: {0}</source>
+        <translation>工具：{0}</translation>
+    </message>
+    <message>
+        <source>Warning: {0}</source>
+        <translation>警告：{0}</translation>
+    </message>
+    <message>
+        <source>Error: {0}</source>
+        <translation>错误：{0}</translation>
+    </message>
+    <message>
+        <source>Trust this project&apos;s MCP servers?</source>
+        <translation>信任此项目的 MCP 服务器吗？</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json would start these servers on your computer, with your permissions. Trust them only if you trust the repository.</source>
+        <translation>此项目的 .mcp.json 会以你的权限在你的电脑上启动这些服务器。只有在你信任这个仓库时才信任它们。</translation>
+    </message>
+    <message>
+        <source>  (changed since you trusted it)</source>
+        <translation>  （你信任后已更改）</translation>
+    </message>
+    <message>
+        <source>Trusted {0} server(s); they start when a session of this project next needs them.</source>
+        <translation>已信任 {0} 个服务器；此项目的会话下次需要时它们会启动。</translation>
+    </message>
+    <message>
+        <source>Took back the trust of {0} server(s); they stopped.</source>
+        <translation>已撤销对 {0} 个服务器的信任；它们已停止。</translation>
+    </message>
+    <message>
+        <source>Restarting {0}…</source>
+        <translation>正在重启 {0}…</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
     </message>
 </context>
 <context>
