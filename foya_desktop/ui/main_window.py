@@ -34,6 +34,7 @@ from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
+from foya_desktop.ui.error_text import notice_text
 from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
@@ -391,7 +392,7 @@ class MainWindow(QMainWindow):
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")
-        self.statusBar().showMessage(mark + notice.text, 15000)
+        self.statusBar().showMessage(mark + notice_text(notice.code, notice.params, notice.text), 15000)
 
     async def _load_projects(self) -> None:
         for project in await self.kernel.list_projects():

@@ -508,6 +508,50 @@
         <translation>该问题未经回答即被关闭。</translation>
     </message>
     <message>
+        <source>Cannot branch at a user message: branch after a complete reply or tool result instead.</source>
+        <translation>无法在用户消息处分支：请改为在完整的回复或工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>Cannot branch after a reply that did not complete: branch after an earlier complete reply or tool result.</source>
+        <translation>无法在未完成的回复之后分支：请在更早的完整回复或工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>Cannot branch after a tool call without its result: branch after the tool result instead.</source>
+        <translation>无法在没有结果的工具调用之后分支：请改为在工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>Cannot branch here: a tool call before this point gets its result only after it. Branch after the tool result.</source>
+        <translation>无法在此处分支：此处之前的某个工具调用要到之后才得到结果。请在工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>This message has attachments (images). Only plain-text messages can go back to the composer, so the history cannot be rewound to it.</source>
+        <translation>这条消息带有附件（图片）。只有纯文本消息才能放回输入框，因此无法将历史回退到这里。</translation>
+    </message>
+    <message>
+        <source>This message carries browser elements or a command id; only plain-text messages can go back to the composer, so it cannot be rewound to.</source>
+        <translation>这条消息带有浏览器元素或命令 ID；只有纯文本消息才能放回输入框，因此无法回退到这里。</translation>
+    </message>
+    <message>
+        <source>A fork of this session is already being made; wait for it to open.</source>
+        <translation>此会话正在派生中，请等待新会话打开。</translation>
+    </message>
+    <message>
+        <source>The session or its files changed since the preview; check the new preview.</source>
+        <translation>预览之后会话或其文件已发生变化，请查看新的预览。</translation>
+    </message>
+    <message>
+        <source>{vp} reached its limit of {max_steps} steps.</source>
+        <translation>{vp} 已达到 {max_steps} 步的上限。</translation>
+    </message>
+    <message>
+        <source>You rejected the tool call without a reason, so the turn stopped.</source>
+        <translation>你未说明原因就拒绝了工具调用，因此本轮已停止。</translation>
+    </message>
+    <message>
+        <source>Stopped; nothing was changed.</source>
+        <translation>已停止；没有做任何更改。</translation>
+    </message>
+    <message>
         <source>The model service refused the API key (missing, wrong or no access).</source>
         <translation>模型服务拒绝了 API 密钥（缺失、错误或无访问权限）。</translation>
     </message>
@@ -584,8 +628,36 @@
         <translation>该路径位于会话的项目文件夹之外。</translation>
     </message>
     <message>
+        <source>These sessions cannot be merged.</source>
+        <translation>这些会话无法合并。</translation>
+    </message>
+    <message>
+        <source>Foya hit an internal error (a bug); the log has the details.</source>
+        <translation>Foya 遇到了内部错误（程序缺陷）；详情见日志。</translation>
+    </message>
+    <message>
         <source>{summary} ({detail})</source>
         <translation>{summary}（{detail}）</translation>
+    </message>
+    <message>
+        <source>Another Foya process (pid {pid}) is working in this session; the queue is paused.</source>
+        <translation>另一个 Foya 进程（pid {pid}）正在此会话中工作；队列已暂停。</translation>
+    </message>
+    <message>
+        <source>The request failed.</source>
+        <translation>请求失败。</translation>
+    </message>
+    <message>
+        <source>{reason} Retrying in {delay} s (attempt {attempt}).</source>
+        <translation>{reason} 将在 {delay} 秒后重试（第 {attempt} 次）。</translation>
+    </message>
+    <message>
+        <source>Automatic compaction failed; the turn goes on without it: {reason}</source>
+        <translation>自动压缩失败；本轮将在不压缩的情况下继续：{reason}</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json configures MCP servers you have not trusted, so none of them started: {servers}. Trust them in the window (File → MCP servers…) or with `foya projects trust {project}`.</source>
+        <translation>此项目的 .mcp.json 配置了你尚未信任的 MCP 服务器，因此一个都没有启动：{servers}。可在窗口中（文件 → MCP 服务器…）或用 `foya projects trust {project}` 信任它们。</translation>
     </message>
 </context>
 <context>
@@ -919,6 +991,10 @@
         <translation>VP…</translation>
     </message>
     <message>
+        <source>MCP servers…</source>
+        <translation>MCP 服务器…</translation>
+    </message>
+    <message>
         <source>Close window</source>
         <translation>关闭窗口</translation>
     </message>
@@ -949,6 +1025,10 @@
     <message>
         <source>VPs</source>
         <translation>VP</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
     </message>
     <message>
         <source>Opening the session</source>
@@ -989,6 +1069,169 @@
     <message>
         <source>Adding an agent file</source>
         <translation>正在添加智能体文件</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersDialog</name>
+    <message>
+        <source>MCP servers — {0}</source>
+        <translation>MCP 服务器 — {0}</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>User level (your own servers, from mcp.json in Foya&apos;s data folder)</source>
+        <translation>用户级（你自己的服务器，来自 Foya 数据文件夹中的 mcp.json）</translation>
+    </message>
+    <message>
+        <source>This project (.mcp.json; each server starts only once you trusted it)</source>
+        <translation>本项目（.mcp.json；每个服务器只有在你信任后才会启动）</translation>
+    </message>
+    <message>
+        <source>This session has no project folder, so no project servers.</source>
+        <translation>此会话没有项目文件夹，因此没有项目服务器。</translation>
+    </message>
+    <message>
+        <source>Select a server to see its command, source and last error.</source>
+        <translation>选择一个服务器以查看它的命令、来源和最近的错误。</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>Trust…</source>
+        <translation>信任…</translation>
+    </message>
+    <message>
+        <source>Revoke trust</source>
+        <translation>撤销信任</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Command or URL</source>
+        <translation>命令或 URL</translation>
+    </message>
+    <message>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>(file)</source>
+        <translation>（文件）</translation>
+    </message>
+    <message>
+        <source>{0} project server(s) wait for your trust: {1}. Use Trust… to review exactly what would run.</source>
+        <translation>{0} 个项目服务器等待你的信任：{1}。请用“信任…”查看将要运行的确切内容。</translation>
+    </message>
+    <message>
+        <source>your own</source>
+        <translation>你自己的</translation>
+    </message>
+    <message>
+        <source>trusted</source>
+        <translation>已信任</translation>
+    </message>
+    <message>
+        <source>not trusted</source>
+        <translation>未信任</translation>
+    </message>
+    <message>
+        <source>changed since trusted</source>
+        <translation>信任后已更改</translation>
+    </message>
+    <message>
+        <source>cannot be used</source>
+        <translation>无法使用</translation>
+    </message>
+    <message>
+        <source>not started (starts when needed)</source>
+        <translation>未启动（需要时启动）</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped (idle)</source>
+        <translation>已停止（空闲）</translation>
+    </message>
+    <message>
+        <source>waiting for trust</source>
+        <translation>等待信任</translation>
+    </message>
+    <message>
+        <source>Command or URL: {0}</source>
+        <translation>命令或 URL：{0}</translation>
+    </message>
+    <message>
+        <source>From: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <source>Tools: {0}</source>
+        <translation>工具：{0}</translation>
+    </message>
+    <message>
+        <source>Warning: {0}</source>
+        <translation>警告：{0}</translation>
+    </message>
+    <message>
+        <source>Error: {0}</source>
+        <translation>错误：{0}</translation>
+    </message>
+    <message>
+        <source>Trust this project&apos;s MCP servers?</source>
+        <translation>信任此项目的 MCP 服务器吗？</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json would start these servers on your computer, with your permissions. Trust them only if you trust the repository.</source>
+        <translation>此项目的 .mcp.json 会以你的权限在你的电脑上启动这些服务器。只有在你信任这个仓库时才信任它们。</translation>
+    </message>
+    <message>
+        <source>  (changed since you trusted it)</source>
+        <translation>  （你信任后已更改）</translation>
+    </message>
+    <message>
+        <source>Trusted {0} server(s); they start when a session of this project next needs them.</source>
+        <translation>已信任 {0} 个服务器；此项目的会话下次需要时它们会启动。</translation>
+    </message>
+    <message>
+        <source>Took back the trust of {0} server(s); they stopped.</source>
+        <translation>已撤销对 {0} 个服务器的信任；它们已停止。</translation>
+    </message>
+    <message>
+        <source>Restarting {0}…</source>
+        <translation>正在重启 {0}…</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
     </message>
 </context>
 <context>
