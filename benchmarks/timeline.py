@@ -198,14 +198,14 @@ def _cpu_line(label: str, cpu: float, wall: float) -> None:
 
 async def publish_cpu(kernel: Kernel, session_id: str, seconds: float, rate: int) -> tuple[float, float]:
     """CPU while deltas are published straight on the bus at ``rate`` per second (no engine work)."""
-    stream_id, turn = new_id("stm"), new_id("trn")
+    message_id, turn = new_id("msg"), new_id("trn")
     cpu, wall = time.process_time(), time.perf_counter()
-    kernel.bus.publish(StreamStarted(session_id, stream_id, "omni", turn))
+    kernel.bus.publish(StreamStarted(session_id, message_id, "omni", turn))
     for i in range(int(seconds * rate)):
-        kernel.bus.publish(PartDelta(session_id, stream_id, "omni", "text",
+        kernel.bus.publish(PartDelta(session_id, message_id, "omni", "text",
                                      "word " if i % 40 else "word.\n\n"))
         await asyncio.sleep(max(0.0, wall + (i + 1) / rate - time.perf_counter()))
-    kernel.bus.publish(StreamEnded(session_id, stream_id, "omni"))
+    kernel.bus.publish(StreamEnded(session_id, message_id, "omni"))
     kernel.bus.publish(TurnFinished(session_id, turn, "stopped"))
     await asyncio.sleep(0.05)
     return time.process_time() - cpu, time.perf_counter() - wall

@@ -32,23 +32,41 @@ from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, instance_address
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the window; returns the process exit code."""
     args = list(argv) if argv is not None else sys.argv[1:]
+    folder = folder_argument(args)
     app = make_application(args)
     home = default_home()
     setup_logging(home)
+    address = instance_address(home.root)
+    if hand_over(address, folder):  # one app per data folder (ui/tray/single_instance.py)
+        print(f"Foya is already running; its window was brought to the front"
+              f"{' with a new session in ' + folder if folder else ''}.", flush=True)
+        return 0
+    instance = InstanceServer(address)
+    instance.listen()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     collector = GuiThreadCollector(app)
     collector.start()
     try:
         with loop:
-            return int(loop.run_until_complete(run_app(home.root)))
+            return int(loop.run_until_complete(run_app(home.root, instance=instance, folder=folder)))
     finally:
+        instance.close()
         collector.stop()
+
+
+def folder_argument(args: Sequence[str]) -> str:
+    """The folder of ``foya PATH`` (absolute), or "" when the launch names none."""
+    for arg in args:
+        if not arg.startswith("-") and Path(arg).expanduser().is_dir():
+            return str(Path(arg).expanduser().resolve())
+    return ""
 
 
 def make_application(args: list[str]) -> QApplication:
@@ -67,8 +85,11 @@ def make_application(args: list[str]) -> QApplication:
     return app
 
 
-async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> int:
+async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
+                  instance: InstanceServer | None = None, folder: str = "") -> int:
     """Open the kernel, show the window, and wait until quitting is safe.
+
+    ``instance`` delivers later launches to the window; ``folder`` (``foya PATH``) gets a new session.
 
     The translators go in first: every widget reads its texts when it is built.
     """
@@ -94,8 +115,12 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None) -> 
     _quit_on_signals(window)
     smoke = _smoke_hook(window)
     window.show()
+    if instance is not None:
+        instance.activated.connect(window.handle_launch)
     try:
         await window.start()
+        if folder:
+            window.handle_launch(folder)
         await done
     finally:
         bridge.close()

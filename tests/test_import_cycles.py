@@ -9,10 +9,13 @@ the interpreter is still a circle for a reader.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import grimp
 import pytest
 
-PACKAGES = ("foya_desktop.ui", "foya_desktop.tools")
+PACKAGES = ("foya_desktop.engine", "foya_desktop.ui", "foya_desktop.tools")
 
 
 def _cycles(graph: grimp.ImportGraph, package: str) -> list[list[str]]:
@@ -73,3 +76,19 @@ def test_the_check_sees_a_circle(graph: grimp.ImportGraph) -> None:
         assert any({"foya_desktop.ui.bridge", "foya_desktop.ui.main_window"} <= set(c) for c in found)
     finally:
         graph.remove_import(importer="foya_desktop.ui.bridge", imported="foya_desktop.ui.main_window")
+
+
+def test_the_check_sees_type_checking_and_function_local_imports(tmp_path: Path) -> None:
+    """A circle made only of a ``TYPE_CHECKING`` import and a function-local import is found."""
+    pkg = tmp_path / "cyclepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from cyclepkg import b\n")
+    (pkg / "b.py").write_text("def f() -> None:\n    from cyclepkg import a\n")
+    (pkg / "c.py").write_text("from cyclepkg import b\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        built = grimp.build_graph("cyclepkg", exclude_type_checking_imports=False, cache_dir=None)
+        assert _cycles(built, "cyclepkg") == [["cyclepkg.a", "cyclepkg.b"]]
+    finally:
+        sys.path.remove(str(tmp_path))

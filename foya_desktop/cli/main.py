@@ -10,15 +10,18 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from foya_desktop import __version__
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
+from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.sessions_set import add_set_parser
+from foya_desktop.cli.sessions_transfer import add_transfer_parsers, dispatch_transfer
 from foya_desktop.cli.settings import add_settings_flags, set_command
 from foya_desktop.cli.status import add_status_parser, status_command
 from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
@@ -32,14 +35,15 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
-READ_ONLY_ACTIONS = ("list", "show")
+READ_ONLY_ACTIONS = ("list", "show", "export")
 """``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     """All subcommands and options."""
     parser = argparse.ArgumentParser(prog="foya", description="Foya Desktop — a workbench for AI agents. "
-                                     "With no command, opens the window.")
+                                     "With no command, opens the window (or brings the open one to "
+                                     "the front); `foya FOLDER` also starts a new session in FOLDER.")
     parser.add_argument("--version", action="version", version=f"foya {__version__}")
     sub = parser.add_subparsers(dest="command")
     _connections_parser(sub.add_parser("connections", help="model connections"))
@@ -48,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
     add_usage_parser(sub)
     add_search_parser(sub)
-    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction"))
+    add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction, "
+                                       "show the rules, skills, agents and servers a folder offers"))
+    add_mcp_parser(sub.add_parser("mcp", help="MCP servers: list them, keep header secrets in the keyring"))
     add_install_desktop_parser(sub)
     return parser
 
@@ -100,13 +106,23 @@ def _sessions_parser(p: argparse.ArgumentParser) -> None:
     add_settings_flags(add_set_parser(sub))
     add_collab_parsers(sub)
     add_session_op_parsers(sub)
+    add_transfer_parsers(sub)
     add_status_parser(sub)
     add_debug_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``foya`` / ``foya-desktop`` / ``python -m foya_desktop``."""
-    args = build_parser().parse_args(argv)
+    raw = list(argv) if argv is not None else sys.argv[1:]
+    parser = build_parser()
+    if raw and not raw[0].startswith("-") and raw[0] not in _commands(parser):
+        if Path(raw[0]).expanduser().is_dir():  # ``foya PATH``: the window, with a session there
+            from foya_desktop.app import main as app_main
+            return app_main(raw)
+        print(f"foya: error: {visible(raw[0])!r} is neither a command nor a folder "
+              f"(see foya --help)", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if args.command is None:
         from foya_desktop.app import main as app_main
         return app_main(list(argv) if argv is not None else sys.argv[1:])
@@ -126,6 +142,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
               f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
         return 70
+
+
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    """The subcommand names (``foya WORD``)."""
+    return {name for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+            if isinstance(action, argparse._SubParsersAction) for name in action.choices}
 
 
 async def _dispatch(args: argparse.Namespace) -> int:
@@ -148,6 +170,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await search_command(kernel, args)
         if args.command == "projects":
             return await projects_command(kernel, args)
+        if args.command == "mcp":
+            return await mcp_command(kernel, args)
         if args.command == "vps":
             return await vps_command(kernel, args)
         if args.action == "set":
@@ -158,6 +182,9 @@ async def _dispatch(args: argparse.Namespace) -> int:
         done = await dispatch_session_op(kernel, args)
         if done is not None:
             return done
+        moved = await dispatch_transfer(kernel, args)
+        if moved is not None:
+            return moved
         if args.action == "list":
             print(visible(sessions_table(await kernel.list_sessions(), as_json=args.json)))
             return 0

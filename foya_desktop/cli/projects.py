@@ -1,4 +1,4 @@
-"""``foya projects list | set``: projects and their instruction from a terminal.
+"""``foya projects list | set | info``: projects, their instruction and the files they offer.
 
 A project is named by its id, its name or its folder path. The instruction applies to every
 session of the project from its next request (the window's *Project instruction…* does the same).
@@ -12,9 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from foya_desktop.cli.mcp_cmd import add_trust_parser, trust_command
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.model import Project
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.project_files.report import report_text
 
 
 def add_projects_parser(p: argparse.ArgumentParser) -> None:
@@ -25,6 +27,11 @@ def add_projects_parser(p: argparse.ArgumentParser) -> None:
     st = sub.add_parser("set", help="change a project's instruction")
     st.add_argument("project", help="the project's id, name or folder")
     st.add_argument("--instruction", required=True, metavar="TEXT", help="'' removes it")
+    info = sub.add_parser("info", help="rules, skills, agent files and MCP servers found in a folder, "
+                                       "and what failed to load")
+    info.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder (default: here)")
+    info.add_argument("--json", action="store_true")
+    add_trust_parser(sub)
 
 
 async def _find(kernel: Kernel, ref: str) -> Project:
@@ -40,6 +47,8 @@ async def _find(kernel: Kernel, ref: str) -> Project:
 
 async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run one ``foya projects`` action."""
+    if args.action == "trust":
+        return await trust_command(kernel, args)
     if args.action == "list":
         projects = await kernel.list_projects()
         if args.json:
@@ -50,7 +59,15 @@ async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
                 print(f"{p.id}  {p.name:<20} {p.path}" + (f"\n    instruction: {p.instruction}"
                                                           if p.instruction else ""))
         return 0
+    if args.action == "info":
+        return await _info(kernel, args)
     project = await kernel.set_project_instruction((await _find(kernel, args.project)).id, args.instruction)
     saved = "saved; it applies from each session's next request."
     print(f"Project {project.name}: instruction " + (saved if project.instruction.strip() else "removed."))
+    return 0
+
+
+async def _info(kernel: Kernel, args: argparse.Namespace) -> int:
+    report = await kernel.folder_report(args.dir)
+    print(json.dumps(report, ensure_ascii=False, indent=1) if args.json else report_text(report))
     return 0

@@ -29,7 +29,7 @@ from foya_desktop.tools.paths import broad_project_reason
 async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
     changes: dict[str, object] = {}
     if args.connection:
-        await kernel.store.get_connection(args.connection)
+        await kernel.get_connection(args.connection)
         changes["connection"] = args.connection
     if args.model:
         changes["model"] = args.model
@@ -54,7 +54,7 @@ def _check_broad(project: str | None, kernel: Kernel, args: argparse.Namespace) 
     """Refuse a project that would make confinement meaningless, unless the flag says so."""
     if not project or getattr(args, "allow_broad_project", False):
         return
-    reason = broad_project_reason(Path(project), kernel.store.home.root)
+    reason = broad_project_reason(Path(project), kernel.data_folder)
     if reason is not None:
         raise BadInput(
             f"The project folder {project} {reason}. Tools and commands may read and change "

@@ -91,7 +91,7 @@ def describe_preview(p: RewindPreview) -> str:
 
 async def _delete(kernel: Kernel, args: argparse.Namespace) -> int:
     session = await kernel.get_session(args.id)
-    children = await kernel.store.descendants(args.id)
+    children = await kernel.descendants(args.id)
     what = f"session {session.id} ({session.title})" + (
         f" and {len(children)} child session(s)" if children else "")
     if not args.yes:

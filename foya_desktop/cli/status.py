@@ -15,6 +15,8 @@ from typing import Any
 
 from foya_desktop.core.figures import HOW_COUNTED, RunFigures, tokens_text
 from foya_desktop.engine.agents.vps import all_vps
+from foya_desktop.engine.project_files.rules import RULES_BUDGET_CHARS, Rules
+from foya_desktop.engine.project_files.session_files import rules_in_effect
 from foya_desktop.engine.session.status import TurnStatus, turn_status
 from foya_desktop.store.home import default_home
 from foya_desktop.store.store import Store
@@ -22,7 +24,8 @@ from foya_desktop.store.store import Store
 
 def add_status_parser(sub: Any) -> None:
     """Add ``status`` to ``foya sessions``' subparsers."""
-    p = sub.add_parser("status", help="tokens, requests and tool calls of the running or last turn")
+    p = sub.add_parser("status", help="tokens, requests and tool calls of the running or last turn, "
+                                      "and the rules in effect")
     p.add_argument("id")
     p.add_argument("--json", action="store_true")
 
@@ -38,15 +41,34 @@ async def status_command(args: argparse.Namespace) -> int:
     try:
         status = await turn_status(store, args.id)
         names = {vp.id: vp.name for vp in await all_vps(store)}
+        rules = await rules_in_effect(store, await store.get_session(args.id))
     finally:
         await store.close()
     if args.json:
-        print(json.dumps(status_json(status, names), ensure_ascii=False, indent=1))
-    elif status is None:
-        print(f"Session {args.id} has no turns yet.")
-    else:
-        print(status_text(status, names))
+        print(json.dumps({**status_json(status, names), "rules": rules_json(rules)}, ensure_ascii=False,
+                         indent=1))
+        return 0
+    print(f"Session {args.id} has no turns yet." if status is None else status_text(status, names))
+    print("\n" + rules_text(rules))
     return 0
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The rules in effect: files, sizes and whether the budget cut them."""
+    return {"budget_chars": RULES_BUDGET_CHARS, "truncated": rules.truncated,
+            "files": [{"path": f.path, "scope": f.scope, "chars": f.chars, "sent_chars": f.sent_chars}
+                      for f in rules.files]}
+
+
+def rules_text(rules: Rules) -> str:
+    """"Rules in effect" lines, as the window's status shows them."""
+    if not rules.files:
+        return "Rules in effect: none (no AGENTS.md or CLAUDE.md found)"
+    lines = ["Rules in effect" + (f" (truncated to {RULES_BUDGET_CHARS:,} characters)"
+                                  if rules.truncated else "") + ":"]
+    lines += [f"  {f.path}" + (f"  ({f.sent_chars:,} of {f.chars:,} characters sent)" if f.truncated else "")
+              for f in rules.files]
+    return "\n".join(lines)
 
 
 def status_json(status: TurnStatus | None, names: dict[str, str]) -> dict[str, Any]:

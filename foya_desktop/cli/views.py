@@ -44,7 +44,7 @@ def message_json(m: Message) -> dict[str, object]:
 async def show_session(kernel: Kernel, session_id: str, *, as_json: bool) -> str:
     """The session's valid history with speakers."""
     session = await kernel.get_session(session_id)
-    messages = await kernel.store.valid_messages(session_id)
+    messages = await kernel.history(session_id)
     if as_json:
         return json.dumps({"session": session_json(session),
                            "messages": [message_json(m) for m in messages]},

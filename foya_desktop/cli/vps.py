@@ -1,4 +1,4 @@
-"""``foya vps add | list | edit | duplicate | remove``: the VP library from a terminal.
+"""``foya vps add | add-agent | list | edit | duplicate | remove``: the VP library from a terminal.
 
 Thin wrappers over the kernel's VP library, which the window's VP editor uses too.
 """
@@ -30,6 +30,11 @@ def add_vps_parser(p: argparse.ArgumentParser) -> None:
     dup = sub.add_parser("duplicate", help="copy a VP under a new name")
     dup.add_argument("name")
     dup.add_argument("new_name")
+    imp = sub.add_parser("add-agent", help="add an agent file (.claude/agents, .foya/agents) to the library "
+                                          "so rosters can use it")
+    imp.add_argument("name", help="the agent's name (see `foya projects info`)")
+    imp.add_argument("--from", dest="folder", default=".", metavar="DIR",
+                     help="the project folder (default: here)")
     rm = sub.add_parser("remove", help="delete a VP (refused while a session's roster uses it)")
     rm.add_argument("name")
     rm.add_argument("--force", action="store_true", help="also take it off every roster that uses it")
@@ -100,6 +105,10 @@ async def vps_command(kernel: Kernel, args: argparse.Namespace) -> int:
             raise InvalidOperation("Nothing to change: pass --soul, --rename, --model-hint, --tools, ….")
         vp = await kernel.edit_vp(args.name, **changes)
         print(f"Saved VP {vp.name} (id {vp.id}).")
+    elif args.action == "add-agent":
+        vp = await kernel.add_agent_vp(args.folder, args.name)
+        print(f"Added VP {vp.name} (id {vp.id}) from its agent file. Put it on a session with "
+              f"`foya sessions set ID --roster {vp.name}`; later edits of the file do not change it.")
     elif args.action == "duplicate":
         vp = await kernel.duplicate_vp(args.name, args.new_name)
         print(f"Added VP {vp.name} (id {vp.id}), a copy of {args.name}.")

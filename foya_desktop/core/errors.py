@@ -2,9 +2,22 @@
 
 Messages never contain API keys: provider errors are built from status codes
 and vendor error *types*, not from request headers.
+
+Every error also carries a stable ``code`` (snake_case, never reworded) and
+the ``params`` its sentence was built from, so a window can show its own
+translated text; ``str(error)`` stays the English default. A subclass names
+its default code in ``default_code``; a raise site may pass a finer one.
+``core/error_codes.py`` is the one list of every code and its params.
 """
 
 from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 class FoyaError(Exception):
@@ -15,6 +28,26 @@ class FoyaError(Exception):
     """
 
     exit_code: int = 1
+
+    default_code: ClassVar[str] = ""
+    """The code of this kind of error (the class name in snake_case when empty)."""
+
+    def __init__(self, text: str = "", *, code: str = "", **params: object) -> None:
+        super().__init__(text)
+        self.code: str = code or type(self).class_code()
+        """Stable identifier of the error (for translations and scripts)."""
+        self.params: dict[str, object] = params
+        """The values the English text was built from."""
+
+    @classmethod
+    def class_code(cls) -> str:
+        """The code of this kind of error (``core/error_codes.py`` lists every code)."""
+        return cls.default_code or _snake(cls.__name__)
+
+    @property
+    def default_text(self) -> str:
+        """The English sentence (what ``str()`` gives)."""
+        return str(self)
 
 
 class NotFound(FoyaError):
@@ -40,8 +73,8 @@ class SessionBusyElsewhere(InvalidOperation):
 
     exit_code = 10
 
-    def __init__(self, message: str, *, pid: int, kind: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, pid: int, kind: str, what: str = "") -> None:
+        super().__init__(message, pid=pid, kind=kind, what=what)
         self.pid = pid
         self.kind = kind
 
@@ -111,7 +144,7 @@ class ProviderError(FoyaError):
 
     def __init__(self, message: str, *, status: int | None = None,
                  retry_after: float | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, status=status, retry_after=retry_after)
         self.status = status
         self.retry_after = retry_after
 

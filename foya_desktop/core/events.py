@@ -10,12 +10,36 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from foya_desktop.core.figures import RunFigures
 from foya_desktop.core.figures import Usage as Usage  # noqa: PLC0414 (re-exported: events carry usage)
 from foya_desktop.core.messages import Message, part_to_json
-from foya_desktop.core.model import Session
+from foya_desktop.core.model import Phase, Session
+
+DeltaKind = Literal["text", "reasoning", "tool_args"]
+"""What a streaming piece belongs to."""
+
+TurnStatus = Literal["completed", "stopped", "error"]
+"""How a turn ended."""
+
+VPState = Literal["running", "waiting", "done", "stopped", "error"]
+"""One VP's progress within a turn."""
+
+NoticeLevel = Literal["info", "warning", "error"]
+"""How loud a notice is."""
+
+TaskKind = Literal["shell", "subagent"]
+"""What a background task runs."""
+
+TaskState = Literal["running", "completed", "failed", "cancelled", "lost"]
+"""Where a background task is; ``lost``: the app restarted while it ran."""
+
+QuestionCloseReason = Literal["expired", "cancelled", "lost"]
+"""Why a question can no longer be answered."""
+
+ApprovalDecision = Literal["once", "session", "always", "deny", "cancelled"]
+"""How an approval request ended (the person's answer, or ``cancelled`` with the turn)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,29 +77,34 @@ class MessageUpdated(Event):
 
 @dataclass(frozen=True, slots=True)
 class StreamStarted(Event):
-    """A VP began a model step; deltas with this ``stream_id`` follow."""
+    """A VP began a model step; deltas with this ``message_id`` follow.
 
-    stream_id: str
+    ``message_id`` is allocated when the stream starts: the message stored at
+    its end (complete, or interrupted with what streamed) keeps the same id, so
+    a view replaces the streaming row by id instead of guessing.
+    """
+
+    message_id: str
     speaker: str
     turn_id: str
 
 
 @dataclass(frozen=True, slots=True)
 class PartDelta(Event):
-    """A piece of streaming text. Not persisted."""
+    """A piece of streaming text of message ``message_id``. Not persisted."""
 
-    stream_id: str
+    message_id: str
     speaker: str
-    kind: str
-    """``text``, ``reasoning`` or ``tool_args``."""
+    kind: DeltaKind
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class StreamEnded(Event):
-    """The step's stream is over; its parts arrive as ``MessageAdded``."""
+    """The step's stream is over; message ``message_id`` arrives as ``MessageAdded``
+    (unless nothing streamed before a stop or failure: then no message is stored)."""
 
-    stream_id: str
+    message_id: str
     speaker: str
 
 
@@ -83,7 +112,7 @@ class StreamEnded(Event):
 class PhaseChanged(Event):
     """The kernel moved the session to another phase."""
 
-    phase: str
+    phase: Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +145,7 @@ class TurnFinished(Event):
     """A turn ended. ``status`` is ``completed``, ``stopped`` or ``error``."""
 
     turn_id: str
-    status: str
+    status: TurnStatus
     error: str = ""
     usage: Usage = dataclasses.field(default_factory=Usage)
 
@@ -127,7 +156,7 @@ class VPStatus(Event):
 
     turn_id: str
     speaker: str
-    state: str
+    state: VPState
     requests: int = 0
     tool_runs: int = 0
     """Executions: calls that really ran (blocked calls are not executions)."""
@@ -142,7 +171,7 @@ class VPStatus(Event):
 class Notice(Event):
     """A plain-words message for the person (e.g. a retry, a refused operation)."""
 
-    level: str
+    level: NoticeLevel
     text: str
 
 
@@ -194,7 +223,7 @@ class ApprovalResolved(Event):
     """A pending approval was answered (or dropped because the turn ended)."""
 
     request_id: str
-    decision: str
+    decision: ApprovalDecision
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +253,7 @@ class QuestionClosed(Event):
     """The question can no longer be answered: ``expired``, ``cancelled`` or ``lost``."""
 
     question_id: str
-    reason: str
+    reason: QuestionCloseReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,10 +262,9 @@ class TaskRecord:
 
     id: str
     session_id: str
-    kind: str
+    kind: TaskKind
     title: str
-    state: str
-    """``running``, ``completed``, ``failed``, ``cancelled`` or ``lost`` (app restarted)."""
+    state: TaskState
     exit_code: int | None = None
     output_tail: str = ""
     consumed: bool = False

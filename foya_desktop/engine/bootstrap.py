@@ -7,15 +7,16 @@ import logging
 from pathlib import Path
 
 from foya_desktop.engine.agents.route_forward import ROUTE_FORWARD, RouteForwardTool
-from foya_desktop.engine.agents.tools import agent_tools
 from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.mcp.servers import McpServers
+from foya_desktop.engine.ops.child_tools import agent_tools
 from foya_desktop.engine.ops.recovery import recover
+from foya_desktop.engine.permissions.toolbox import Toolbox
 from foya_desktop.engine.project_files.session_files import session_files, skill_tools
-from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.engine.tasks.tools import task_tools
@@ -61,6 +62,8 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     tools: dict[str, Tool] = {**default_tools(), "ask_user": AskUserTool(), **task_tools(tasks)}
     svc = Services(store=store, bus=bus, providers=providers, tools=Toolbox(tools),
                    approvals=ApprovalBroker(bus), questions=QuestionBroker(bus, store), tasks=tasks)
+    svc.mcp = McpServers(store, bus, secret=lambda name: providers.keystore.get_key(f"mcp:{name}"))
+    svc.tools.set_session_tools(svc.mcp)
     kernel = Kernel(svc)
     svc.tools.add(agent_tools(kernel.children, lambda session: session_files(svc, session)))
     svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes)})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,21 +24,33 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
-from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.connections.checks import check_connection
+from foya_desktop.engine.connections.discovery import (
+    Offer,
+    env_offers,
+    fetch_models,
+    local_offers,
+    try_connection,
+)
 from foya_desktop.engine.connections.usage import UsageReport, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
+from foya_desktop.engine.mcp.ops import McpOps
+from foya_desktop.engine.ops.recovery import repair_session
+from foya_desktop.engine.project_files.ops import ProjectFilesOps
 from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.agent_mode import AgentModeOps
+from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.transfer.ops import TransferOps
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.providers.keys import resolve_api_key
 from foya_desktop.tools.common import image_mime
 
 
@@ -65,15 +78,20 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, McpOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.bus = svc.bus
         self.store = svc.store
-        self.turns = TurnManager(svc)
+        self.turns = TurnManager(svc, repair=lambda sid: repair_session(svc.store, sid))
         self.vp_library = VPLibrary(svc)
+
+    @property
+    def data_folder(self) -> Path:
+        """The data folder this kernel's database lives in (``FOYA_HOME`` or the default)."""
+        return self.store.home.root
 
     # ---- sessions -------------------------------------------------------------
 
@@ -173,6 +191,14 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
         """A page of valid history, oldest first."""
         return await self.store.history_page(session_id, before_seq, limit)
 
+    async def history(self, session_id: str) -> list[Message]:
+        """The whole valid history, oldest first (``foya sessions show``)."""
+        return await self.store.valid_messages(session_id)
+
+    async def descendants(self, session_id: str) -> list[str]:
+        """Ids of the session's child sessions, deepest first."""
+        return await self.store.descendants(session_id)
+
     async def read_artifact(self, sha: str) -> bytes:
         """An artifact's bytes."""
         return await self.store.read_artifact(sha)
@@ -189,73 +215,75 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
         if not text.strip() and not attachments:
             raise InvalidOperation("Nothing to send.")
         await self.store.get_session(session_id)
-        rt = self.turns.runtime(session_id)
         atts = tuple(_image_attachment(name, data) for name, data in attachments)
-        if rt.busy or rt.queue:
-            item = self.turns.queue_ops.push(rt, text, atts)
-            if not rt.busy and rt.paused:
-                rt.paused = False
-                await self.turns.dispatch_next(rt)
-            return SendReceipt(None, item.id)
-        rt.paused = False
-        message = await self.turns.start(rt, text, atts)
-        return SendReceipt(message.id, None)
+        sent = await self.turns.owner(session_id).send(text, atts)
+        if isinstance(sent, Message):
+            return SendReceipt(sent.id, None)
+        return SendReceipt(None, sent.id)
 
     def phase(self, session_id: str) -> Phase:
         """The kernel-owned phase."""
-        rt = self.turns.runtimes.get(session_id)
-        return rt.phase if rt else Phase.IDLE
+        owner = self.turns.scheduler.peek(session_id)
+        return owner.phase if owner else Phase.IDLE
 
     def queue(self, session_id: str) -> tuple[QueueItem, ...]:
         """The queue as it is now."""
-        return tuple(self.turns.runtime(session_id).queue)
+        return self.turns.owner(session_id).queue.items
 
     def queue_move(self, session_id: str, item_id: str, index: int) -> None:
         """Reorder a queued message."""
-        self.turns.queue_ops.move(self.turns.runtime(session_id), item_id, index)
+        self.turns.owner(session_id).queue.move(item_id, index)
 
     def queue_edit(self, session_id: str, item_id: str, text: str) -> None:
         """Edit a queued message."""
-        self.turns.queue_ops.edit(self.turns.runtime(session_id), item_id, text)
+        self.turns.owner(session_id).queue.edit(item_id, text)
 
     def queue_remove(self, session_id: str, item_id: str) -> None:
         """Remove a queued message."""
-        self.turns.queue_ops.remove(self.turns.runtime(session_id), item_id)
+        self.turns.owner(session_id).queue.remove(item_id)
 
     def queue_paused(self, session_id: str) -> bool:
         """Whether the queue waits after a "stop, keep queue"."""
-        return self.turns.runtime(session_id).paused
+        return self.turns.owner(session_id).paused
 
     def resume_queue(self, session_id: str) -> None:
         """Let a paused queue run again."""
-        rt = self.turns.runtime(session_id)
-        rt.paused = False
-        asyncio.get_running_loop().create_task(self.turns.dispatch_next(rt))
+        self.turns.owner(session_id).resume()
 
     async def stop(self, session_id: str, *, keep_queue: bool = True) -> None:
         """Stop the running turn; keep the queue (paused) or clear it."""
-        rt = self.turns.runtime(session_id)
-        rt.paused = True
-        await self.turns.stop(rt)
-        if not keep_queue:
-            self.turns.queue_ops.clear(rt)
-            rt.paused = False
+        await self.turns.owner(session_id).stop(keep_queue=keep_queue)
 
     async def stop_vp(self, session_id: str, speaker: str) -> bool:
         """Stop one VP of the running turn (the others go on); ``False`` if it was not running."""
-        return await self.turns.stop_vp(self.turns.runtime(session_id), speaker)
+        return await self.turns.owner(session_id).stop_vp(speaker)
 
     async def interrupt(self, session_id: str, dispatch_item_id: str) -> None:
         """Stop the running turn, then send the chosen queued message next."""
-        rt = self.turns.runtime(session_id)
-        self.turns.queue_ops.move(rt, dispatch_item_id, 0)
-        await self.turns.stop(rt)
-        rt.paused = False
-        await self.turns.dispatch_next(rt)
+        await self.turns.owner(session_id).interrupt(dispatch_item_id)
 
     async def wait_idle(self) -> None:
-        """Wait until every session is idle with an empty queue."""
-        await self.turns.wait_idle()
+        """Wait until every session is idle with an empty (or paused) queue."""
+        await self.turns.scheduler.wait_idle()
+
+    # ---- agent mode (engine/session/agent_mode.py) ---------------------------------
+
+    async def confirm_plan(self, session_id: str) -> SendReceipt:
+        """Switch to ``execute`` and tell the VP to carry out its plan (a new turn, or queued)."""
+        await self._awaiting_confirmation(session_id)
+        await self.update_session(session_id, agent_mode=AgentMode.EXECUTE)
+        return await self.send(session_id, CONFIRM_TEXT)
+
+    async def keep_planning(self, session_id: str) -> Session:
+        """Back to ``plan``: the person wants to discuss the plan further."""
+        await self._awaiting_confirmation(session_id)
+        return await self.update_session(session_id, agent_mode=AgentMode.PLAN)
+
+    async def _awaiting_confirmation(self, session_id: str) -> None:
+        session = await self.store.get_session(session_id)
+        if session.agent_mode != AgentMode.AWAITING_CONFIRMATION:
+            raise InvalidOperation("There is no plan waiting for confirmation in this session "
+                                   f"(agent mode is {session.agent_mode}).")
 
     # ---- the person in the loop ---------------------------------------------
 
@@ -315,18 +343,22 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
         """Configured connections (no keys)."""
         return await self.store.list_connections()
 
+    async def get_connection(self, name: str) -> Connection:
+        """One connection by name (``NotFound`` names it)."""
+        return await self.store.get_connection(name)
+
     async def add_connection(self, conn: Connection, api_key: str | None = None) -> None:
         """Save a connection; its key goes to the OS keyring only."""
         check_connection(conn)
         if api_key:
             await asyncio.to_thread(self.svc.providers.keystore.set_key, conn.name, api_key)
         await self.store.save_connection(conn)
-        self.svc.providers.forget(conn.name)
+        await self.svc.providers.forget(conn.name)
 
     async def remove_connection(self, name: str) -> None:
         """Delete a connection and its keyring entry."""
         await self.store.delete_connection(name)
-        self.svc.providers.forget(name)
+        await self.svc.providers.forget(name)
         with contextlib.suppress(KeyringUnavailable):
             await asyncio.to_thread(self.svc.providers.keystore.delete_key, name)
 
@@ -334,10 +366,30 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, AgentModeOps):
         """A plain sentence when no secure keyring exists, else ``None``."""
         return self.svc.providers.keystore.problem()
 
+    async def connection_offers(self) -> list[Offer]:
+        """First run: services whose key is in the environment and local servers that answer."""
+        taken = [c.name for c in await self.store.list_connections()]
+        return env_offers(os.environ, taken) + await local_offers(taken=taken)
+
+    async def test_connection(self, conn: Connection, api_key: str | None = None) -> str:
+        """One real minimal request with ``conn`` (the typed key, else its stored key); the reply."""
+        check_connection(conn)
+        return await try_connection(conn, await self._key_for(conn, api_key))
+
+    async def connection_models(self, conn: Connection, api_key: str | None = None) -> list[str]:
+        """The model ids the provider lists for ``conn``."""
+        return await fetch_models(conn, await self._key_for(conn, api_key))
+
+    async def _key_for(self, conn: Connection, api_key: str | None) -> str | None:
+        if api_key:
+            return api_key
+        return await asyncio.to_thread(resolve_api_key, conn, self.svc.providers.keystore)
+
     async def close(self) -> None:
         """Stop every turn, close HTTP clients and the database."""
-        for rt in list(self.turns.runtimes.values()):
-            await self.turns.stop(rt)
+        await self.turns.scheduler.stop_all()
         await self.svc.tasks.close()
+        if self.svc.mcp is not None:
+            await self.svc.mcp.close()
         await self.svc.providers.aclose()
         await self.store.close()

@@ -38,7 +38,7 @@ class LifecycleOps:
     def children(self) -> ChildAgents:
         """The sub-agent manager (created on first use; ``bootstrap`` registers its tool)."""
         if self._child_agents is None:
-            self._child_agents = ChildAgents(self.svc, self.turns)
+            self._child_agents = ChildAgents(self.svc, self.turns.scheduler)
         return self._child_agents
 
     # ---- branch -----------------------------------------------------------------
@@ -50,7 +50,7 @@ class LifecycleOps:
         result whose sibling calls are all answered; otherwise ``InvalidOperation`` says
         why. Publishes ``SessionChanged`` and ``SessionBranched`` (open the new session).
         """
-        return await branching.branch(self.svc, self.turns, session_id, after_message_id)
+        return await branching.branch(self.svc, self.turns.scheduler, session_id, after_message_id)
 
     # ---- fork -------------------------------------------------------------------
 
@@ -80,12 +80,12 @@ class LifecycleOps:
         """What merging ``b_id`` into a new session started from ``a_id`` would give: each turn
         with its origin (``common``, ``a``, ``b``) in merged order. Nothing is written; refusals
         (busy, ambiguous history) raise ``InvalidOperation`` with the reason."""
-        return await merging.preview(self.svc, self.turns, a_id, b_id)
+        return await merging.preview(self.svc, self.turns.scheduler, a_id, b_id)
 
     async def merge(self, a_id: str, b_id: str) -> Session:
         """Create the merged session (A's settings and project, roster union); neither source
         changes. Publishes ``SessionChanged`` and ``SessionBranched`` (open it)."""
-        return await merging.merge(self.svc, self.turns, a_id, b_id)
+        return await merging.merge(self.svc, self.turns.scheduler, a_id, b_id)
 
     # ---- rewind -----------------------------------------------------------------
 
@@ -95,7 +95,7 @@ class LifecycleOps:
         Show ``messages_removed``, ``restore``, ``remove`` and ``unsafe`` (with reasons) in a
         confirmation dialog. Refuses while a turn runs, and for messages with images.
         """
-        return await rewind.preview(self.svc, self.turns, session_id, message_id)
+        return await rewind.preview(self.svc, self.turns.scheduler, session_id, message_id)
 
     async def rewind_confirm(self, session_id: str, preview: RewindPreview) -> RewindResult:
         """Phase two: restore the safe files and commit. Put ``result.text`` into the composer.
@@ -103,7 +103,7 @@ class LifecycleOps:
         Raises ``RewindStale`` (an ``InvalidOperation``) when history or files moved since the
         preview: show a fresh preview. Publishes ``HistoryRewound``: reload the timeline.
         """
-        return await rewind.confirm(self.svc, self.turns, session_id, preview)
+        return await rewind.confirm(self.svc, self.turns.scheduler, session_id, preview)
 
     # ---- deletion ---------------------------------------------------------------
 
@@ -114,7 +114,7 @@ class LifecycleOps:
         commands, deletes descendants first, then publishes ``SessionDeletedEvent`` for
         each deleted id (returned, children first).
         """
-        return await deletion.delete_tree(self.svc, self.turns, session_id)
+        return await deletion.delete_tree(self.svc, self.turns.scheduler, session_id)
 
     # ---- compaction -------------------------------------------------------------
 
@@ -124,7 +124,7 @@ class LifecycleOps:
         Phase ``compaction`` meanwhile (``kernel.stop`` cancels it); publishes
         ``CompactionCheckpoint``. Refuses while a turn runs or when nothing is new.
         """
-        return await compaction.compact_now(self.svc, self.turns, session_id)
+        return await compaction.compact_now(self.svc, self.turns.scheduler, session_id)
 
     async def checkpoints(self, session_id: str) -> list[Checkpoint]:
         """Valid checkpoints, oldest first: draw a marker after the message with seq ``covers_seq``."""

@@ -60,7 +60,7 @@ class ProjectOps:
         await self.svc.store.read(get_project, project_id)
         deleted: list[str] = []
         for session_id in await self.project_sessions(project_id):
-            deleted += await deletion.delete_tree(self.svc, self.turns, session_id)
+            deleted += await deletion.delete_tree(self.svc, self.turns.scheduler, session_id)
         await self.svc.store.write(forget_project, project_id)
         return deleted
 

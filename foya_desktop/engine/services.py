@@ -9,8 +9,9 @@ from foya_desktop.engine.asks.approvals import ApprovalBroker
 from foya_desktop.engine.asks.questions import QuestionBroker
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
+from foya_desktop.engine.mcp.servers import McpServers
+from foya_desktop.engine.permissions.toolbox import Toolbox
 from foya_desktop.engine.project_files.catalog import ProjectFiles
-from foya_desktop.engine.request.toolbox import Toolbox
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.store.store import Store
 
@@ -28,6 +29,8 @@ class Services:
     tasks: TaskManager
     grants: dict[str, set[str]] = field(default_factory=dict)
     """Temporary "allow for this session" grants: in memory only, never copied."""
+    mcp: McpServers | None = None
+    """The projects' MCP servers (``bootstrap`` sets it; ``None`` in bare test services)."""
     routes: RouteBook = field(default_factory=RouteBook)
     """RouteForward hand-offs booked in each session's running turn."""
     project_files: ProjectFiles = field(default_factory=ProjectFiles)

@@ -185,7 +185,8 @@ def claim(run_dir: Path, lease_id: str, session_id: str, what: str) -> bool:
     if row is not None:
         owner = LeaseRow.get_or_none(LeaseRow.id == row.lease_id)
         if owner is not None and lease_alive(run_dir, owner):
-            raise SessionBusyElsewhere(owner_sentence(owner, row.what), pid=owner.pid, kind=owner.kind)
+            raise SessionBusyElsewhere(owner_sentence(owner, row.what), pid=owner.pid, kind=owner.kind,
+                                   what=row.what)
         row.delete_instance()
         taken_over = True
     ClaimRow.insert(session_id=session_id, lease_id=lease_id, what=what, since=now_ms()).execute()
@@ -199,7 +200,8 @@ def check_free(run_dir: Path, own: str | None, session_id: str) -> None:
         return
     owner = LeaseRow.get_or_none(LeaseRow.id == row.lease_id)
     if owner is not None and lease_alive(run_dir, owner):
-        raise SessionBusyElsewhere(owner_sentence(owner, row.what), pid=owner.pid, kind=owner.kind)
+        raise SessionBusyElsewhere(owner_sentence(owner, row.what), pid=owner.pid, kind=owner.kind,
+                                   what=row.what)
 
 
 def release(lease_id: str, session_id: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 database_proxy = pw.DatabaseProxy()
 
@@ -173,6 +173,25 @@ class ProjectRuleRow(BaseModel):
         indexes = ((("project", "key"), True),)
 
 
+class McpTrustRow(BaseModel):
+    """A project-level MCP server the person trusted for this project (schema 6).
+
+    ``fingerprint`` is the server's transport plus expanded command/URL
+    (``tools.mcp.config.ServerConfig.fingerprint``): an edited ``.mcp.json`` that
+    changes what runs no longer matches, so the person is asked again.
+    """
+
+    project = pw.ForeignKeyField(ProjectRow, on_delete="CASCADE", backref="mcp_trust")
+    server = pw.TextField()
+    fingerprint = pw.TextField()
+    target = pw.TextField()
+    """The exact command line or URL the person saw when trusting it."""
+    created_at = pw.BigIntegerField()
+
+    class Meta:
+        indexes = ((("project", "server"), True),)
+
+
 class UsageRow(BaseModel):
     """Token usage ledger, keyed by session id but kept after deletion."""
 
@@ -331,6 +350,7 @@ TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
     CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow, LeaseRow, ClaimRow,
+    McpTrustRow,
 ]
 
 def _add_search_index(db: Any) -> None:
@@ -364,5 +384,10 @@ def _v4_process_leases(db: pw.SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE task_row ADD COLUMN lease_id TEXT")  # type: ignore[no-untyped-call]
 
 
-MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases}
+def _v5_mcp_trust(db: pw.SqliteDatabase) -> None:
+    """5 → 6: trusted project MCP servers (a new table, made by ``create_tables``); nothing to copy."""
+
+
+MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
+                              5: _v5_mcp_trust}
 """``{from_version: callable(db)}`` upgrading one step."""

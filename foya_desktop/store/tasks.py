@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast, get_args
 
 from foya_desktop.core.errors import NotFound
-from foya_desktop.core.events import TaskRecord
+from foya_desktop.core.events import TaskKind, TaskRecord, TaskState
 from foya_desktop.store.events_log import check_alive
 from foya_desktop.store.leases import current_lease
 from foya_desktop.store.schema import TaskRow
 
 
 def _record(row: TaskRow) -> TaskRecord:
-    return TaskRecord(id=row.id, session_id=row.session_id, kind=row.kind, title=row.title,
-                      state=row.state, exit_code=row.exit_code, output_tail=row.output_tail,
+    kind, state = str(row.kind), str(row.state)
+    if kind not in get_args(TaskKind) or state not in get_args(TaskState):
+        raise ValueError(f"task {row.id} has an unknown kind or state ({kind}, {state})")
+    return TaskRecord(id=row.id, session_id=row.session_id, kind=cast(TaskKind, kind), title=row.title,
+                      state=cast(TaskState, state), exit_code=row.exit_code, output_tail=row.output_tail,
                       consumed=bool(row.consumed), created_at=row.created_at,
                       finished_at=row.finished_at)
 

@@ -14,7 +14,8 @@ from typing import Any, Literal, Protocol
 
 from foya_desktop.tools.sandbox import SandboxPolicy
 
-ActionKind = Literal["read", "write", "exec", "ask", "other"]
+ActionKind = Literal["read", "write", "exec", "ask", "other", "mcp"]
+"""``mcp``: a tool of an MCP server (``tools.mcp.tool``); ``command`` holds its ``mcp__server__tool`` name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +53,17 @@ class Action:
     diff: str = ""
     """Unified diff for edits, shown in the approval dialog."""
     network: bool = False
-    """The call reaches the network: never approved automatically, whatever the mode."""
+    """The call reaches the network: never approved automatically, whatever the mode (``mcp``:
+    the server does not mark the tool closed-world)."""
     sensitive: bool = False
     """The call touches a secret-looking file (``.env``, keys): ask even where reads run freely."""
     auto_allow: bool = False
-    """``exec`` only: the command policy classified the command ``allow`` (plain, read-only,
+    """``mcp``: the server marks the tool read-only (a hint: lowers friction, bypasses no rule).
+    ``exec``: the command policy classified the command ``allow`` (plain, read-only,
     confined). Computed by ``classify_command`` from the command text, never from model flags."""
     outside: bool = False
-    """``exec`` only: the command names a path outside the project (never approved automatically)."""
+    """``exec``/``mcp``: the command or arguments name a path outside the project (never approved
+    automatically, and no standing rule covers it)."""
     policy_reason: str = ""
     """``exec`` only: the command policy's reason, shown when the person is asked."""
 

@@ -20,15 +20,15 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from foya_desktop.core.events import ApprovalRequested, ApprovalResolved
+from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.ui.cards.approval_card import ApprovalCard
-from foya_desktop.ui.kernel_api import ApprovalAnswer
 from foya_desktop.ui.speakers import SpeakerDirectory
 
-APPROVAL_ANSWERS: dict[str, ApprovalAnswer] = {"once": "once", "session": "session", "always": "always",
+APPROVAL_ANSWERS: dict[str, AnswerKind] = {"once": "once", "session": "session", "always": "always",
                                                "deny": "deny"}
 
 
-AnswerApproval = Callable[[str, ApprovalAnswer, str], bool]
+AnswerApproval = Callable[[str, AnswerKind, str], bool]
 """``kernel.answer_approval``: request id, answer, feedback → whether the request still existed."""
 
 

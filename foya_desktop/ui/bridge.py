@@ -68,7 +68,7 @@ class EngineBridge(QObject):
         message_added(MessageAdded): a stored message entered the history.
         message_updated(MessageUpdated): a stored message changed in place.
         stream_started(StreamStarted): a VP began a model step.
-        stream_delta(str, str, str, str, str): session id, stream id, speaker, kind and the
+        stream_delta(str, str, str, str, str): session id, message id, speaker, kind and the
             text accumulated since the last flush (kind: text | reasoning | tool_args).
         stream_ended(StreamEnded): a model step finished streaming.
         phase_changed(str, str): session id and its new phase.
@@ -146,8 +146,8 @@ class EngineBridge(QObject):
         """Emit all pending streamed text now, merged per stream and kind."""
         self._timer.stop()
         pending, self._pending = self._pending, {}
-        for (session_id, stream_id, speaker, kind), pieces in pending.items():
-            self.stream_delta.emit(session_id, stream_id, speaker, kind, "".join(pieces))
+        for (session_id, message_id, speaker, kind), pieces in pending.items():
+            self.stream_delta.emit(session_id, message_id, speaker, kind, "".join(pieces))
 
     def handles(self, kind: type[Event]) -> bool:
         """Whether ``kind`` has a signal (``PartDelta`` goes to ``stream_delta``)."""
@@ -172,7 +172,7 @@ class EngineBridge(QObject):
         emit(event)
 
     def _queue_delta(self, event: PartDelta) -> None:
-        key = (event.session_id, event.stream_id, event.speaker, event.kind)
+        key = (event.session_id, event.message_id, event.speaker, event.kind)
         self._pending.setdefault(key, []).append(event.text)
         if not self._timer.isActive() and self._buffer is None:
             self._timer.start()

@@ -13,6 +13,7 @@ from PySide6.QtGui import QGuiApplication
 
 from foya_desktop.store.preferences import Preferences
 from foya_desktop.ui import theme
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.window_parts import WindowParts
 
 
@@ -25,6 +26,9 @@ class Look(QObject):
         self._theme = window.prefs.current.theme
         self.dark = theme.apply_theme(self._theme)
         window.tree_view.setPalette(theme.sidebar_palette(self.dark))
+        settings = window.pane.settings_button  # a quiet header button, like the fork icon next to it
+        settings.setObjectName("headerButton")
+        settings.setIcon(icon("preferences"))
         window.prefs.changed.connect(self._on_preferences)
         hints = QGuiApplication.styleHints()
         if hints is not None:

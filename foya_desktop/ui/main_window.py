@@ -24,14 +24,17 @@ from foya_desktop.core.events import (
     SessionChanged,
 )
 from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
+from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
+from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.keyboard import KeyboardActions
@@ -39,6 +42,7 @@ from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
+from foya_desktop.ui.ops.transfer import SessionTransfer
 from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
@@ -77,12 +81,18 @@ class MainWindow(QMainWindow):
         self.tree_view.setModel(self.tree_model)
         self.pane = SessionPane(kernel, self.runner, self.live, self.speakers)
         self.welcome = WelcomePage()
+        self.first_run = FirstRunOffers()  # connections found on this computer (ui/first_run.py)
+        self.first_run.hide()
+        self.welcome.add_offers(self.first_run)
+        self._offers_searched = False
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
                                               use_tray=use_tray, preferences=self.prefs)
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
                                     self._session_title, self.session_in_view, self.prefs.load, self)
+        self.mcp_dialog: McpServersDialog | None = None
+        """The open MCP servers panel (tests drive it)."""
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
         self._build()
@@ -91,6 +101,9 @@ class MainWindow(QMainWindow):
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
+        self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
+        self.tree_view.menu_requested.connect(self.transfer.tree_actions)
         self.look = Look(self, self)  # theme: the person's choice or the system's, live (ui/look)
         self.memory = WindowMemory(self, self.splitter, self.prefs)  # geometry, splitter, last session
         self.keyboard = KeyboardActions(self, self, self.file_menu, self.preferences_flow)  # ui/keyboard
@@ -109,6 +122,7 @@ class MainWindow(QMainWindow):
             "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
             "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
             "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
+            "mcp": (self.tr("MCP servers…"), QKeySequence(), ""),
             "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
             "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
@@ -137,7 +151,7 @@ class MainWindow(QMainWindow):
         splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
-        for name in ("new", "connections", "vps"):
+        for name in ("new", "connections", "vps", "mcp"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -229,11 +243,15 @@ class MainWindow(QMainWindow):
         # welcome page, menus, lifecycle
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
+        self.first_run.chosen.connect(lambda offer: self.runner.spawn(
+            self.use_offer(offer), self.tr("Creating the connection")))
         self._actions["new"].triggered.connect(
             lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
         self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
+        self._actions["mcp"].triggered.connect(
+            lambda: self.runner.spawn(self.mcp_flow(), self.tr("MCP servers")))
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
@@ -322,6 +340,26 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
+    def handle_launch(self, folder: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
+        new session there."""
+        self.quit_controller.show_window()
+        if folder:
+            self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
+
+    async def start_in_folder(self, folder: str) -> Session:
+        """Create a session bound to ``folder`` with the Preferences' defaults, and open it."""
+        p = self.prefs.current
+        session = await self.kernel.create_session(
+            workdir=folder, connection=p.default_connection,
+            model=p.default_model if p.default_connection else "",
+            approval_mode=_approval_mode(p.default_approval))
+        await self._load_projects()
+        self.tree_model.upsert_session(session)
+        self.tree_view.select_session(session.id)
+        self.pane.composer.input.setFocus()
+        return session
+
     def _session_title(self, session_id: str) -> str:
         session = self.tree_model.session(session_id)
         return session.title if session is not None else ""
@@ -364,6 +402,24 @@ class MainWindow(QMainWindow):
         connections = await self.kernel.list_connections()
         self.pane.set_connections(connections)
         self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
+        self.first_run.setVisible(not connections)
+        if not connections and not self._offers_searched:
+            self._offers_searched = True
+            self.first_run.searching()
+            self.runner.spawn(self.find_offers(), self.tr("Looking for model services"))
+
+    async def find_offers(self) -> None:
+        """First run: what can be set up in one click (keys in the environment, local servers)."""
+        self.first_run.set_offers(await self.kernel.connection_offers())
+
+    async def use_offer(self, offer: Offer) -> None:
+        """Create the offered connection (an environment key by reference) and make it the default."""
+        await self.kernel.add_connection(offer.connection)
+        if not self.prefs.current.default_connection:
+            self.prefs.update(default_connection=offer.connection.name)
+        await self.refresh_connections()
+        self.statusBar().showMessage(self.tr("Connection “{name}” created.").format(
+            name=offer.connection.name), 15000)
 
     def _update(self, session_id: str, **changes: object) -> None:
         self.runner.spawn(self.kernel.update_session(session_id, **changes),
@@ -424,10 +480,28 @@ class MainWindow(QMainWindow):
         dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
         dialog.duplicate_button.clicked.connect(lambda: spawn(dialog.duplicate(), self.tr("Duplicating")))
         dialog.delete_button.clicked.connect(lambda: spawn(dialog.delete(), self.tr("Deleting the VP")))
+        dialog.agent_file_button.clicked.connect(lambda: spawn(dialog.add_agent_file(),
+                                                               self.tr("Adding an agent file")))
         await dialog.refresh()
         try:
             await run_dialog(dialog)
         finally:
+            dialog.deleteLater()
+
+    async def mcp_flow(self) -> None:
+        """The MCP servers panel for the open session's project (user-level servers alone without one)."""
+        session = self.pane.session
+        project_id = session.project_id if session is not None else None
+        name = ""
+        if project_id is not None:
+            name = next((p.name for p in await self.kernel.list_projects() if p.id == project_id), "")
+        dialog = McpServersDialog(self.kernel, self.runner, project_id, name, self)
+        self.mcp_dialog = dialog
+        await dialog.refresh()
+        try:
+            await run_dialog(dialog)
+        finally:
+            self.mcp_dialog = None
             dialog.deleteLater()
 
     async def connections_flow(self) -> None:

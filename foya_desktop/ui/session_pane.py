@@ -224,13 +224,13 @@ class SessionPane(QWidget):
         """A VP began streaming."""
         self.timeline_model.start_stream(event)
 
-    def on_stream_delta(self, session_id: str, stream_id: str, _speaker: str, kind: str, text: str) -> None:
+    def on_stream_delta(self, session_id: str, message_id: str, _speaker: str, kind: str, text: str) -> None:
         """Coalesced streamed text."""
-        self.timeline_model.append_delta(session_id, stream_id, kind, text)
+        self.timeline_model.append_delta(session_id, message_id, kind, text)
 
     def on_stream_ended(self, event: StreamEnded) -> None:
         """A VP's step finished streaming."""
-        self.timeline_model.end_stream(event.session_id, event.stream_id)
+        self.timeline_model.end_stream(event.session_id, event.message_id)
 
     def on_turn_started(self, event: TurnStarted) -> None:
         """A new turn: per-VP progress starts over."""

@@ -256,6 +256,16 @@ QToolButton#stopButton {{ border: 1px solid {c['mid']}; border-radius: {HIT_SIZE
     padding: 0px 4px 0px 0px; }}
 QToolButton#stopButton:hover {{ background: {c['hover']}; }}
 QToolButton#stopButton::menu-button {{ border: none; width: 12px; }}
+TimelineView {{ border: none; background: {c['base']}; }}
+QScrollBar:vertical {{ width: 10px; background: transparent; margin: 0px; }}
+QScrollBar:horizontal {{ height: 10px; background: transparent; margin: 0px; }}
+QScrollBar::handle:vertical {{ background: {c['dark']}; border-radius: 3px; min-height: 28px; margin: 2px; }}
+QScrollBar::handle:horizontal {{ background: {c['dark']}; border-radius: 3px; min-width: 28px; margin: 2px; }}
+QScrollBar::handle:hover {{ background: {c['dim']}; }}
+QScrollBar::add-line, QScrollBar::sub-line {{ width: 0px; height: 0px; border: none; background: none; }}
+QScrollBar::add-page, QScrollBar::sub-page {{ background: transparent; }}
+QPushButton#headerButton {{ border: 1px solid transparent; border-radius: 6px; padding: 4px 8px; }}
+QPushButton#headerButton:hover {{ background: {c['hover']}; }}
 QLineEdit#quickSwitcherInput {{ border: none; padding: 10px 12px; font-size: 13pt;
     background: {c['base']}; }}
 """

@@ -83,7 +83,12 @@ class WelcomePage(QWidget):
         grid.addWidget(self.new_button, 1, 1)
         grid.addWidget(self.body, 2, 0, 1, 2)
         grid.setColumnStretch(0, 1)
+        self._grid = grid
         return steps
+
+    def add_offers(self, widget: QWidget) -> None:
+        """Place the first-run offers (ui/first_run.py) under the steps."""
+        self._grid.addWidget(widget, 3, 0, 1, 2)
 
     def _layout(self, logo: QLabel, title: QLabel, lead: QLabel) -> None:
         layout = QVBoxLayout(self)

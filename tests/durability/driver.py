@@ -62,8 +62,8 @@ class Reporter:
         elif isinstance(event, MessageUpdated) and any(
                 c.state == ToolState.RUNNING for c in event.message.tool_calls):
             say("PHASE tool")
-        elif isinstance(event, PartDelta) and event.kind == "text" and event.stream_id not in self._streams:
-            self._streams.add(event.stream_id)
+        elif isinstance(event, PartDelta) and event.kind == "text" and event.message_id not in self._streams:
+            self._streams.add(event.message_id)
             say("PHASE stream")
 
 

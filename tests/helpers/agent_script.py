@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from foya_desktop.engine.ops.compaction import SUMMARY_SYSTEM
+from foya_desktop.engine.request.summary import SUMMARY_SYSTEM
 from tests.fakeprovider import Reply, ToolCallSpec, last_user_text, system_prompt
 
 _ids = itertools.count(1)

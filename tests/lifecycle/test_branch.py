@@ -117,7 +117,7 @@ async def test_branch_while_the_source_runs_copies_no_runtime_state(
     await wait_for(lambda: any(type(e).__name__ == "PartDelta" and e.session_id == session.id
                                for e in rec.events))
     branch = await kernel.branch(session.id, done[1].id)
-    assert kernel.queue(branch.id) == () and not kernel.turns.runtime(branch.id).busy
+    assert kernel.queue(branch.id) == () and not kernel.turns.owner(branch.id).busy
     assert len(kernel.queue(session.id)) == 1
     assert [m.text for m in await kernel.store.valid_messages(branch.id)] == ["hello", "reply to: hello"]
     await kernel.stop(session.id, keep_queue=False)

@@ -106,7 +106,7 @@ async def test_stopping_the_parent_cancels_a_waited_child(
                                for e in rec.events))
     await kernel.stop(session.id)
     (task,) = await kernel.list_child_tasks(session.id)
-    await wait_for(lambda: not kernel.turns.runtime(task.child_session_id).busy)
+    await wait_for(lambda: not kernel.turns.owner(task.child_session_id).busy)
     assert (await kernel.inspect_child_task(session.id, task.record.id)).record.state == "cancelled"
 
 
@@ -121,8 +121,8 @@ async def test_deleting_the_parent_stops_a_background_child(
     await kernel.send(session.id, "start it")
     await wait_turns(rec, session.id, 1)
     (task,) = await kernel.list_child_tasks(session.id)
-    await wait_for(lambda: kernel.turns.runtime(task.child_session_id).busy)
+    await wait_for(lambda: kernel.turns.owner(task.child_session_id).busy)
     deleted = await kernel.delete_session(session.id)
     assert deleted == [task.child_session_id, session.id]
-    assert task.child_session_id not in kernel.turns.runtimes
+    assert not kernel.turns.scheduler.known(task.child_session_id)
     assert await kernel.store.is_tombstoned(task.child_session_id)

@@ -12,13 +12,13 @@ from foya_desktop.core.events import CompactionCheckpoint, PhaseChanged
 from foya_desktop.core.model import Connection, ProviderKind, Session
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.ops.compaction import SUMMARY_SYSTEM
 from foya_desktop.engine.request.context_window import (
     SUMMARY_HEADING,
     CompactionPolicy,
     compose,
     estimate_tokens,
 )
+from foya_desktop.engine.request.summary import SUMMARY_SYSTEM
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
 from tests.helpers.engine import Recorder, wait_for
 from tests.lifecycle.conftest import Say

@@ -64,7 +64,7 @@ async def test_delete_stops_the_turn_and_drops_the_queue(
     await wait_for(lambda: any(isinstance(e, PartDelta) and e.session_id == session.id for e in rec.events))
     requests = len(fake.requests)
     await kernel.delete_session(session.id)
-    assert session.id not in kernel.turns.runtimes
+    assert not kernel.turns.scheduler.known(session.id)
     assert await kernel.store.read(leftover_rows, session.id) == {}
     with pytest.raises(NotFound):
         await kernel.send(session.id, "after deletion")

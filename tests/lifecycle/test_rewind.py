@@ -99,7 +99,7 @@ async def test_confirm_refuses_when_files_or_history_moved(
 async def test_refusals(kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say,
                         rec: Recorder) -> None:
     await kernel.send(session.id, "look", attachments=[("image/png", b"\x89PNG\r\n\x1a\n0000")])
-    await wait_for(lambda: not kernel.turns.runtime(session.id).busy)
+    await wait_for(lambda: not kernel.turns.owner(session.id).busy)
     msgs = await kernel.store.valid_messages(session.id)
     with pytest.raises(InvalidOperation, match="attachments"):
         await kernel.rewind_preview(session.id, msgs[0].id)

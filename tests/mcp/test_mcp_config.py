@@ -153,3 +153,42 @@ def test_fingerprint_changes_with_command_and_url_not_with_secret_values(tmp_pat
 def test_tool_name_part_is_safe_for_every_provider() -> None:
     assert tool_name_part("my server.v2") == "my_server_v2"
     assert tool_name_part("ok-name_1") == "ok-name_1"
+
+
+def test_the_sdk_is_not_imported_on_the_start_up_path() -> None:
+    """The ``mcp`` SDK (pydantic, anyio, starlette) loads only when a server starts."""
+    import subprocess
+    import sys
+    code = ("import sys, foya_desktop.cli.main, foya_desktop.engine.bootstrap, foya_desktop.engine.kernel; "
+            "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'pydantic'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "[]"
+
+
+def test_commands_resolve_through_the_login_shell_path(tmp_path: Path) -> None:
+    """A desktop launch lacks the login shell's PATH: ask ``$SHELL -lic`` once (cached, with a
+    timeout) and say clearly when a command is on neither PATH."""
+    from foya_desktop.tools.mcp.shell_path import (
+        CommandNotFound,
+        login_shell_path,
+        resolve_command,
+        search_path,
+    )
+    bin_dir = tmp_path / "nvm-bin"
+    bin_dir.mkdir()
+    tool = bin_dir / "npx-like"
+    tool.write_text("#!/bin/sh\nexit 0\n")
+    tool.chmod(0o755)
+    shell = tmp_path / "fake-login-shell"
+    shell.write_text(f"#!/bin/bash\necho 'noise from an rc file'\nPATH={bin_dir}:$PATH\nexec /bin/bash -c \"$2\"\n")
+    shell.chmod(0o755)
+    assert login_shell_path(str(shell)).startswith(str(bin_dir))
+    path = search_path({"PATH": "/usr/bin:/bin"}, str(shell))
+    assert path.split(":")[:2] == ["/usr/bin", "/bin"] and str(bin_dir) in path
+    assert resolve_command("npx-like", path, tmp_path) == str(tool)
+    with pytest.raises(CommandNotFound, match="'nowhere-xyz' was not found on Foya's PATH nor on your login"):
+        resolve_command("nowhere-xyz", path, tmp_path)
+    slow = tmp_path / "slow-shell"
+    slow.write_text("#!/bin/bash\nsleep 30\n")
+    slow.chmod(0o755)
+    assert login_shell_path(str(slow), timeout=0.5) == ""

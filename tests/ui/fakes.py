@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import (
@@ -36,10 +36,16 @@ from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.engine.connections.usage import UsageReport
+from foya_desktop.engine.mcp.servers import ServerStatus
+from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
+from foya_desktop.engine.project_files.rules import Rules
+from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.search import SearchHit
 
 
@@ -67,6 +73,7 @@ class FakeKernel:
     paused: set[str] = field(default_factory=set)
     artifacts: dict[str, bytes] = field(default_factory=dict)
     problem: str | None = None
+    offers: list[Offer] = field(default_factory=list)
     page_calls: list[tuple[str, int | None, int]] = field(default_factory=list)
     approvals: list[ApprovalRequested] = field(default_factory=list)
     questions: list[QuestionAsked] = field(default_factory=list)
@@ -98,7 +105,7 @@ class FakeKernel:
     def set_phase(self, session_id: str, phase: Phase) -> None:
         """Move a session to a phase and announce it."""
         self.phases[session_id] = phase
-        self.publish(PhaseChanged(session_id, str(phase)))
+        self.publish(PhaseChanged(session_id, Phase(phase)))
 
     def _record(self, name: str, *args: Any) -> None:
         self.calls.append((name, args))
@@ -129,6 +136,20 @@ class FakeKernel:
         if session_id not in self.sessions:
             raise NotFound(session_id)
         return self.sessions[session_id]
+
+    async def rules_in_effect(self, session_id: str) -> Rules:
+        return Rules((), "")
+
+    async def add_agent_file_vp(self, path: str) -> VP:
+        raise InvalidOperation(f"{path} is not a usable agent file: the fake kernel reads no files.")
+
+    async def export_session(self, session_id: str, fmt: ExportFormat, *, embed: bool = True,
+                             include_debug: bool = False) -> str:
+        self._record("export_session", session_id, fmt)
+        return f"export of {session_id} as {fmt}\n"
+
+    async def import_session(self, text: str) -> ImportResult:
+        raise InvalidOperation("Cannot import this file: the fake kernel imports nothing. Nothing was imported.")
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
         self._record("update_session", session_id, changes)
@@ -347,7 +368,7 @@ class FakeKernel:
     def set_interactive(self, interactive: bool) -> None:
         self._record("set_interactive", interactive)
 
-    def answer_approval(self, request_id: str, kind: str, feedback: str = "") -> bool:
+    def answer_approval(self, request_id: str, kind: AnswerKind, feedback: str = "") -> bool:
         self._record("answer_approval", request_id, kind, feedback)
         found = [a for a in self.approvals if a.request_id == request_id]
         for request in found:
@@ -495,8 +516,42 @@ class FakeKernel:
     def keyring_problem(self) -> str | None:
         return self.problem
 
+    async def connection_offers(self) -> list[Offer]:
+        self._record("connection_offers")
+        return list(self.offers)
+
+    async def test_connection(self, conn: Connection, api_key: str | None = None) -> str:
+        self._record("test_connection", conn, api_key)
+        return "ok"
+
+    async def connection_models(self, conn: Connection, api_key: str | None = None) -> list[str]:
+        self._record("connection_models", conn, api_key)
+        return ["fake-model"]
+
     async def close(self) -> None:
         self._record("close")
+
+    # ---- MCP servers (none configured in the fake) ----------------------------------------
+
+    async def mcp_overview(self, project_id: str | None) -> list[ServerStatus]:
+        self._record("mcp_overview", project_id)
+        return []
+
+    async def mcp_trust(self, project_id: str, names: list[str] | None = None) -> list[ServerTrust]:
+        self._record("mcp_trust", project_id, names)
+        return []
+
+    async def mcp_revoke(self, project_id: str, names: list[str] | None = None) -> int:
+        self._record("mcp_revoke", project_id, names)
+        return 0
+
+    async def mcp_restart(self, project_id: str, scope: Literal["user", "project"],
+                          name: str) -> ServerStatus | None:
+        self._record("mcp_restart", project_id, scope, name)
+        return None
+
+    def mcp_version(self) -> int:
+        return 0
 
     def called(self, name: str) -> list[tuple[Any, ...]]:
         """Arguments of every call to ``name``, in order."""

@@ -7,6 +7,7 @@ import itertools
 import time
 
 from foya_desktop.core.events import MessageAdded, PartDelta, PhaseChanged, StreamEnded, StreamStarted
+from foya_desktop.core.model import Phase
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.ui.bridge import FLUSH_INTERVAL_MS, EngineBridge
 from tests.ui.helpers import reply, settle
@@ -14,9 +15,9 @@ from tests.ui.helpers import reply, settle
 
 def _record(bridge: EngineBridge) -> list[tuple[str, object]]:
     seen: list[tuple[str, object]] = []
-    bridge.stream_started.connect(lambda e: seen.append(("started", e.stream_id)))
+    bridge.stream_started.connect(lambda e: seen.append(("started", e.message_id)))
     bridge.stream_delta.connect(lambda sid, st, sp, kind, text: seen.append(("delta", (st, kind, text))))
-    bridge.stream_ended.connect(lambda e: seen.append(("ended", e.stream_id)))
+    bridge.stream_ended.connect(lambda e: seen.append(("ended", e.message_id)))
     bridge.message_added.connect(lambda e: seen.append(("message", e.message.id)))
     bridge.phase_changed.connect(lambda sid, phase: seen.append(("phase", phase)))
     return seen
@@ -26,7 +27,7 @@ async def test_events_wait_for_release_then_arrive_in_order() -> None:
     bus = EventBus()
     bridge = EngineBridge(bus)
     seen = _record(bridge)
-    bus.publish(PhaseChanged("s", "turn"))
+    bus.publish(PhaseChanged("s", Phase.TURN))
     bus.publish(StreamStarted("s", "st1", "omni", "t1"))
     bus.publish(PartDelta("s", "st1", "omni", "text", "Hel"))
     bus.publish(PartDelta("s", "st1", "omni", "text", "lo"))
@@ -88,5 +89,5 @@ async def test_close_unsubscribes() -> None:
     seen = _record(bridge)
     bridge.release()
     bridge.close()
-    bus.publish(PhaseChanged("s", "idle"))
+    bus.publish(PhaseChanged("s", Phase.IDLE))
     assert seen == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from foya_desktop.core.events import PartDelta, TurnFinished
+from foya_desktop.core.events import PartDelta, StreamStarted, TurnFinished
 from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
@@ -148,3 +148,56 @@ async def test_stop_then_queue_two_reorder_and_they_run_in_the_new_order(
     assert _user_texts(pane.timeline_model) == [
         "tell me a long story", "second long one", "second queued", "first queued"]
     assert not pane.queue.isVisible()
+
+
+async def test_a_streamed_reply_and_its_stored_message_are_one_row_by_id(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
+        shots: Path) -> None:
+    """Carried identity (issue 7): the row that streams a reply is the row of the stored message.
+
+    The engine names the stream by the id its message will have; the timeline replaces that
+    row in place (no row removed) when the message with that id arrives, for the tool-call
+    step and for the text step alike.
+    """
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "README.md").write_text("# Demo\nHello from the readme.\n")
+    fake_provider.script(
+        Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], delay_per_chunk=0.01),
+        Reply(text="The readme greets you. " * 40, chunk_size=6, delay_per_chunk=0.02))
+    sid = await _open(real_window, real_kernel, title="Carried ids", workdir=str(project))
+    finished = _finished_turns(real_kernel)
+    started: list[StreamStarted] = []
+    real_kernel.bus.subscribe(lambda e: started.append(e) if isinstance(e, StreamStarted) else None)
+    pane = real_window.pane
+    model = pane.timeline_model
+    pane.composer.input.setPlainText("what does the readme say?")
+    pane.send()
+
+    def streaming_text() -> tuple[int, StreamRow] | None:
+        for i in range(model.rowCount()):
+            row = model.row_at(i)
+            if isinstance(row, StreamRow) and len(row.body.text) > 60:
+                return i, row
+        return None
+
+    await wait_until(lambda: streaming_text() is not None, timeout=15, what="the reply streaming")
+    found = streaming_text()
+    assert found is not None
+    index, stream = found
+    assert [e.message_id for e in started] == [started[0].message_id, stream.message_id]
+    assert isinstance(model.row_at(index - 1), MessageRow) and model.row_at(index - 1).key == started[0].message_id
+    real_window.grab().save(str(shots / "e2e_carried_id_streaming.png"))
+    removed: list[int] = []
+    model.rowsRemoved.connect(lambda _parent, first, _last: removed.append(first))
+
+    await wait_until(lambda: finished, timeout=20, what="turn finished")
+    assert finished[0].status == "completed", finished[0].error
+    await settle(5)
+    row = model.row_at(index)
+    assert isinstance(row, MessageRow) and row.message.id == stream.message_id
+    assert row.message.text.startswith("The readme greets you.")
+    assert removed == [] and not any(isinstance(model.row_at(i), StreamRow) for i in range(model.rowCount()))
+    stored = await real_kernel.history_page(sid)
+    assert stream.message_id in [m.id for m in stored]
+    real_window.grab().save(str(shots / "e2e_carried_id_stored.png"))

@@ -90,8 +90,9 @@ async def test_escape_in_the_composer_stops_the_running_reply(real_kernel: Kerne
         assert not window.keyboard.can_stop()
 
 
-async def test_ctrl_n_ctrl_comma_f1_and_ctrl_slash_open_their_dialogs(real_kernel: Kernel) -> None:
-    """Ctrl+N new session, Ctrl+, preferences, F1 / Ctrl+/ the help sheet — typed, not triggered."""
+async def test_ctrl_n_ctrl_comma_f1_ctrl_slash_and_ctrl_f_open_their_dialogs(real_kernel: Kernel) -> None:
+    """Ctrl+N new session, Ctrl+, preferences, F1 / Ctrl+/ the help sheet, Ctrl+F find — typed."""
+    await _sessions(real_kernel, "Find here")
     async with window_on(real_kernel, _home(real_kernel)) as window:
         target = window.tree_view
         target.setFocus()
@@ -107,6 +108,11 @@ async def test_ctrl_n_ctrl_comma_f1_and_ctrl_slash_open_their_dialogs(real_kerne
             assert isinstance(dialog, (NewSessionDialog, PreferencesDialog, HelpSheet))
             dialog.reject()
             await window.runner.drain()
+        window.activateWindow()
+        window.pane.composer.input.setFocus()
+        await settle()
+        QTest.keyClick(window.pane.composer.input, Qt.Key.Key_F, Ctrl)  # Ctrl+F still finds
+        await wait_until(window.find_actions.find_bar.isVisible, what="the find bar")
         sheet_rows = {what: keys for keys, what in window.keyboard.shortcut_groups()[1][1]}
         assert sheet_rows["Go to session or command"] == "Ctrl+K"
 

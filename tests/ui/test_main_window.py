@@ -85,14 +85,14 @@ async def test_streamed_reply_becomes_a_stored_message(fake_window: MainWindow, 
     session = await _open_session(fake_window, fake_kernel)
     model = fake_window.pane.timeline_model
     publish = fake_kernel.publish
-    publish(StreamStarted(session.id, "st1", "omni", "t1"))
+    publish(StreamStarted(session.id, "a1", "omni", "t1"))
     for word in ["Streaming", "works", "in", "**real", "time**."]:
-        publish(PartDelta(session.id, "st1", "omni", "text", word + " "))
+        publish(PartDelta(session.id, "a1", "omni", "text", word + " "))
     await wait_signal(fake_window.bridge.stream_delta)
     await settle()
     row = model.row_at(0)
     assert isinstance(row, StreamRow) and row.body.text.startswith("Streaming works")
-    publish(StreamEnded(session.id, "st1", "omni"))
+    publish(StreamEnded(session.id, "a1", "omni"))
     (stored,) = fake_kernel.add_messages(session.id, [reply("Streaming works in **real time**.", mid="a1",
                                                             turn_id="t1")])
     publish(MessageAdded(session.id, stored))

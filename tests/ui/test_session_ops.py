@@ -19,7 +19,7 @@ from PySide6.QtTest import QTest
 from foya_desktop.core.events import SessionChanged
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.ops.compaction import SUMMARY_SYSTEM
+from foya_desktop.engine.request.summary import SUMMARY_SYSTEM
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.ops.confirm import ConfirmDialog, InfoDialog
 from foya_desktop.ui.ops.rewind_dialog import RewindDialog

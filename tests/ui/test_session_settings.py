@@ -82,3 +82,24 @@ async def test_usage_window_shows_session_and_all_time_with_no_price(
     await settle(2)
     dialog.grab().save(str(shots / "usage_window.png"))
     dialog.reject()
+
+
+async def test_settings_dialog_shows_the_rules_in_effect(real_window: MainWindow, real_kernel: Kernel,
+                                                         tmp_path: Path, shots: Path) -> None:
+    """F07: the project's AGENTS.md is listed as a rule in effect; the list follows edits."""
+    folder = tmp_path / "ruled"
+    folder.mkdir()
+    (folder / "AGENTS.md").write_text("Run the tests before you finish.\n" + "x" * 40_000)
+    await _select(real_window, real_kernel, workdir=str(folder))
+    pane = real_window.pane
+    pane.settings_button.click()
+    await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible(),
+                     what="dialog open")
+    dialog = pane.settings_dialog
+    assert dialog is not None
+    text = dialog.rules.text()
+    assert str(folder / "AGENTS.md") in text and "32,000 of 40,033 characters sent" in text
+    assert "Truncated to the rules budget" in text
+    await settle(2)
+    dialog.grab().save(str(shots / "session_settings_rules.png"))
+    dialog.reject()

@@ -159,7 +159,7 @@ async def test_a_waiting_approval_in_another_session_notifies_and_opens_at_its_c
 async def test_each_kind_can_be_turned_off(
         tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer,
         prefs: PreferencesFile) -> None:
-    prefs.save(dataclasses.replace(prefs.load(), notify_turn_finished=False))
+    tray_window.prefs.update(notify_turn_finished=False)  # as the Preferences dialog does
     fake_provider.script(Reply(text="Quiet."), Reply(text="Loud."))
     events = Events(real_kernel)
     shown = _Shown(tray_window)
@@ -171,7 +171,8 @@ async def test_each_kind_can_be_turned_off(
     await events.turns(1, sid)
     await settle()
     assert shown.items == []
-    prefs.save(dataclasses.replace(prefs.load(), notify_turn_finished=True))
+    assert not prefs.load().notify_turn_finished  # saved
+    tray_window.prefs.update(notify_turn_finished=True)
     await real_kernel.send(sid, "again")
     await events.turns(2, sid)
     await wait_until(lambda: shown.items, what="notification back on")

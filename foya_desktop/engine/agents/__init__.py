@@ -1,1 +1,1 @@
-"""The personas (VPs) of a session's roster and the tools that delegate to sub-agents."""
+"""The personas (VPs): the built-in Omni, user-defined VPs and a session's roster."""

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from foya_desktop.core.model import VP
-from foya_desktop.engine.request.context import ROUTE_FORWARD
 
 __all__ = ["MAX_HOPS", "ROUTE_FORWARD", "Handoff", "RouteBook", "RouteForwardTool", "route_target"]
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_str
+
+ROUTE_FORWARD = "route_forward"
+"""The hand-off tool's name (the request compiler reads its calls and results)."""
 
 MAX_HOPS = 4
 """Hand-offs allowed per user turn: enough for implement → review → fix → re-review, and a

@@ -13,7 +13,8 @@ import asyncio
 import enum
 from dataclasses import dataclass, field
 
-from foya_desktop.core.events import QuestionAnswered, QuestionAsked, QuestionClosed
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.events import QuestionAnswered, QuestionAsked, QuestionClosed, QuestionCloseReason
 from foya_desktop.core.ids import new_id
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.store.events_log import append_event
@@ -31,8 +32,8 @@ class AnswerStatus(enum.StrEnum):
     """Expired, cancelled or lost: the VP must ask again."""
 
 
-class QuestionUnanswered(Exception):
-    """The question closed without an answer (``reason`` says why)."""
+class QuestionUnanswered(FoyaError):
+    """The question closed without an answer (``reason`` says why); part of the engine's error tree."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -63,18 +64,18 @@ class QuestionBroker:
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._open[asked.question_id] = _Open(asked, future)
         self.bus.publish(asked)
-        reason = "cancelled"
+        reason: QuestionCloseReason | None = "cancelled"
         try:
             async with asyncio.timeout(self.ttl_s):
                 answer = await future
-            reason = ""
+            reason = None
             return answer
         except TimeoutError:
             reason = "expired"
             raise QuestionUnanswered("the question expired without an answer") from None
         finally:
             self._open.pop(asked.question_id, None)
-            if reason:
+            if reason is not None:
                 self.bus.publish(QuestionClosed(asked.session_id, asked.question_id, reason))
 
     async def answer(self, question_id: str, text: str) -> AnswerStatus:

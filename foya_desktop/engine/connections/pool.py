@@ -6,10 +6,12 @@ when a provider is built and are held only inside that provider.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncGenerator, Callable
 
 from foya_desktop.core.errors import InvalidOperation, ProviderError
 from foya_desktop.core.events import Notice
+from foya_desktop.core.llm import LlmRequest, StreamEvent
 from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
@@ -19,6 +21,37 @@ from foya_desktop.store.store import Store
 
 NO_CONNECTION = ("No model connection is set up. Add one with `foya connections add NAME --kind "
                  "openai|anthropic --base-url URL`, or in the window under Connections….")
+
+
+class _Pooled:
+    """A provider plus the streams open on it, so a dropped one closes once they are done."""
+
+    def __init__(self, provider: Provider) -> None:
+        self._provider = provider
+        self._open = 0
+        self._retired = False
+
+    async def stream(self, request: LlmRequest) -> AsyncGenerator[StreamEvent]:
+        """The provider's stream, counted while it is open."""
+        self._open += 1
+        try:
+            async with contextlib.aclosing(self._provider.stream(request)) as events:
+                async for event in events:
+                    yield event
+        finally:
+            self._open -= 1
+            if self._retired and not self._open:
+                await self._provider.aclose()
+
+    async def retire(self) -> None:
+        """Close the HTTP client now, or when the last open stream ends."""
+        self._retired = True
+        if not self._open:
+            await self._provider.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP client now."""
+        await self._provider.aclose()
 
 
 class ProviderPool:
@@ -31,7 +64,7 @@ class ProviderPool:
         self.keystore = keystore or KeyStore()
         self.timeouts = timeouts or Timeouts()
         self.retry = retry or RetryPolicy()
-        self._cache: dict[tuple[str, Connection], Provider] = {}
+        self._cache: dict[tuple[str, Connection], _Pooled] = {}
         self.key_env_names: set[str] = set()
         """Every connection's key variable (whatever its name): never given to commands."""
         self.key_values: set[str] = set()
@@ -64,9 +97,9 @@ class ProviderPool:
             api_key = resolve_api_key(conn, self.keystore)
             if api_key:
                 self.key_values.add(api_key)
-            self._cache[key] = make_provider(conn, api_key,
-                                             timeouts=self.timeouts, retry=self.retry,
-                                             on_retry=self._notice(session.id))
+            self._cache[key] = _Pooled(make_provider(conn, api_key,
+                                                     timeouts=self.timeouts, retry=self.retry,
+                                                     on_retry=self._notice(session.id)))
         return self._cache[key], model
 
     def _notice(self, session_id: str) -> Callable[[int, float, ProviderError], None]:
@@ -76,10 +109,14 @@ class ProviderPool:
                                      f"{error} Retrying in {delay:.0f} s (attempt {attempt + 1})."))
         return on_retry
 
-    def forget(self, connection_name: str) -> None:
-        """Drop cached providers of a changed or removed connection (closed lazily)."""
+    async def forget(self, connection_name: str) -> None:
+        """Drop cached providers of a changed or removed connection and close their HTTP clients.
+
+        A request in flight finishes first (settings apply from the next step):
+        its client closes when its stream ends.
+        """
         for key in [k for k in self._cache if k[1].name == connection_name]:
-            self._cache.pop(key)
+            await self._cache.pop(key).retire()
 
     async def forget_session(self, session_id: str) -> None:
         """Close the HTTP clients of a deleted session."""

@@ -1,1 +1,2 @@
-"""Operations on a whole session: branch, rewind, delete, compact, sub-agents and start-up recovery."""
+"""Operations on a whole session: branch, rewind, delete, "compact now", sub-agents (and the
+tools that start them) and start-up recovery. Each takes the session through its owner."""

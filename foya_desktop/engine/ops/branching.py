@@ -19,28 +19,28 @@ from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import (
     Message,
-    MessageStatus,
     ReasoningPart,
     ToolCallPart,
     ToolResultPart,
     ToolState,
 )
 from foya_desktop.core.model import AgentMode, Phase, Session
+from foya_desktop.engine.ops.eligibility import BranchBlock, branch_block
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.ops_branch import BranchSource, branch_source, create_branch
 
 
-async def branch(svc: Services, turns: TurnManager, session_id: str, after_message_id: str) -> Session:
+async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_message_id: str) -> Session:
     """Create the branch and publish ``SessionChanged`` + ``SessionBranched``.
 
     Allowed while the source runs: only committed messages are read, and the
     source is not touched.
     """
     src = await svc.store.read(branch_source, session_id, after_message_id)
-    rt = turns.runtimes.get(session_id)
-    running = rt is not None and rt.busy and rt.phase == Phase.TURN
+    owner = scheduler.peek(session_id)
+    running = owner is not None and owner.busy and owner.phase == Phase.TURN
     check_boundary(src, running)
     session = _new_session(src.session)
     copies = _copies(session.id, src)
@@ -50,24 +50,27 @@ async def branch(svc: Services, turns: TurnManager, session_id: str, after_messa
     return created
 
 
+BRANCH_REFUSALS: dict[BranchBlock, str] = {
+    "user_message": "Cannot branch at a user message: branch after a complete reply or tool result instead.",
+    "incomplete_reply": "Cannot branch after a reply that did not complete: branch after an earlier "
+                        "complete reply or tool result.",
+    "call_without_result": "Cannot branch after a tool call without its result: branch after the tool "
+                           "result instead.",
+    "answered_later": "Cannot branch here: a tool call before this point gets its result only after it. "
+                      "Branch after the tool result.",
+}
+
+
 def check_boundary(src: BranchSource, running: bool) -> None:
-    """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one."""
-    last = src.prefix[-1]
-    if last.role == "user":
-        raise InvalidOperation("Cannot branch at a user message: branch after a complete reply or "
-                               "tool result instead.")
-    if last.role == "assistant" and last.status != MessageStatus.COMPLETE:
-        raise InvalidOperation("Cannot branch after a reply that did not complete: branch after an "
-                               "earlier complete reply or tool result.")
-    if last.role == "assistant" and last.tool_calls:
-        raise InvalidOperation("Cannot branch after a tool call without its result: branch after "
-                               "the tool result instead.")
-    if src.answered_later:
-        raise InvalidOperation("Cannot branch here: a tool call before this point gets its result "
-                               "only after it. Branch after the tool result.")
+    """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one (``eligibility``)."""
+    block = branch_block(src.prefix[-1], bool(src.answered_later))
+    if block is not None:
+        raise InvalidOperation(BRANCH_REFUSALS[block], code=f"branch_{block}",
+                               message_id=src.prefix[-1].id)
     if running and src.prefix[-1].turn_id == src.active_turn:
         raise InvalidOperation("Cannot branch inside the turn that is still running: branch after an "
-                               "earlier turn's reply, or wait until this one ends.")
+                               "earlier turn's reply, or wait until this one ends.",
+                               code="branch_inside_running_turn", message_id=src.prefix[-1].id)
     if running and _unanswered_in_turn(src.prefix, src.active_turn):
         raise InvalidOperation("Cannot branch here: a tool call before this point is still running.")
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import asdict, replace
-from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import FoyaError, InvalidOperation, NotFound
 from foya_desktop.core.events import (
@@ -24,23 +23,18 @@ from foya_desktop.core.events import (
     TaskRecord,
     TurnFinished,
     TurnStarted,
+    TurnStatus,
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, Phase, Session
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.claims import claim
-from foya_desktop.engine.session.gate import set_phase
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.runner import VPRun, run_vp
-from foya_desktop.engine.turn.scope import enter_turn
 from foya_desktop.engine.turn.tool_exec import TurnStopped
 from foya_desktop.store import ops_children as rows
 from foya_desktop.store.ops_children import ChildTask
 from foya_desktop.store.tasks import update_task
-
-if TYPE_CHECKING:
-    from foya_desktop.engine.session.runtime import SessionRuntime
-    from foya_desktop.engine.turn.turns import TurnManager
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +44,9 @@ FINAL_STATES = ("completed", "failed", "cancelled", "lost")
 class ChildAgents:
     """Starts, watches, cancels and hands over sub-agent runs."""
 
-    def __init__(self, svc: Services, turns: TurnManager) -> None:
+    def __init__(self, svc: Services, scheduler: Scheduler) -> None:
         self._svc = svc
-        self._turns = turns
+        self._scheduler = scheduler
         self.store = svc.store
         self._runs: dict[str, asyncio.Task[None]] = {}
 
@@ -73,28 +67,26 @@ class ChildAgents:
         return task
 
     async def _start(self, child: Session, task: ChildTask, agent: VP, prompt: str) -> None:
-        rt = self._turns.runtime(child.id)
-        await claim(self._svc.store, child.id, "running a sub-agent")
+        owner = self._scheduler.owner(child.id)
+        await owner.claim("running a sub-agent")
         turn_id = new_id("turn")
         message = await self._svc.store.append_message(Message(
             id=new_id("msg"), session_id=child.id, role="user", parts=(TextPart(prompt),),
             turn_id=turn_id, created_at=now_ms(), meta={"targets": [agent.id], "from_parent": True}))
         self._svc.bus.publish(MessageAdded(child.id, message))
-        run = asyncio.create_task(self._run(rt, task, VPRun(child.id, turn_id, agent, [agent]), message),
-                                  name=f"subagent-{task.record.id}")
-        rt.task = run
+        vp_run = VPRun(child.id, turn_id, agent, [agent], owner, asyncio.Lock())
+        run = owner.launch(self._run(task, vp_run, message), name=f"subagent-{task.record.id}")
         self._runs[task.record.id] = run
-        await set_phase(self._svc, rt, Phase.TURN)
+        await owner.set_phase(Phase.TURN)
 
-    async def _run(self, rt: SessionRuntime, task: ChildTask, run: VPRun, message: Message) -> None:
-        enter_turn(rt)
+    async def _run(self, task: ChildTask, run: VPRun, message: Message) -> TurnFinished:
+        """The child's one turn; its owner publishes the returned ``TurnFinished`` once idle."""
         self._svc.bus.publish(TurnStarted(run.session_id, run.turn_id, message.id, (run.vp.id,)))
         state, error = "completed", ""
         try:
             await run_vp(self._svc, run)
         except asyncio.CancelledError:
             state = "cancelled"
-            raise
         except TurnStopped:
             state = "cancelled"
         except FoyaError as exc:
@@ -102,10 +94,9 @@ class ChildAgents:
         except Exception as exc:
             log.exception("sub-agent run crashed")
             state, error = "failed", f"internal error ({type(exc).__name__}: {exc})"
-        finally:
-            await asyncio.shield(self._finish(rt, task, run, state, error))
+        return await asyncio.shield(self._finish(task, run, state, error))
 
-    async def _finish(self, rt: SessionRuntime, task: ChildTask, run: VPRun, state: str, error: str) -> None:
+    async def _finish(self, task: ChildTask, run: VPRun, state: str, error: str) -> TurnFinished:
         answer = await self._svc.store.read(rows.last_reply, run.session_id)
         output = answer if state == "completed" else "\n".join(x for x in (error, answer) if x)
         try:
@@ -113,11 +104,10 @@ class ChildAgents:
             self._svc.bus.publish(TaskChanged(record.session_id, record))
         except NotFound:
             pass  # the parent was deleted meanwhile
-        await set_phase(self._svc, rt, Phase.IDLE)
-        status = {"completed": "completed", "cancelled": "stopped"}.get(state, "error")
-        self._svc.bus.publish(TurnFinished(run.session_id, run.turn_id, status, error, run.usage))
         self._runs.pop(task.record.id, None)
-        await self._svc.store.release(rt.session_id)  # the run ends here (its task is this one)
+        status: TurnStatus = ("completed" if state == "completed" else
+                              "stopped" if state == "cancelled" else "error")
+        return TurnFinished(run.session_id, run.turn_id, status, error, run.usage)
 
     async def wait(self, task_id: str) -> TaskRecord:
         """Wait for a run to end (waiting is not cancelling: the caller cancels explicitly)."""

@@ -15,13 +15,12 @@ from contextlib import AsyncExitStack
 
 from foya_desktop.core.events import SessionDeletedEvent
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.gate import held
-from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_delete import delete_sessions
 
 
-async def delete_tree(svc: Services, turns: TurnManager, session_id: str) -> list[str]:
+async def delete_tree(svc: Services, scheduler: Scheduler, session_id: str) -> list[str]:
     """Delete ``session_id`` and its descendants; returns the deleted ids (children first).
 
     The root is stopped first, so it cannot spawn a new child while its tree is
@@ -34,38 +33,30 @@ async def delete_tree(svc: Services, turns: TurnManager, session_id: str) -> lis
         pending = [session_id]
         while pending:
             for sid in pending:
-                await _quiesce(svc, turns, sid)
-                await stack.enter_async_context(held(turns, sid, "delete it", dispatch_after=False))
+                await _quiesce(svc, scheduler, sid)
+                await stack.enter_async_context(scheduler.owner(sid).hold("delete it", advance=False))
                 held_ids.append(sid)
             pending = [d for d in await svc.store.descendants(session_id) if d not in held_ids]
         ids = [*await svc.store.descendants(session_id), session_id]
         orphans = await asyncio.shield(svc.store.write(delete_sessions, ids))
     await asyncio.to_thread(_remove_blobs, svc.store.files, orphans)
     for sid in ids:
-        _forget(svc, turns, sid)
+        scheduler.forget(sid)
+        svc.grants.pop(sid, None)
         svc.bus.publish(SessionDeletedEvent(sid))
     return ids
 
 
-async def _quiesce(svc: Services, turns: TurnManager, session_id: str) -> None:
+async def _quiesce(svc: Services, scheduler: Scheduler, session_id: str) -> None:
     """Stop the turn (waiting for it), then drop every piece of runtime state of the session."""
-    rt = turns.runtime(session_id)
-    rt.paused = True
+    owner = scheduler.owner(session_id)
+    owner.queue.pause()
     await svc.tasks.cancel_session(session_id)
     svc.questions.cancel_session(session_id)
-    while rt.busy:
-        await turns.stop(rt)
-    if rt.queue:
-        turns.queue_ops.clear(rt)
+    await owner.stop()
+    if len(owner.queue):
+        owner.queue.clear()
     await svc.providers.forget_session(session_id)
-
-
-def _forget(svc: Services, turns: TurnManager, session_id: str) -> None:
-    rt = turns.runtimes.pop(session_id, None)
-    if rt is not None:
-        rt.queue.clear()
-        rt.attachments.clear()
-    svc.grants.pop(session_id, None)
 
 
 def _remove_blobs(files: ArtifactFiles, shas: list[str]) -> None:

@@ -31,8 +31,7 @@ from foya_desktop.core.model import AgentMode, Session
 from foya_desktop.engine.ops.branching import copy_history
 from foya_desktop.engine.ops.forking import mark_unavailable, readable
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.gate import held
-from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_branch import create_branch
 
@@ -171,17 +170,16 @@ def merged_session(a: Session, b: Session) -> Session:
         created_at=now, updated_at=now)
 
 
-async def preview(svc: Services, turns: TurnManager, a_id: str, b_id: str) -> MergePlan:
+async def preview(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> MergePlan:
     """What ``merge`` would create; nothing is written."""
-    a, b = await _sources(svc, turns, a_id, b_id)
+    a, b = await _sources(svc, scheduler, a_id, b_id)
     return plan_merge(a.id, await svc.store.valid_messages(a.id), b.id, await svc.store.valid_messages(b.id))
 
 
-async def merge(svc: Services, turns: TurnManager, a_id: str, b_id: str) -> Session:
+async def merge(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> Session:
     """Create the merged session (both sources held idle meanwhile) and publish it to be opened."""
-    await _sources(svc, turns, a_id, b_id)
-    async with held(turns, a_id, "merge", dispatch_after=True), \
-            held(turns, b_id, "merge", dispatch_after=True):
+    await _sources(svc, scheduler, a_id, b_id)
+    async with scheduler.owner(a_id).hold("merge"), scheduler.owner(b_id).hold("merge"):
         a, b = await svc.store.get_session(a_id), await svc.store.get_session(b_id)
         plan = plan_merge(a.id, await svc.store.valid_messages(a.id), b.id,
                           await svc.store.valid_messages(b.id))
@@ -195,7 +193,7 @@ async def merge(svc: Services, turns: TurnManager, a_id: str, b_id: str) -> Sess
     return created
 
 
-async def _sources(svc: Services, turns: TurnManager, a_id: str, b_id: str) -> tuple[Session, Session]:
+async def _sources(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> tuple[Session, Session]:
     if a_id == b_id:
         raise InvalidOperation("Pick two different sessions to merge.")
     a, b = await svc.store.get_session(a_id), await svc.store.get_session(b_id)
@@ -203,8 +201,7 @@ async def _sources(svc: Services, turns: TurnManager, a_id: str, b_id: str) -> t
         if s.parent_id is not None:
             raise InvalidOperation(f"Session {label} is a sub-agent's child session; merge top-level "
                                    "sessions.")
-        rt = turns.runtimes.get(s.id)
-        if rt is not None and rt.busy:
+        if scheduler.busy(s.id):
             raise InvalidOperation(f"Session {label} ({s.title}) is busy. Both sessions must be idle: stop "
                                    "the running reply first, then merge.")
     return a, b

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from foya_desktop.core.errors import FoyaError, InvalidOperation
 from foya_desktop.core.events import HistoryRewound
 from foya_desktop.core.ids import new_id
-from foya_desktop.core.messages import ImagePart, Message
+from foya_desktop.core.messages import Message
+from foya_desktop.engine.ops.eligibility import rewind_block
 from foya_desktop.engine.ops.rewind_files import (
     RewindPlan,
     UnsafeFile,
@@ -32,8 +33,7 @@ from foya_desktop.engine.ops.rewind_files import (
     ops_to_json,
 )
 from foya_desktop.engine.services import Services
-from foya_desktop.engine.session.gate import held
-from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_rewind import (
     Journal,
@@ -43,8 +43,6 @@ from foya_desktop.store.ops_rewind import (
     rewind_target,
     write_journal,
 )
-
-NOT_MOVABLE_META = ("browser_elements", "command_id")
 
 
 class RewindStale(InvalidOperation):
@@ -84,9 +82,9 @@ class RewindResult:
     invalidated_checkpoints: tuple[str, ...]
 
 
-async def preview(svc: Services, turns: TurnManager, session_id: str, message_id: str) -> RewindPreview:
+async def preview(svc: Services, scheduler: Scheduler, session_id: str, message_id: str) -> RewindPreview:
     """Phase one: nothing changes."""
-    await _refuse_busy(svc, turns, session_id)
+    await _refuse_busy(svc, scheduler, session_id)
     target, plan = await _survey(svc, session_id, message_id)
     return RewindPreview(
         session_id, message_id, target.message.seq, target.head_seq, plan.token, target.message.text,
@@ -94,10 +92,10 @@ async def preview(svc: Services, turns: TurnManager, session_id: str, message_id
         tuple(o.path for o in plan.ops if o.target is None), plan.unsafe)
 
 
-async def confirm(svc: Services, turns: TurnManager, session_id: str, shown: RewindPreview) -> RewindResult:
+async def confirm(svc: Services, scheduler: Scheduler, session_id: str, shown: RewindPreview) -> RewindResult:
     """Phase two: re-check, journal, restore, commit. Raises ``RewindStale`` if anything moved."""
-    await _refuse_busy(svc, turns, session_id)
-    async with held(turns, session_id, "rewind"):
+    await _refuse_busy(svc, scheduler, session_id)
+    async with scheduler.owner(session_id).hold("rewind"):
         target, plan = await _survey(svc, session_id, shown.message_id)
         if (target.head_seq, plan.token, target.message.seq) != (shown.head_seq, shown.token, shown.from_seq):
             raise RewindStale("The session or its files changed since the preview. Preview the rewind "
@@ -154,20 +152,23 @@ def _plan_now(target: RewindTarget) -> RewindPlan:
 
 
 def _check_movable(message: Message) -> None:
-    if any(isinstance(p, ImagePart) for p in message.parts):
+    block = rewind_block(message)
+    if block == "images":
         raise InvalidOperation("This message has attachments (images). Only plain-text messages can "
-                               "go back to the composer, so the history cannot be rewound to it.")
-    if any(key in message.meta for key in NOT_MOVABLE_META):
+                               "go back to the composer, so the history cannot be rewound to it.",
+                               code=f"rewind_{block}", message_id=message.id)
+    if block == "not_movable_meta":
         raise InvalidOperation("This message carries browser elements or a command id; only plain-text "
-                               "messages can go back to the composer, so it cannot be rewound to.")
+                               "messages can go back to the composer, so it cannot be rewound to.",
+                               code=f"rewind_{block}", message_id=message.id)
 
 
-async def _refuse_busy(svc: Services, turns: TurnManager, session_id: str) -> None:
+async def _refuse_busy(svc: Services, scheduler: Scheduler, session_id: str) -> None:
     """A running turn — or a running sub-agent of this session — could change files under us."""
-    if turns.runtime(session_id).busy:
+    if scheduler.busy(session_id):
         raise InvalidOperation("The session is busy. Stop the running turn first, then rewind.")
     await svc.store.owner_elsewhere(session_id)
     for child in await svc.store.descendants(session_id):
-        if (rt := turns.runtimes.get(child)) is not None and rt.busy:
+        if scheduler.busy(child):
             raise InvalidOperation("A sub-agent of this session is still running. Stop it first, "
                                    "then rewind.")

@@ -1,1 +1,2 @@
-"""What a VP may do without asking: the approval policy, grants and secret scrubbing."""
+"""What a VP may do without asking: the approval policy, grants, secret scrubbing, and which
+tools it is offered at all."""

@@ -41,6 +41,8 @@ def grant_key(action: Action, workdir: Path) -> str | None:
     if action.kind == "exec":
         norm = normalise_command(action.command)
         return f"cmd:{norm}" if norm else None
+    if action.kind == "mcp":
+        return f"mcp:{action.command}" if not action.outside else None
     if action.kind == "write" and len(action.paths) == 1:
         try:
             return f"write:{action.paths[0].relative_to(workdir).as_posix()}"
@@ -53,6 +55,8 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) 
     """Policy: what to do with a planned action before any person is asked."""
     if action.kind in ("ask", "other"):
         return Verdict("allow", "no side effects outside Foya")
+    if action.kind == "mcp":
+        return _mcp(action, mode, workdir, grants)
     if action.kind == "read":
         if any(is_secret_looking(p) for p in action.paths):
             return Verdict("ask", "the file looks like it holds secrets")
@@ -65,6 +69,26 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) 
         if key is not None and key in grants:
             return Verdict("allow", "allowed earlier by the person")
     return verdict
+
+
+def _mcp(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) -> Verdict:
+    """An MCP server's tool: ask unless the person made a rule for this very tool.
+
+    The server's read-only hint lets a closed-world tool run without asking in the
+    auto modes; it never lets through arguments naming paths outside the project,
+    and a standing rule never covers those either (``grant_key`` gives none).
+    """
+    if mode == ApprovalMode.READ_ONLY:
+        return Verdict("deny", "the session is in read-only mode")
+    reason = action.policy_reason or "MCP tools need approval"
+    if action.outside:
+        return Verdict("ask", f"{reason}; its arguments name a path outside the project")
+    key = grant_key(action, workdir)
+    if key is not None and key in grants:
+        return Verdict("allow", "allowed earlier by the person")
+    if action.auto_allow and not action.network and mode in (ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
+        return Verdict("allow", f"{mode} mode: the server marks the tool read-only and local")
+    return Verdict("ask", reason)
 
 
 def _write_or_exec(action: Action, mode: ApprovalMode) -> Verdict:

@@ -1,1 +1,2 @@
-"""What the model sees: the compiled history, the context window, the system prompt and the tools."""
+"""What the model sees: compiled history, context window, prompt, automatic compaction and its
+summary, and the reply of one model step as it accumulates."""

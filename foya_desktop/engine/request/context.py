@@ -21,8 +21,8 @@ from foya_desktop.core.messages import (
     ToolCallPart,
 )
 from foya_desktop.core.model import VP
+from foya_desktop.engine.agents.route_forward import ROUTE_FORWARD
 
-ROUTE_FORWARD = "route_forward"
 """The hand-off tool's name (``engine.route_forward`` defines the tool itself)."""
 
 INTERRUPTED_RESULT = (

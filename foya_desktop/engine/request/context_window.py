@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, replace
 
+from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
 from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
@@ -67,11 +68,20 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
                            context_prompt(files, subagent=session.parent_id is not None))
     if checkpoint is not None:
         system = f"{system}\n\n{SUMMARY_HEADING}\n{checkpoint.summary}"
+    if svc.mcp is not None and session.project_id:
+        await svc.mcp.prepare(session, await _context_window(svc, session))
     return LlmRequest(model=model, system=system,
                       messages=tuple(elide_tool_outputs(messages, policy.tool_output_budget * 4)),
                       tools=tuple(t for t in svc.tools.specs_for(session, vp)
                                   if t.name != SKILL_TOOL or files.skills),
                       reasoning_effort=session.reasoning_effort)
+
+
+async def _context_window(svc: Services, session: Session) -> int:
+    try:
+        return (await svc.providers.connection_for(session)).context_window
+    except FoyaError:
+        return 128_000
 
 
 def elide_tool_outputs(messages: list[LlmMessage], budget_chars: int) -> list[LlmMessage]:

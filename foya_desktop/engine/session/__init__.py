@@ -1,1 +1,2 @@
-"""A session's in-memory life: its runtime state, its queue, and who may hold it busy."""
+"""A session's in-memory life: its owner (the only writer of task, phase, queue and pause),
+the queue's rules, and the scheduler that keeps one owner per session."""

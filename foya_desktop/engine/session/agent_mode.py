@@ -10,20 +10,16 @@
   out) or keeps planning (back to ``plan``). Tools stay read-only meanwhile.
 
 A request like "investigate first, don't change code" in a message is not a
-sandbox (Yeaft seed); this mode is.
+sandbox (Yeaft seed); this mode is. Confirming or keeping on planning is the
+kernel's (``Kernel.confirm_plan``/``keep_planning``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import SessionChanged
 from foya_desktop.core.model import AgentMode, Session
-
-if TYPE_CHECKING:
-    from foya_desktop.engine.kernel import Kernel, SendReceipt
-    from foya_desktop.engine.services import Services
+from foya_desktop.engine.bus import EventBus
+from foya_desktop.store.store import Store
 
 PLAN_PROMPT = (
     "Plan mode: investigate and propose a plan. You may read files, list and search the project and "
@@ -48,34 +44,10 @@ def mode_prompt(session: Session) -> str:
     return ""
 
 
-async def after_turn(svc: Services, session_id: str, status: str) -> None:
+async def after_turn(store: Store, bus: EventBus, session_id: str, status: str) -> None:
     """A plan turn that completed waits for the person's confirmation."""
-    session = await svc.store.get_session(session_id)
+    session = await store.get_session(session_id)
     if status != "completed" or session.agent_mode != AgentMode.PLAN:
         return
-    changed = await svc.store.update_session(session_id, {"agent_mode": AgentMode.AWAITING_CONFIRMATION})
-    svc.bus.publish(SessionChanged(changed.id, changed))
-
-
-class AgentModeOps:
-    """Mixin for the kernel: confirm a plan or keep planning."""
-
-    svc: Services
-
-    async def confirm_plan(self, session_id: str) -> SendReceipt:
-        """Switch to ``execute`` and tell the VP to carry out its plan (a new turn, or queued)."""
-        await self._awaiting(session_id)
-        kernel = cast("Kernel", self)
-        await kernel.update_session(session_id, agent_mode=AgentMode.EXECUTE)
-        return await kernel.send(session_id, CONFIRM_TEXT)
-
-    async def keep_planning(self, session_id: str) -> Session:
-        """Back to ``plan``: the person wants to discuss the plan further."""
-        await self._awaiting(session_id)
-        return await cast("Kernel", self).update_session(session_id, agent_mode=AgentMode.PLAN)
-
-    async def _awaiting(self, session_id: str) -> None:
-        session = await self.svc.store.get_session(session_id)
-        if session.agent_mode != AgentMode.AWAITING_CONFIRMATION:
-            raise InvalidOperation("There is no plan waiting for confirmation in this session "
-                                   f"(agent mode is {session.agent_mode}).")
+    changed = await store.update_session(session_id, {"agent_mode": AgentMode.AWAITING_CONFIRMATION})
+    bus.publish(SessionChanged(changed.id, changed))

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field, replace
 
 from foya_desktop.core.errors import FoyaError, ProviderError
 from foya_desktop.core.events import (
+    DeltaKind,
     MessageAdded,
     MessageUpdated,
     PartDelta,
     StreamEnded,
     StreamStarted,
     Usage,
+    VPState,
     VPStatus,
 )
 from foya_desktop.core.figures import FigureCounter
@@ -32,10 +34,11 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.ops.compaction import build_request
+from foya_desktop.engine.request.build import build_request
+from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.session.owner import SessionOwner
 from foya_desktop.engine.turn.debug_trace import StepTiming, record_step, record_tool
-from foya_desktop.engine.turn.step import StepAccumulator
 from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,10 @@ class VPRun:
     turn_id: str
     vp: VP
     roster: list[VP]
+    owner: SessionOwner
+    """The session's owner: automatic compaction shows its phase through it."""
+    compaction_lock: asyncio.Lock
+    """Shared by the parallel VPs of one turn, so they compact once, not twice."""
     counter: FigureCounter = field(default_factory=FigureCounter)
     """Live figures for the status line; dropped with the run (never kept as history)."""
 
@@ -72,7 +79,8 @@ async def run_vp(svc: Services, run: VPRun) -> None:
             _status(svc, run, "done")
             return
         await _run_tools(svc, run, message)
-    raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.")
+    raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.",
+                           vp=run.vp.name, max_steps=run.vp.max_steps)
 
 
 async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
@@ -82,8 +90,8 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
     timing, retries_before = StepTiming(now_ms()), svc.providers.retries.get(run.session_id, 0)
     error = ""
     step = StepAccumulator()
-    stream_id = new_id("str")
-    svc.bus.publish(StreamStarted(run.session_id, stream_id, run.vp.id, run.turn_id))
+    message_id = new_id("msg")  # the stream is named by the message it becomes
+    svc.bus.publish(StreamStarted(run.session_id, message_id, run.vp.id, run.turn_id))
     run.counter.request()
     _status(svc, run, "running")
     try:
@@ -91,14 +99,14 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
             async for event in stream:
                 timing.first_byte = timing.first_byte or now_ms()
                 step.feed(event)
-                _publish_delta(svc, run, stream_id, event)
+                _publish_delta(svc, run, message_id, event)
     except (asyncio.CancelledError, ProviderError) as exc:
         error = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
-        await _keep_partial(svc, run, step, exc)
+        await _keep_partial(svc, run, message_id, step, exc)
         raise
     finally:
         timing.ended = now_ms()
-        svc.bus.publish(StreamEnded(run.session_id, stream_id, run.vp.id))
+        svc.bus.publish(StreamEnded(run.session_id, message_id, run.vp.id))
         run.counter.reported(step.usage)
         await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
                                                     step.usage, connection))
@@ -106,28 +114,34 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
             svc, run.session_id, run.turn_id, run.vp.id, session.workdir, connection=connection,
             request=request, usage=step.usage, stop_reason=step.finish, timing=timing,
             retries=svc.providers.retries.get(run.session_id, 0) - retries_before, error=error))
-    return await _persist(svc, _message(run, step.parts(), MessageStatus.COMPLETE, model=model))
+    return await _persist(svc, _message(run, message_id, step.parts(), MessageStatus.COMPLETE, model=model))
 
 
 async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
-    """Checkpoint summary + history after it, within the context window (see ``compaction``)."""
-    return await build_request(svc, session, run.vp, run.roster, run.turn_id, model)
+    """Checkpoint summary + history after it, within the context window (see ``request/build.py``)."""
+    return await build_request(svc, session, run.vp, run.roster, run.turn_id, model, run.owner,
+                               run.compaction_lock)
 
 
-def _publish_delta(svc: Services, run: VPRun, stream_id: str, event: object) -> None:
-    kind = {TextDelta: "text", ReasoningDelta: "reasoning", ToolCallDelta: "tool_args"}.get(type(event))
+DELTA_KINDS: dict[type, DeltaKind] = {TextDelta: "text", ReasoningDelta: "reasoning",
+                                      ToolCallDelta: "tool_args"}
+
+
+def _publish_delta(svc: Services, run: VPRun, message_id: str, event: object) -> None:
+    kind = DELTA_KINDS.get(type(event))
     if kind is not None:
         text = event.fragment if isinstance(event, ToolCallDelta) else getattr(event, "text", "")
-        svc.bus.publish(PartDelta(run.session_id, stream_id, run.vp.id, kind, text))
+        svc.bus.publish(PartDelta(run.session_id, message_id, run.vp.id, kind, text))
 
 
-async def _keep_partial(svc: Services, run: VPRun, step: StepAccumulator, exc: BaseException) -> None:
+async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAccumulator,
+                        exc: BaseException) -> None:
     """Keep what streamed before a stop or failure, marked interrupted (never complete)."""
     parts = step.partial()
     if not parts:
         return
     reason = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
-    message = _message(run, parts, MessageStatus.INTERRUPTED, interrupted_reason=reason)
+    message = _message(run, message_id, parts, MessageStatus.INTERRUPTED, interrupted_reason=reason)
     await asyncio.shield(_persist(svc, message))
 
 
@@ -181,8 +195,9 @@ def _with_state(message: Message, call: ToolCallPart, state: ToolState) -> Messa
     return replace(message, parts=parts)
 
 
-def _message(run: VPRun, parts: tuple[Part, ...], status: MessageStatus, **meta: str) -> Message:
-    return Message(id=new_id("msg"), session_id=run.session_id, role="assistant",
+def _message(run: VPRun, message_id: str, parts: tuple[Part, ...], status: MessageStatus,
+             **meta: str) -> Message:
+    return Message(id=message_id, session_id=run.session_id, role="assistant",
                    parts=parts, speaker=run.vp.id, status=status,
                    turn_id=run.turn_id, created_at=now_ms(), meta=dict(meta))
 
@@ -193,12 +208,12 @@ async def _persist(svc: Services, message: Message) -> Message:
     return stored
 
 
-def _status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
+def _status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
     figures = run.counter.snapshot()
     svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, figures.requests,
                              figures.executions, figures.failures, error, figures))
 
 
-def publish_status(svc: Services, run: VPRun, state: str, error: str = "") -> None:
+def publish_status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
     """Public form of the status event for the scheduler's final word."""
     _status(svc, run, state, error)

@@ -53,7 +53,7 @@ class ToolRun:
 async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
                         call: ToolCallPart) -> ToolRun:
     """Execute ``call`` under the session's approval rules."""
-    tool = svc.tools.get(call.name)
+    tool = svc.tools.get(call.name, session)
     unavailable = svc.tools.refusal(session, vp, call.name)
     if tool is None or unavailable is not None:
         return _result(session, vp, turn_id, call, ToolOutput(unavailable or f"Unknown tool: {call.name}.",
@@ -145,8 +145,8 @@ async def _ask(svc: Services, session: Session, vp: VP, call: ToolCallPart, acti
     """Ask the person; (refusal or ``None``, approved). May raise ``TurnStopped``."""
     key = grant_key(action, Path(session.workdir))
     answer = await svc.approvals.ask(session.id, vp.id, call, action, reason,
-                                     can_always=key is not None and not action.network
-                                     and session.project_id is not None)
+                                     can_always=key is not None and session.project_id is not None
+                                     and (not action.network or action.kind == "mcp"))
     refusal = await _apply_answer(svc, session, answer, key)
     return refusal, refusal is None
 

@@ -1,5 +1,6 @@
 """Turn orchestration: persist the one user message, fan out to the target
-VPs in parallel, finish the turn, advance the queue.
+VPs in parallel, finish the turn. The session owner (``engine/session``) runs
+the turn as the session's task and moves the queue on when it ends.
 """
 
 from __future__ import annotations
@@ -7,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from foya_desktop.core.errors import FoyaError, SessionBusyElsewhere
-from foya_desktop.core.events import MessageAdded, Notice, PhaseChanged, TurnFinished, TurnStarted, Usage
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.events import MessageAdded, TurnFinished, TurnStarted, TurnStatus, Usage
 from foya_desktop.core.figures import add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
@@ -16,59 +17,58 @@ from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import after_turn
-from foya_desktop.engine.session.claims import claim, release_if_idle
-from foya_desktop.engine.session.runtime import Attachment, QueueOps, SessionRuntime
+from foya_desktop.engine.session.owner import Repair, SessionOwner
+from foya_desktop.engine.session.queue import Attachment
+from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
-from foya_desktop.engine.turn.scope import enter_turn
 from foya_desktop.engine.turn.tool_exec import TurnStopped
 
 log = logging.getLogger(__name__)
 
 
 class TurnManager:
-    """Starts turns, runs them to the end and keeps each session's queue moving."""
+    """Starts turns and runs them to the end; the scheduler's owners keep the queues moving."""
 
-    def __init__(self, svc: Services) -> None:
+    def __init__(self, svc: Services, repair: Repair | None = None) -> None:
         self.svc = svc
-        self.queue_ops = QueueOps(svc.bus)
-        self.runtimes: dict[str, SessionRuntime] = {}
+        self.scheduler = Scheduler(svc.store, svc.bus, self.start, repair)
 
-    def runtime(self, session_id: str) -> SessionRuntime:
-        """The in-memory state of a session (created on first use)."""
-        return self.runtimes.setdefault(session_id, SessionRuntime(session_id))
+    def owner(self, session_id: str) -> SessionOwner:
+        """The owner of a session's runtime state (created on first use)."""
+        return self.scheduler.owner(session_id)
 
-    async def start(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...]) -> Message:
+    async def start(self, owner: SessionOwner, text: str, attachments: tuple[Attachment, ...]) -> Message:
         """Launch the turn and return its stored user message.
 
         The turn task exists before the first ``await``, so the session is busy
         at once: a second send is queued and a Stop is never lost in between.
         """
         stored: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
-        rt.task = asyncio.create_task(self._turn(rt, text, attachments, stored), name="turn")
+        owner.launch(self._turn(owner, text, attachments, stored), name="turn")
         return await stored
 
-    async def _open(self, rt: SessionRuntime, text: str,
+    async def _open(self, session_id: str, text: str,
                     attachments: tuple[Attachment, ...]) -> tuple[Message, list[VP], list[VP]]:
         """Claim the session across processes, persist the turn's one user message, pick its VPs."""
-        await claim(self.svc.store, rt.session_id, "running a turn")
-        session = await self.svc.store.get_session(rt.session_id)
+        await self.owner(session_id).claim("running a turn")
+        session = await self.svc.store.get_session(session_id)
         roster = await roster_of(self.svc.store, session)
         picked = targets(text, roster, session.default_vp)
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
             parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
         turn_id = new_id("turn")
-        self.svc.routes.open(rt.session_id, turn_id, roster)  # active before its input commits (fork)
+        self.svc.routes.open(session_id, turn_id, roster)  # active before its input commits (fork)
         message = await self.svc.store.append_message(Message(
-            id=new_id("msg"), session_id=rt.session_id, role="user", parts=tuple(parts),
+            id=new_id("msg"), session_id=session_id, role="user", parts=tuple(parts),
             turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
-        self.svc.bus.publish(MessageAdded(rt.session_id, message))
+        self.svc.bus.publish(MessageAdded(session_id, message))
         return message, picked, roster
 
-    async def _turn(self, rt: SessionRuntime, text: str, attachments: tuple[Attachment, ...],
-                    stored: asyncio.Future[Message]) -> None:
-        opening = asyncio.ensure_future(self._open(rt, text, attachments))
+    async def _turn(self, owner: SessionOwner, text: str, attachments: tuple[Attachment, ...],
+                    stored: asyncio.Future[Message]) -> TurnFinished | None:
+        opening = asyncio.ensure_future(self._open(owner.session_id, text, attachments))
         stopped = False
         try:
             try:
@@ -77,63 +77,63 @@ class TurnManager:
                 stopped = True
                 message, picked, roster = await opening
         except Exception as exc:
-            self.svc.routes.close(rt.session_id)
+            self.svc.routes.close(owner.session_id)
             stored.set_exception(exc)
-            rt.task = None
-            await release_if_idle(self.svc.store, rt)
-            return
+            return None  # nothing opened: the owner gives the claim back, the queue stays put
         stored.set_result(message)
-        await self._run_turn(rt, message, [] if stopped else picked, roster, stopped)
+        return await self._run_turn(owner, message, [] if stopped else picked, roster, stopped)
 
-    async def _run_turn(self, rt: SessionRuntime, message: Message, picked: list[VP], roster: list[VP],
-                        stopped: bool) -> None:
+    async def _run_turn(self, owner: SessionOwner, message: Message, picked: list[VP], roster: list[VP],
+                        stopped: bool) -> TurnFinished:
         turn_id = message.turn_id
-        runs = [VPRun(rt.session_id, turn_id, vp, roster) for vp in picked]
-        status, error = ("stopped" if stopped else "completed"), ""
+        lock = asyncio.Lock()  # parallel VPs of this turn compact at most once
+        runs = [VPRun(owner.session_id, turn_id, vp, roster, owner, lock) for vp in picked]
+        status: TurnStatus = "stopped" if stopped else "completed"
+        error = ""
         try:
-            enter_turn(rt)
-            self.svc.bus.publish(TurnStarted(rt.session_id, turn_id, message.id, tuple(v.id for v in picked)))
-            await asyncio.shield(self._set_phase(rt, Phase.TURN))
-            results = await asyncio.gather(*(self._chain(rt, r, runs) for r in list(runs)))
+            self.svc.bus.publish(TurnStarted(owner.session_id, turn_id, message.id,
+                                             tuple(v.id for v in picked)))
+            await owner.set_phase(Phase.TURN)
+            results = await asyncio.gather(*(self._chain(owner, r, runs) for r in list(runs)))
             errors = [e for errs in results for e in errs]
             if errors:
                 status, error = "error", "; ".join(errors)
         except asyncio.CancelledError:
             status = "stopped"
         finally:
-            rt.vp_tasks = {}
-            self.svc.routes.close(rt.session_id)
+            self.svc.routes.close(owner.session_id)
             usage = Usage()
             for r in runs:
                 usage = add_usage(usage, r.usage)
             if status == "completed":
-                await asyncio.shield(after_turn(self.svc, rt.session_id, status))
-            await self._finish(rt, TurnFinished(rt.session_id, turn_id, status, error, usage))
+                await asyncio.shield(after_turn(self.svc.store, self.svc.bus, owner.session_id, status))
+        return TurnFinished(owner.session_id, turn_id, status, error, usage)
 
-    async def _chain(self, rt: SessionRuntime, run: VPRun, runs: list[VPRun]) -> list[str]:
+    async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun]) -> list[str]:
         """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn).
 
-        Each VP runs as its own task in ``rt.vp_tasks`` so its Stop ends it (and its
-        hand-offs) alone; stopping the turn still cancels everything.
+        Each VP runs as its own task, known to the owner, so its Stop ends it (and
+        its hand-offs) alone; stopping the turn still cancels everything.
         """
-        task = asyncio.ensure_future(self._guarded(rt, run))
-        rt.vp_tasks[run.vp.id] = task
+        task = asyncio.ensure_future(self._guarded(owner, run))
+        owner.track_vp(run.vp.id, task)
         (outcome,) = await asyncio.gather(task, return_exceptions=True)
         if isinstance(outcome, asyncio.CancelledError):
             return []  # this VP was stopped on its own; the others go on
         if isinstance(outcome, BaseException):
             raise outcome
         errors = [outcome] if outcome else []
-        handoffs = self.svc.routes.take(rt.session_id, run.vp.id)
+        handoffs = self.svc.routes.take(owner.session_id, run.vp.id)
         by_id = {vp.id: vp for vp in run.roster}
         targets = [by_id[t] for t in dict.fromkeys(h.target for h in handoffs) if t in by_id]
-        nxt = [VPRun(rt.session_id, run.turn_id, vp, run.roster) for vp in targets]
+        nxt = [VPRun(owner.session_id, run.turn_id, vp, run.roster, owner, run.compaction_lock)
+               for vp in targets]
         runs.extend(nxt)
-        for errs in await asyncio.gather(*(self._chain(rt, r, runs) for r in nxt)):
+        for errs in await asyncio.gather(*(self._chain(owner, r, runs) for r in nxt)):
             errors.extend(errs)
         return errors
 
-    async def _guarded(self, rt: SessionRuntime, run: VPRun) -> str:
+    async def _guarded(self, owner: SessionOwner, run: VPRun) -> str:
         """Run one VP; return a plain error sentence instead of raising (siblings go on).
 
         A rejection without feedback stops the whole turn, siblings included.
@@ -145,8 +145,7 @@ class TurnManager:
             raise
         except TurnStopped:
             publish_status(self.svc, run, "stopped")
-            if rt.task is not None:
-                rt.task.cancel()
+            owner.cancel_self()
             return ""
         except FoyaError as exc:
             publish_status(self.svc, run, "error", str(exc))
@@ -156,74 +155,3 @@ class TurnManager:
             publish_status(self.svc, run, "error", str(exc))
             return f"{run.vp.name}: internal error ({type(exc).__name__}: {exc})"
         return ""
-
-    async def _finish(self, rt: SessionRuntime, event: TurnFinished) -> None:
-        """Record idle and give the session back *before* it stops being busy.
-
-        Whoever sees the session idle (``wait_idle``, a send, another process)
-        then also sees phase ``idle`` and no claim; a message queued meanwhile
-        is dispatched below (and claims again).
-        """
-        turn = rt.task
-        released = rt.paused or not rt.queue
-        await asyncio.shield(self._set_phase(rt, Phase.IDLE, release=released))
-        if rt.task is turn:
-            rt.task = None
-        self.svc.bus.publish(event)
-        if not rt.paused:
-            await self.dispatch_next(rt)
-        if not released:
-            await release_if_idle(self.svc.store, rt)
-
-    async def dispatch_next(self, rt: SessionRuntime) -> None:
-        """Start the first queued message if the session is idle.
-
-        When another process holds the session meanwhile, the message goes back
-        to the head of the queue, the queue pauses and a notice says why.
-        """
-        if rt.busy:
-            return
-        nxt = self.queue_ops.pop(rt)
-        if nxt is not None:
-            item, attachments = nxt
-            try:
-                await self.start(rt, item.text, attachments)
-            except SessionBusyElsewhere as exc:
-                rt.queue.insert(0, item)
-                if attachments:
-                    rt.attachments[item.id] = attachments
-                rt.paused = True
-                self.queue_ops.snapshot(rt)
-                self.svc.bus.publish(Notice(rt.session_id, "warning", f"{exc} The queue is paused."))
-
-    async def stop_vp(self, rt: SessionRuntime, speaker: str) -> bool:
-        """Stop one VP's run in the current turn; its siblings go on. ``False`` if it is not running."""
-        task = rt.vp_tasks.get(speaker)
-        if task is None or task.done():
-            return False
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        return True
-
-    async def stop(self, rt: SessionRuntime) -> None:
-        """Cancel the running turn and wait until it has wound down."""
-        task = rt.task
-        if task is None or task.done():
-            return
-        rt.paused = True
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-
-    async def _set_phase(self, rt: SessionRuntime, phase: Phase, *, release: bool = False) -> None:
-        rt.phase = phase
-        await self.svc.store.set_phase(rt.session_id, phase, release=release)
-        self.svc.bus.publish(PhaseChanged(rt.session_id, str(phase)))
-
-    async def wait_idle(self) -> None:
-        """Return once nothing runs and no queue will move (a paused queue waits for the person).
-
-        Polls: turns, sub-agent runs and lifecycle operations all hold a session
-        busy through ``SessionRuntime.task``, so this one check covers them all.
-        """
-        while any(r.busy or (r.queue and not r.paused) for r in self.runtimes.values()):  # noqa: ASYNC110
-            await asyncio.sleep(0.05)

@@ -1,16 +1,22 @@
 """Connection settings: list, add or change, remove model services.
 
 API keys go to the OS keyring and nowhere else. When the desktop has no
-secure keyring, the key field is disabled and the dialog says why in plain
-words, pointing at the alternative (an environment variable name) instead of
-silently storing the key in a file.
+secure keyring, the dialog says so once, at the top, with a button that takes
+the environment-variable route right here (the key field is hidden instead of
+repeating the warning); nothing is ever stored in a file.
+
+*Test connection* sends one real minimal request with what the form says
+(the typed key, else the stored one) and shows the provider's answer or its
+error in plain words; *List models* reads the provider's models endpoint into
+the model field's completion list — any other name can still be typed.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtWidgets import (
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -23,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.errors import KeyringUnavailable
+from foya_desktop.core.errors import FoyaError, KeyringUnavailable
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.ui.aio import TaskRunner, describe_error
 from foya_desktop.ui.error_text import error_text
@@ -31,6 +37,8 @@ from foya_desktop.ui.kernel_api import KernelApi
 
 DEFAULT_URLS = {ProviderKind.OPENAI: "https://api.openai.com/v1",
                 ProviderKind.ANTHROPIC: "https://api.anthropic.com"}
+KEY_VARIABLES = {ProviderKind.OPENAI: "OPENAI_API_KEY", ProviderKind.ANTHROPIC: "ANTHROPIC_API_KEY"}
+"""The usual environment variable of each kind (placeholder and the no-keyring route)."""
 
 
 class ConnectionsDialog(QDialog):
@@ -57,30 +65,53 @@ class ConnectionsDialog(QDialog):
         self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.Password)
         self.api_key.setPlaceholderText(
             self.tr("Stored in the system keyring; leave empty to keep the current key"))
-        self.key_env = QLineEdit(
-            placeholderText=self.tr("e.g. OPENAI_API_KEY (read from the environment instead)"))
+        self.key_env = QLineEdit()
         self.problem = QLabel(wordWrap=True)
+        self.use_env_button = QPushButton(self.tr("Use an environment variable"))
+        self.use_env_button.clicked.connect(self.use_env_variable)
+        self.use_env_button.hide()
         self.message = QLabel(wordWrap=True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.models = QStringListModel(self)
+        completer = QCompleter(self.models, self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.model.setCompleter(completer)
+        self.test_button = QPushButton(self.tr("Test connection"))
+        self.test_button.clicked.connect(self._test)
+        self.models_button = QPushButton(self.tr("List models"))
+        self.models_button.clicked.connect(self._list_models)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
         self._layout()
         self._apply_keyring_problem(kernel.keyring_problem())
         self.new_connection()
+        self._kind_changed()
 
     def _layout(self) -> None:
         form = QFormLayout()
         form.addRow(self.tr("Name"), self.name)
         form.addRow(self.tr("Kind"), self.kind)
         form.addRow(self.tr("Base URL"), self.base_url)
-        form.addRow(self.tr("Default model"), self.model)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model, 1)
+        model_row.addWidget(self.models_button)
+        form.addRow(self.tr("Default model"), model_row)
         form.addRow(self.tr("API key"), self.api_key)
         form.addRow(self.tr("Key from env var"), self.key_env)
+        self._form = form
         buttons = QHBoxLayout()
+        buttons.addWidget(self.test_button)
+        buttons.addStretch(1)
         for text, slot in ((self.tr("New"), self.new_connection), (self.tr("Remove"), self._remove),
                            (self.tr("Save"), self._save)):
             button = QPushButton(text)
             button.clicked.connect(slot)
             buttons.addWidget(button)
         right = QVBoxLayout()
-        right.addWidget(self.problem)
+        problem_row = QHBoxLayout()
+        problem_row.addWidget(self.problem, 1)
+        problem_row.addWidget(self.use_env_button, 0, Qt.AlignmentFlag.AlignTop)
+        right.addLayout(problem_row)
         right.addLayout(form)
         right.addWidget(self.message)
         right.addStretch(1)
@@ -95,7 +126,9 @@ class ConnectionsDialog(QDialog):
         layout.addWidget(close)
 
     def _apply_keyring_problem(self, problem: str | None) -> None:
+        """Say it once, at the top, with the environment-variable route next to it."""
         self.problem.setVisible(bool(problem))
+        self.use_env_button.setVisible(bool(problem))
         if problem:
             hint = self.tr(
                 "API keys cannot be saved here; set an environment variable and enter its name below."
@@ -103,8 +136,22 @@ class ConnectionsDialog(QDialog):
             self.problem.setText(f"⚠ {problem}\n{hint}")
             self.problem.setStyleSheet("color: #b26a00; font-weight: bold;")
         self.api_key.setEnabled(not problem)
-        if problem:
-            self.api_key.setPlaceholderText(self.tr("Unavailable: no secure keyring on this system"))
+        self._form.setRowVisible(self.api_key, not problem)
+
+    def _kind(self) -> ProviderKind:
+        return ProviderKind(self.kind.currentData())
+
+    def _kind_changed(self) -> None:
+        """The key variable placeholder names the usual variable of the chosen kind."""
+        self.key_env.setPlaceholderText(self.tr("e.g. {variable} (read from the environment instead)").format(
+            variable=KEY_VARIABLES[self._kind()]))
+
+    def use_env_variable(self) -> None:
+        """The no-keyring route: fill in the kind's usual variable name and focus it."""
+        if not self.key_env.text().strip():
+            self.key_env.setText(KEY_VARIABLES[self._kind()])
+        self.key_env.setFocus()
+        self.key_env.selectAll()
 
     async def refresh(self, select: str = "") -> None:
         """Reload the list from the kernel."""
@@ -140,7 +187,7 @@ class ConnectionsDialog(QDialog):
 
     def _suggest_url(self) -> None:
         if self.base_url.text().strip() in ("", *DEFAULT_URLS.values()):
-            self.base_url.setText(DEFAULT_URLS[ProviderKind(self.kind.currentData())])
+            self.base_url.setText(DEFAULT_URLS[self._kind()])
 
     def form_connection(self) -> Connection | None:
         """The connection described by the form, or ``None`` (with a message) if incomplete."""
@@ -168,6 +215,59 @@ class ConnectionsDialog(QDialog):
         self.api_key.clear()
         self._say(self.tr("Saved “{name}”.").format(name=conn.name))
         await self.refresh(select=conn.name)
+
+    def _test(self) -> None:
+        conn = self._form_for_request()
+        if conn is not None:
+            self._runner.spawn(self.test(conn, self.api_key.text().strip() or None),
+                               self.tr("Testing the connection"))
+
+    def _list_models(self) -> None:
+        conn = self._form_for_request()
+        if conn is not None:
+            self._runner.spawn(self.list_models(conn, self.api_key.text().strip() or None),
+                               self.tr("Listing models"))
+
+    def _form_for_request(self) -> Connection | None:
+        url = self.base_url.text().strip()
+        if not url:
+            self._say(self.tr("Enter the base URL first."), error=True)
+            return None
+        return Connection(name=self.name.text().strip() or "test", kind=self._kind(), base_url=url,
+                          model=self.model.text().strip(), api_key_env=self.key_env.text().strip())
+
+    async def test(self, conn: Connection, api_key: str | None) -> bool:
+        """One real minimal request; the outcome in the dialog, in plain words."""
+        self._say(self.tr("Testing…"))
+        self.test_button.setEnabled(False)
+        try:
+            await self._kernel.test_connection(conn, api_key)
+        except FoyaError as error:
+            self._say(self.tr("The test failed: {reason}").format(reason=error_text(error)), error=True)
+            return False
+        finally:
+            self.test_button.setEnabled(True)
+        self._say(self.tr("The connection works: {model} answered.").format(model=conn.model))
+        return True
+
+    async def list_models(self, conn: Connection, api_key: str | None) -> list[str]:
+        """Fill the model field's list from the provider (free entry stays)."""
+        try:
+            models = await self._kernel.connection_models(conn, api_key)
+        except FoyaError as error:
+            self._say(self.tr("Cannot list the models: {reason}").format(reason=error_text(error)),
+                      error=True)
+            return []
+        self.models.setStringList(models)
+        if models and not self.model.text().strip():
+            self.model.setText(models[0])
+        self._say(self.tr("{count} models offered; type to filter, or enter any other name.").format(
+            count=len(models)))
+        completer = self.model.completer()
+        if models and completer is not None and self.model.isVisible():
+            completer.setCompletionPrefix("")
+            completer.complete()
+        return models
 
     def _remove(self) -> None:
         item = self.list.currentItem()

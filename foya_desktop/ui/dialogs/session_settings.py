@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import VP, AgentMode, Connection, Session
+from foya_desktop.engine.project_files.rules import RULES_BUDGET_CHARS, Rules
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.composer.status_line import approval_labels, effort_choices
@@ -53,7 +54,7 @@ class SessionSettingsDialog(QDialog):
     apply_requested = Signal(dict, str)
 
     def __init__(self, session: Session, vps: list[VP], connections: list[Connection],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, rules: Rules | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Session settings"))
         self.setMinimumWidth(520)
@@ -86,6 +87,7 @@ class SessionSettingsDialog(QDialog):
             self.folder.setToolTip(self.tr("A bound session keeps its folder; fork it to work elsewhere."))
         else:
             self.folder.setPlaceholderText(self.tr("Not bound — type a folder to bind this session once"))
+        self.rules = self._rules_label(rules)
         self.error = QLabel()
         self.error.setWordWrap(True)
         self.error.setStyleSheet(f"color: {theme.error_color().name()}")
@@ -111,10 +113,30 @@ class SessionSettingsDialog(QDialog):
         form.addRow(self.tr("Approval mode"), self.approval)
         form.addRow(self.tr("Agent mode"), self.agent_mode)
         form.addRow(self.tr("Folder"), self.folder)
+        form.addRow(self.tr("Rules in effect"), self.rules)
         box = QVBoxLayout(self)
         box.addLayout(form)
         box.addWidget(self.error)
         box.addWidget(self.buttons)
+
+    def _rules_label(self, rules: Rules | None) -> QLabel:
+        """The AGENTS.md / CLAUDE.md files the next request carries (read-only; edit the files)."""
+        label = QLabel()
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        if rules is None or not rules.files:
+            label.setText(self.tr("None (no AGENTS.md or CLAUDE.md in the folder or the data folder)"))
+            return label
+        lines = [f.path if not f.truncated else self.tr("{path} (only {sent} of {total} characters sent)")
+                 .format(path=f.path, sent=f"{f.sent_chars:,}", total=f"{f.chars:,}") for f in rules.files]
+        if rules.truncated:
+            lines.append(self.tr("Truncated to the rules budget of {budget} characters.")
+                         .format(budget=f"{RULES_BUDGET_CHARS:,}"))
+        label.setText("\n".join(lines))
+        label.setToolTip(self.tr("Re-read before every request: edit the files and the next request "
+                                 "uses them."))
+        return label
 
     def changes(self) -> dict[str, Any]:
         """The fields that differ from the session as it was opened."""
@@ -152,7 +174,8 @@ def _combo(choices: Any, current: str) -> QComboBox:
 async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: Session,
                                 parent: QWidget | None) -> SessionSettingsDialog:
     """Show the dialog (non-blocking ``open()``); Save applies through the kernel."""
-    dialog = SessionSettingsDialog(session, await kernel.list_vps(), await kernel.list_connections(), parent)
+    dialog = SessionSettingsDialog(session, await kernel.list_vps(), await kernel.list_connections(), parent,
+                                   rules=await kernel.rules_in_effect(session.id))
 
     async def apply(changes: dict[str, Any], folder: str) -> None:
         try:

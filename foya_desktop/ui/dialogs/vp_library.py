@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import MODEL_HINTS, VP
 from foya_desktop.ui import theme
+from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
@@ -63,6 +65,9 @@ class VPLibraryDialog(QDialog):
         )
         self.delete_button, self.save_button = QPushButton(self.tr("Delete")), QPushButton(self.tr("Save"))
         self.close_button = QPushButton(self.tr("Close"))
+        self.agent_file_button = QPushButton(self.tr("From agent file…"))
+        self.agent_file_button.setToolTip(self.tr("Add a Claude Code / Foya agent definition "
+                                                  "(.claude/agents/*.md, .foya/agents/*.md) as a VP"))
         self._lay_out()
         self.list.currentRowChanged.connect(self._show)
         self.close_button.clicked.connect(self.accept)
@@ -79,7 +84,7 @@ class VPLibraryDialog(QDialog):
         right.addLayout(form)
         right.addWidget(self.message)
         buttons = QHBoxLayout()
-        for b in (self.new_button, self.duplicate_button, self.delete_button):
+        for b in (self.new_button, self.duplicate_button, self.delete_button, self.agent_file_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
@@ -171,6 +176,30 @@ class VPLibraryDialog(QDialog):
         await self.refresh()
         self._say(self.tr("Deleted {name}.").format(name=vp.name))
         return True
+
+    async def add_agent_file(self, path: str = "") -> VP | None:
+        """Add an agent file as a VP (asks for the file when ``path`` is empty)."""
+        if not path:
+            chooser = QFileDialog(self, self.tr("Agent file"))
+            chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
+            chooser.setNameFilters([self.tr("Agent definitions (*.md)")])
+            picked: list[str] = []
+            chooser.fileSelected.connect(picked.append)
+            try:
+                if await run_dialog(chooser) != QDialog.DialogCode.Accepted or not picked:
+                    return None
+            finally:
+                chooser.deleteLater()
+            path = picked[-1]
+        try:
+            vp = await self._kernel.add_agent_file_vp(path)
+        except FoyaError as exc:
+            self._say(error_text(exc), error=True)
+            return None
+        await self.refresh(vp.id)
+        self._say(self.tr("Added {name} from its agent file; put it on a roster in the session's "
+                          "settings.").format(name=vp.name))
+        return vp
 
     def _say(self, text: str, *, error: bool = False) -> None:
         color = theme.error_color() if error else theme.dim_color()

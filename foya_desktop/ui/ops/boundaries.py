@@ -1,4 +1,7 @@
-"""Where a session may be branched or rewound, decided from messages alone (no Qt).
+"""Which rows of the timeline offer "Branch from here" and "Rewind to here" (no Qt).
+
+The rules themselves live in ``engine/ops/eligibility.py``, shared with the
+kernel; this module maps them onto timeline rows and the menu's wording.
 
 The kernel has the last word (it re-checks and refuses with a reason), but a
 menu that offers an operation the kernel will refuse is a menu that lies. So
@@ -10,47 +13,12 @@ says up front why "Rewind to here" is not possible on a message.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from foya_desktop.core.messages import ImagePart, Message, MessageStatus
+from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Phase
+from foya_desktop.engine.ops.eligibility import latest_boundary, rewind_block, valid_boundaries
 from foya_desktop.ui.timeline.rows import MessageRow
 
-NOT_MOVABLE_META = ("browser_elements", "command_id")
-"""User-message metadata the composer cannot hold (mirrors the kernel's rewind rule)."""
-
-
-def valid_boundaries(messages: Iterable[Message]) -> set[str]:
-    """Ids of the messages a branch may start after, given the messages in seq order.
-
-    Calls whose result comes after a candidate make it invalid (the branch would
-    start with a question the model never got an answer to). Calls that never got
-    a result at all (a stopped turn) do not block: the kernel closes them.
-    """
-    ordered = sorted(messages, key=lambda m: m.seq)
-    result_at = {r.call_id: i for i, m in enumerate(ordered) if (r := m.tool_result) is not None}
-    found: set[str] = set()
-    latest_answer = -1
-    for i, message in enumerate(ordered):
-        for call in message.tool_calls:
-            latest_answer = max(latest_answer, result_at.get(call.call_id, -1))
-        if latest_answer <= i and _ends_cleanly(message):
-            found.add(message.id)
-    return found
-
-
-def _ends_cleanly(message: Message) -> bool:
-    if message.role == "tool":
-        return message.tool_result is not None
-    return (message.role == "assistant" and message.status == MessageStatus.COMPLETE
-            and not message.tool_calls)
-
-
-def latest_boundary(messages: Iterable[Message]) -> str | None:
-    """The newest message a branch may start after ("Branch from latest reply")."""
-    ordered = sorted(messages, key=lambda m: m.seq)
-    valid = valid_boundaries(ordered)
-    return next((m.id for m in reversed(ordered) if m.id in valid), None)
+__all__ = ["latest_boundary", "rewind_refusal", "row_boundary", "row_messages", "valid_boundaries"]
 
 
 def row_messages(row: MessageRow) -> list[Message]:
@@ -78,9 +46,10 @@ def rewind_refusal(message: Message, phase: Phase | str, read_only: bool = False
         return "only your own messages can be rewound to"
     if read_only:
         return "a sub-agent's session is read-only"
-    if any(isinstance(p, ImagePart) for p in message.parts):
+    block = rewind_block(message)
+    if block == "images":
         return "messages with images cannot go back to the composer"
-    if any(key in message.meta for key in NOT_MOVABLE_META):
+    if block == "not_movable_meta":
         return "messages with browser elements or a command cannot go back to the composer"
     if str(phase) != Phase.IDLE:
         return "stop the running reply first"

@@ -14,7 +14,6 @@ from PySide6.QtGui import QFont
 from foya_desktop.core.events import StreamStarted
 from foya_desktop.core.messages import Message
 from foya_desktop.ui.timeline.incremental import StreamingDocument
-from foya_desktop.ui.timeline.live import match_stream
 from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
 
 
@@ -40,7 +39,7 @@ class RowEditsMixin(QAbstractItemModel):
     # ---- live events ----------------------------------------------------------------------
 
     def add_message(self, message: Message) -> None:
-        """A stored message: attach a tool result, complete a stream, or append."""
+        """A stored message: attach a tool result, replace the stream with its id, or append."""
         if message.session_id != self.session_id or message.id in self._ids or self.detached:
             return
         result = message.tool_result if message.role == "tool" else None
@@ -50,7 +49,7 @@ class RowEditsMixin(QAbstractItemModel):
             self._ids.add(message.id)
             self._touch(owner)
             return
-        stream = match_stream([r for r in self._rows if isinstance(r, StreamRow)], message)
+        stream = self._stream(message.id)
         if stream is not None:
             self._replace(stream, MessageRow(message))
             return
@@ -76,14 +75,14 @@ class RowEditsMixin(QAbstractItemModel):
         """A VP began a model step: open a streaming row at the bottom."""
         if event.session_id != self.session_id or self.detached:
             return
-        row = self._new_stream_row(event.stream_id, event.speaker, event.turn_id)
+        row = self._new_stream_row(event.message_id, event.speaker, event.turn_id)
         self._insert_rows(len(self._rows), [row])
 
-    def append_delta(self, session_id: str, stream_id: str, kind: str, text: str) -> None:
+    def append_delta(self, session_id: str, message_id: str, kind: str, text: str) -> None:
         """Coalesced streamed text for one open stream."""
         if session_id != self.session_id:
             return
-        row = self._stream(stream_id)
+        row = self._stream(message_id)
         if row is not None:
             row.append(kind, text)
             self.stream_grew.emit(self._rows.index(row))
@@ -92,9 +91,9 @@ class RowEditsMixin(QAbstractItemModel):
         """Announce a changed row (the view calls this when a streaming row's height changed)."""
         self._changed(i)
 
-    def end_stream(self, session_id: str, stream_id: str) -> None:
+    def end_stream(self, session_id: str, message_id: str) -> None:
         """The stream is over; its stored message follows."""
-        row = self._stream(stream_id) if session_id == self.session_id else None
+        row = self._stream(message_id) if session_id == self.session_id else None
         if row is not None:
             row.ended = True
             self._touch(row)
@@ -131,8 +130,8 @@ class RowEditsMixin(QAbstractItemModel):
         self._rows, self._ids, self._calls = [], set(), {}
         self.session_id = session_id
 
-    def _new_stream_row(self, stream_id: str, speaker: str, turn_id: str) -> StreamRow:
-        return StreamRow(stream_id, speaker, turn_id, StreamingDocument(self._font))
+    def _new_stream_row(self, message_id: str, speaker: str, turn_id: str) -> StreamRow:
+        return StreamRow(message_id, speaker, turn_id, StreamingDocument(self._font))
 
     def _rows_from(self, messages: list[Message]) -> list[Row]:
         """Rows for a page, with each tool result attached to its call when the call is there."""
@@ -208,9 +207,10 @@ class RowEditsMixin(QAbstractItemModel):
             for call in row.message.tool_calls:
                 self._calls.pop(call.call_id, None)
 
-    def _stream(self, stream_id: str) -> StreamRow | None:
+    def _stream(self, message_id: str) -> StreamRow | None:
+        """The open stream that becomes message ``message_id`` (streams sit at the tail)."""
         streams = (r for r in reversed(self._rows) if isinstance(r, StreamRow))
-        return next((r for r in streams if r.stream_id == stream_id), None)
+        return next((r for r in streams if r.message_id == message_id), None)
 
     def _touch(self, row: Row) -> None:
         row.revision += 1

@@ -92,9 +92,9 @@ class TimelineModel(CheckpointRowsMixin):
         page = self._rows_from([m for m in messages if m.id not in self._ids])
         if page:
             self._insert_rows(0, page)
-        shown = {r.stream_id for r in self._rows if isinstance(r, StreamRow)}
+        shown = {r.message_id for r in self._rows if isinstance(r, StreamRow)} | self._ids
         if before_seq is None:
-            self._append_rows(self._stream_rows(s for s in live() if s.stream_id not in shown))
+            self._append_rows(self._stream_rows(s for s in live() if s.message_id not in shown))
         self.has_older = len(messages) >= self.INITIAL_PAGE
 
     async def fetch_older(self) -> int:
@@ -133,7 +133,7 @@ class TimelineModel(CheckpointRowsMixin):
     def _stream_rows(self, live: Iterable[LiveStream]) -> list[Row]:
         rows: list[Row] = []
         for stream in live:
-            row = self._new_stream_row(stream.stream_id, stream.speaker, stream.turn_id)
+            row = self._new_stream_row(stream.message_id, stream.speaker, stream.turn_id)
             for kind, text in (("reasoning", stream.reasoning), ("text", stream.text),
                                ("tool_args", stream.tool_args)):
                 if text:
@@ -213,7 +213,7 @@ class TimelineModel(CheckpointRowsMixin):
         """The row object at position ``i`` (tests, benchmarks)."""
         return self._rows[i]
 
-    def find_stream_row(self, stream_id: str) -> StreamRow | None:
+    def find_stream_row(self, message_id: str) -> StreamRow | None:
         """The row of an open stream, if it is in the window."""
-        return next((r for r in self._rows if isinstance(r, StreamRow) and r.stream_id == stream_id),
+        return next((r for r in self._rows if isinstance(r, StreamRow) and r.message_id == message_id),
                     None)

@@ -61,7 +61,8 @@ class MessageRow:
 class StreamRow:
     """A model step still streaming; replaced by its stored message when that arrives."""
 
-    stream_id: str
+    message_id: str
+    """The id the stored message will have (carried by the stream events)."""
     speaker: str
     turn_id: str
     body: StreamingDocument
@@ -78,8 +79,9 @@ class StreamRow:
 
     @property
     def key(self) -> str:
-        """Stable identity for caches: the stream id."""
-        return self.stream_id
+        """Stable identity for caches, never equal to the finished message's key (its
+        measured size must not be reused for the stored message)."""
+        return "stream:" + self.message_id
 
     @property
     def speaker_key(self) -> str:

@@ -237,8 +237,16 @@
         <translation>保存在系统密钥环中；留空则保留当前密钥</translation>
     </message>
     <message>
-        <source>e.g. OPENAI_API_KEY (read from the environment instead)</source>
-        <translation>例如 OPENAI_API_KEY（改为从环境变量读取）</translation>
+        <source>Use an environment variable</source>
+        <translation>改用环境变量</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>List models</source>
+        <translation>列出模型</translation>
     </message>
     <message>
         <source>Name</source>
@@ -281,8 +289,8 @@
         <translation>此处无法保存 API 密钥；请设置一个环境变量，并在下方填写它的名称。</translation>
     </message>
     <message>
-        <source>Unavailable: no secure keyring on this system</source>
-        <translation>不可用：此系统没有安全的密钥环</translation>
+        <source>e.g. {variable} (read from the environment instead)</source>
+        <translation>例如 {variable}（改为从环境变量读取）</translation>
     </message>
     <message>
         <source>A connection needs a name and a base URL.</source>
@@ -295,6 +303,38 @@
     <message>
         <source>Saved “{name}”.</source>
         <translation>已保存“{name}”。</translation>
+    </message>
+    <message>
+        <source>Testing the connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Listing models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <source>Enter the base URL first.</source>
+        <translation>请先填写 Base URL。</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>The test failed: {reason}</source>
+        <translation>测试失败：{reason}</translation>
+    </message>
+    <message>
+        <source>The connection works: {model} answered.</source>
+        <translation>连接正常：{model} 已回应。</translation>
+    </message>
+    <message>
+        <source>Cannot list the models: {reason}</source>
+        <translation>无法列出模型：{reason}</translation>
+    </message>
+    <message>
+        <source>{count} models offered; type to filter, or enter any other name.</source>
+        <translation>提供了 {count} 个模型；输入可筛选，也可填写其他任意名称。</translation>
     </message>
     <message>
         <source>Removing the connection</source>
@@ -424,6 +464,33 @@
     </message>
 </context>
 <context>
+    <name>FirstRunOffers</name>
+    <message>
+        <source>Looking for API keys and local model servers…</source>
+        <translation>正在查找 API 密钥和本地模型服务器…</translation>
+    </message>
+    <message>
+        <source>Nothing found to set up automatically.</source>
+        <translation>没有找到可自动设置的服务。</translation>
+    </message>
+    <message>
+        <source>Foya looked for OPENAI_API_KEY, ANTHROPIC_API_KEY and other well-known key variables, and for Ollama, LM Studio, llama.cpp and vLLM on this computer.</source>
+        <translation>Foya 查找了 OPENAI_API_KEY、ANTHROPIC_API_KEY 等常见密钥环境变量，以及本机上的 Ollama、LM Studio、llama.cpp 和 vLLM。</translation>
+    </message>
+    <message>
+        <source>Found on this computer — one click creates the connection:</source>
+        <translation>在此计算机上找到 — 单击即可创建连接：</translation>
+    </message>
+    <message>
+        <source>Keys found in the environment are read from it each time; Foya stores only the variable&apos;s name.</source>
+        <translation>在环境变量中找到的密钥每次都从环境中读取；Foya 只保存变量名。</translation>
+    </message>
+    <message>
+        <source>Use {what}</source>
+        <translation>使用 {what}</translation>
+    </message>
+</context>
+<context>
     <name>HelpSheet</name>
     <message>
         <source>Keyboard shortcuts</source>
@@ -535,6 +602,10 @@
         <translation>VP…</translation>
     </message>
     <message>
+        <source>MCP servers…</source>
+        <translation>MCP 服务器…</translation>
+    </message>
+    <message>
         <source>Close window</source>
         <translation>关闭窗口</translation>
     </message>
@@ -551,12 +622,20 @@
         <translation>主工具栏</translation>
     </message>
     <message>
+        <source>Creating the connection</source>
+        <translation>创建连接</translation>
+    </message>
+    <message>
         <source>Connections</source>
         <translation>连接</translation>
     </message>
     <message>
         <source>VPs</source>
         <translation>VP</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
     </message>
     <message>
         <source>Opening the session</source>
@@ -569,6 +648,14 @@
     <message>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Looking for model services</source>
+        <translation>查找模型服务</translation>
+    </message>
+    <message>
+        <source>Connection “{name}” created.</source>
+        <translation>已创建连接“{name}”。</translation>
     </message>
     <message>
         <source>Saving the session</source>
@@ -585,6 +672,173 @@
     <message>
         <source>Deleting the VP</source>
         <translation>删除 VP</translation>
+    </message>
+    <message>
+        <source>Adding an agent file</source>
+        <translation>正在添加智能体文件</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersDialog</name>
+    <message>
+        <source>MCP servers — {0}</source>
+        <translation>MCP 服务器 — {0}</translation>
+    </message>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>User level (your own servers, from mcp.json in Foya&apos;s data folder)</source>
+        <translation>用户级（你自己的服务器，来自 Foya 数据文件夹中的 mcp.json）</translation>
+    </message>
+    <message>
+        <source>This project (.mcp.json; each server starts only once you trusted it)</source>
+        <translation>本项目（.mcp.json；每个服务器只有在你信任后才会启动）</translation>
+    </message>
+    <message>
+        <source>This session has no project folder, so no project servers.</source>
+        <translation>此会话没有项目文件夹，因此没有项目服务器。</translation>
+    </message>
+    <message>
+        <source>Select a server to see its command, source and last error.</source>
+        <translation>选择一个服务器以查看它的命令、来源和最近的错误。</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>Trust…</source>
+        <translation>信任…</translation>
+    </message>
+    <message>
+        <source>Revoke trust</source>
+        <translation>撤销信任</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Command or URL</source>
+        <translation>命令或 URL</translation>
+    </message>
+    <message>
+        <source>Trust</source>
+        <translation>信任</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>(file)</source>
+        <translation>（文件）</translation>
+    </message>
+    <message>
+        <source>{0} project server(s) wait for your trust: {1}. Use Trust… to review exactly what would run.</source>
+        <translation>{0} 个项目服务器等待你的信任：{1}。请用“信任…”查看将要运行的确切内容。</translation>
+    </message>
+    <message>
+        <source>your own</source>
+        <translation>你自己的</translation>
+    </message>
+    <message>
+        <source>trusted</source>
+        <translation>已信任</translation>
+    </message>
+    <message>
+        <source>not trusted</source>
+        <translation>未信任</translation>
+    </message>
+    <message>
+        <source>changed since trusted</source>
+        <translation>信任后已更改</translation>
+    </message>
+    <message>
+        <source>cannot be used</source>
+        <translation>无法使用</translation>
+    </message>
+    <message>
+        <source>not started (starts when needed)</source>
+        <translation>未启动（需要时启动）</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>stopped (idle)</source>
+        <translation>已停止（空闲）</translation>
+    </message>
+    <message>
+        <source>waiting for trust</source>
+        <translation>等待信任</translation>
+    </message>
+    <message>
+        <source>Command or URL: {0}</source>
+        <translation>命令或 URL：{0}</translation>
+    </message>
+    <message>
+        <source>From: {0}</source>
+        <translation>来源：{0}</translation>
+    </message>
+    <message>
+        <source>Tools: {0}</source>
+        <translation>工具：{0}</translation>
+    </message>
+    <message>
+        <source>Warning: {0}</source>
+        <translation>警告：{0}</translation>
+    </message>
+    <message>
+        <source>Error: {0}</source>
+        <translation>错误：{0}</translation>
+    </message>
+    <message>
+        <source>Trust this project&apos;s MCP servers?</source>
+        <translation>信任此项目的 MCP 服务器吗？</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json would start these servers on your computer, with your permissions. Trust them only if you trust the repository.</source>
+        <translation>此项目的 .mcp.json 会以你的权限在你的电脑上启动这些服务器。只有在你信任这个仓库时才信任它们。</translation>
+    </message>
+    <message>
+        <source>  (changed since you trusted it)</source>
+        <translation>  （你信任后已更改）</translation>
+    </message>
+    <message>
+        <source>Trusted {0} server(s); they start when a session of this project next needs them.</source>
+        <translation>已信任 {0} 个服务器；此项目的会话下次需要时它们会启动。</translation>
+    </message>
+    <message>
+        <source>Took back the trust of {0} server(s); they stopped.</source>
+        <translation>已撤销对 {0} 个服务器的信任；它们已停止。</translation>
+    </message>
+    <message>
+        <source>Restarting {0}…</source>
+        <translation>正在重启 {0}…</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
     </message>
 </context>
 <context>
@@ -1053,8 +1307,111 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>文件夹</translation>
     </message>
     <message>
+        <source>Rules in effect</source>
+        <translation>生效的规则</translation>
+    </message>
+    <message>
+        <source>None (no AGENTS.md or CLAUDE.md in the folder or the data folder)</source>
+        <translation>无（文件夹和数据文件夹中都没有 AGENTS.md 或 CLAUDE.md）</translation>
+    </message>
+    <message>
+        <source>{path} (only {sent} of {total} characters sent)</source>
+        <translation>{path}（{total} 个字符中只发送了 {sent} 个）</translation>
+    </message>
+    <message>
+        <source>Truncated to the rules budget of {budget} characters.</source>
+        <translation>已按 {budget} 个字符的规则预算截断。</translation>
+    </message>
+    <message>
+        <source>Re-read before every request: edit the files and the next request uses them.</source>
+        <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
+    </message>
+    <message>
         <source>Saving session settings</source>
         <translation>保存会话设置</translation>
+    </message>
+</context>
+<context>
+    <name>SessionTransfer</name>
+    <message>
+        <source>Import session…</source>
+        <translation>导入会话…</translation>
+    </message>
+    <message>
+        <source>Export session as Markdown…</source>
+        <translation>将会话导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export session as JSON…</source>
+        <translation>将会话导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export as JSON…</source>
+        <translation>导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <source>Export “{title}” as {what}?</source>
+        <translation>将“{title}”导出为 {what}？</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported “{title}” to {path}</source>
+        <translation>已将“{title}”导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Import session</source>
+        <translation>导入会话</translation>
+    </message>
+    <message>
+        <source>Foya session export (*.json)</source>
+        <translation>Foya 会话导出文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text (a JSON export is). Nothing was imported.</source>
+        <translation>{path} 不是 UTF-8 文本（JSON 导出文件应当是）。未导入任何内容。</translation>
+    </message>
+    <message>
+        <source>Import failed</source>
+        <translation>导入失败</translation>
+    </message>
+    <message>
+        <source>Imported “{title}”.</source>
+        <translation>已导入“{title}”。</translation>
     </message>
 </context>
 <context>
@@ -1336,6 +1693,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>关闭</translation>
     </message>
     <message>
+        <source>From agent file…</source>
+        <translation>从智能体文件…</translation>
+    </message>
+    <message>
+        <source>Add a Claude Code / Foya agent definition (.claude/agents/*.md, .foya/agents/*.md) as a VP</source>
+        <translation>把 Claude Code / Foya 的智能体定义（.claude/agents/*.md、.foya/agents/*.md）添加为 VP</translation>
+    </message>
+    <message>
         <source>Name (@handle)</source>
         <translation>名称（@句柄）</translation>
     </message>
@@ -1374,6 +1739,18 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Deleted {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+    <message>
+        <source>Agent file</source>
+        <translation>智能体文件</translation>
+    </message>
+    <message>
+        <source>Agent definitions (*.md)</source>
+        <translation>智能体定义 (*.md)</translation>
+    </message>
+    <message>
+        <source>Added {name} from its agent file; put it on a roster in the session&apos;s settings.</source>
+        <translation>已从智能体文件添加 {name}；可在会话设置中把它加入阵容。</translation>
     </message>
 </context>
 <context>

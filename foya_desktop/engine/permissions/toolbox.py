@@ -9,6 +9,8 @@ mode switch while a call streams still applies to that call.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from foya_desktop.core.llm import ToolSpec
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Session
 from foya_desktop.tools.base import Tool
@@ -22,20 +24,42 @@ MULTI_VP = {"route_forward"}
 """Offered only when the session has more than one VP."""
 
 
+class SessionTools(Protocol):
+    """Tools that exist per session's project (the MCP servers, ``engine.mcp``)."""
+
+    def tools_for(self, session: Session) -> dict[str, Tool]:
+        """The callable tools for ``session`` now (none without a project)."""
+        ...
+
+    def deferred_for(self, session: Session) -> set[str]:
+        """Names among them whose schemas are not sent (listed by name, loaded on use)."""
+        ...
+
+
 class Toolbox:
     """The tool registry filtered by approval mode, workdir and the VP's tool list."""
 
     def __init__(self, tools: dict[str, Tool] | None = None) -> None:
         self._tools = tools if tools is not None else default_tools()
         self._read_only = set(read_only_tools()) | ALWAYS_SAFE
+        self._session_tools: SessionTools | None = None
+
+    def set_session_tools(self, source: SessionTools) -> None:
+        """Add the per-project tools (MCP) to what sessions see; they follow the same filters."""
+        self._session_tools = source
+
+    def _extra(self, session: Session | None) -> dict[str, Tool]:
+        if session is None or self._session_tools is None or not session.workdir:
+            return {}
+        return self._session_tools.tools_for(session)
 
     def add(self, tools: dict[str, Tool]) -> None:
         """Register more tools (those that need the kernel, e.g. ``spawn_agent``)."""
         self._tools.update(tools)
 
-    def get(self, name: str) -> Tool | None:
-        """A tool by name."""
-        return self._tools.get(name)
+    def get(self, name: str, session: Session | None = None) -> Tool | None:
+        """A tool by name (with ``session``: also its project's MCP tools)."""
+        return self._tools.get(name) or self._extra(session).get(name)
 
     def all_names(self) -> list[str]:
         """Every registered tool name (what a VP's allowed-tools list may name)."""
@@ -43,7 +67,7 @@ class Toolbox:
 
     def names_for(self, session: Session, vp: VP) -> list[str]:
         """Tool names offered to ``vp`` in ``session``."""
-        names = list(self._tools)
+        names = [*self._tools, *(n for n in self._extra(session) if n not in self._tools)]
         if len(session.roster) < 2:
             names = [n for n in names if n not in MULTI_VP]
         if not session.workdir:
@@ -58,7 +82,7 @@ class Toolbox:
         """Why ``name`` may not run now (a sentence for the model), or ``None`` if it may."""
         if name in self.names_for(session, vp):
             return None
-        if name not in self._tools:
+        if self.get(name, session) is None:
             return f"Unknown tool: {name}."
         if not session.workdir:
             return f"{name} is not available: this session has no working folder."
@@ -70,9 +94,12 @@ class Toolbox:
         return f"{name} is not one of {vp.name}'s tools."
 
     def specs_for(self, session: Session, vp: VP) -> tuple[ToolSpec, ...]:
-        """JSON-schema specs for the model."""
+        """JSON-schema specs for the model (deferred MCP schemas left out: listed by name instead)."""
+        deferred = self._session_tools.deferred_for(session) if self._session_tools else set()
+        extra = self._extra(session)
         return tuple(ToolSpec(t.name, t.description, t.parameters)
-                     for t in (self._tools[n] for n in self.names_for(session, vp)))
+                     for t in (self._tools.get(n) or extra[n] for n in self.names_for(session, vp)
+                               if n not in deferred))
 
 
 def planning(session: Session) -> bool:

@@ -1,0 +1,97 @@
+"""Every stable error code Foya raises, in one list, with the parameters each one carries.
+
+An error a person may see is a :class:`~foya_desktop.core.errors.FoyaError`:
+``str(error)`` is its English sentence, ``error.code`` a stable snake_case
+name (never reworded) and ``error.params`` the values the sentence was built
+from. The window translates through the code (``ui`` i18n); the ``foya``
+command prints the English sentence. A code is either the default of an error
+class (its name in snake_case, or ``default_code``) or a finer one given where
+the error is raised (``InvalidOperation(..., code="session_busy", ...)``).
+
+``params`` below are the names every error with that code carries, so a
+translation may use each as ``{name}``. A code with no params has a sentence
+that is particular to its raise site: translate it as a general sentence for
+the code, or show the English text. ``tests/engine/test_error_codes.py``
+proves that every error class in the package and every code given at a raise
+site is listed here, with the same params, and that nothing listed is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    """One stable error code."""
+
+    code: str
+    meaning: str
+    """When it is raised (for translators and for scripts)."""
+    params: tuple[str, ...] = ()
+    """The names in ``error.params`` of every error with this code."""
+
+
+_HTTP = ("status", "retry_after")
+"""Every provider error: the HTTP status (``None`` before one arrived) and the server's retry hint."""
+_AT = ("message_id",)
+"""The message a branch or rewind was asked at."""
+
+
+def _codes(*codes: ErrorCode) -> Mapping[str, ErrorCode]:
+    return {c.code: c for c in codes}
+
+
+ERROR_CODES: Mapping[str, ErrorCode] = _codes(
+    # ---- the error classes (core/errors.py and the engine) ---------------------------
+    ErrorCode("foya_error", "Something Foya refused or could not do (the base class)."),
+    ErrorCode("not_found", "A session, message, project, connection, VP or task id does not exist."),
+    ErrorCode("invalid_operation", "A request that breaks a rule of the engine."),
+    ErrorCode("bad_input", "A command-line or form value that cannot be used as given."),
+    ErrorCode("session_deleted", "A write for a session that has been deleted."),
+    ErrorCode("session_busy_elsewhere", "Another live process runs a turn or an operation in the session.",
+              ("pid", "kind", "what")),
+    ErrorCode("storage_error", "The data folder or the database file cannot be used."),
+    ErrorCode("database_locked", "Another process kept the database locked too long."),
+    ErrorCode("disk_full", "No space left while writing."),
+    ErrorCode("storage_read_only", "The data folder or the database cannot be written."),
+    ErrorCode("database_corrupt", "The database file is damaged or not a database."),
+    ErrorCode("schema_too_new", "The database was written by a newer Foya."),
+    ErrorCode("schema_invalid", "The recorded schema version is not one Foya ever wrote."),
+    ErrorCode("keyring_unavailable", "No usable OS keyring: secrets are not stored in plain text."),
+    ErrorCode("tool_error", "A tool failed in a way the model is told about."),
+    ErrorCode("path_outside_project", "A path resolves outside the session's project folder."),
+    ErrorCode("provider_error", "A model provider call failed.", _HTTP),
+    ErrorCode("auth_error", "Bad or missing API key (HTTP 401/403).", _HTTP),
+    ErrorCode("rate_limited", "Too many requests (HTTP 429).", _HTTP),
+    ErrorCode("overloaded", "The provider is overloaded or failing for now (5xx).", _HTTP),
+    ErrorCode("context_too_long", "The request exceeds the model's context window.", _HTTP),
+    ErrorCode("cannot_connect", "Connection refused, DNS or TLS failure.", _HTTP),
+    ErrorCode("provider_timeout", "A connect, first-byte, idle or total timeout.", _HTTP),
+    ErrorCode("incomplete_stream", "The reply stream ended before its last event.", _HTTP),
+    ErrorCode("bad_response", "The provider sent something outside its wire format.", _HTTP),
+    ErrorCode("stream_error_event", "The provider reported an error inside the stream.",
+              _HTTP),
+    ErrorCode("merge_refused", "Two sessions cannot be merged (the sentence says why)."),
+    ErrorCode("fork_in_progress", "A fork of the session is already being made."),
+    ErrorCode("rewind_stale", "The session or its files changed since the rewind preview."),
+    ErrorCode("step_limit_reached", "A VP reached its limit of model steps in one turn.",
+              ("vp", "max_steps")),
+    ErrorCode("turn_stopped", "The person rejected a tool call without feedback: the turn stops."),
+    ErrorCode("operation_stopped", "A stop cancelled an operation (compaction); nothing was changed.",
+              ("session_id",)),
+    ErrorCode("question_unanswered", "An AskUser question got no answer (no window, or it expired)."),
+    # ---- finer codes given where they are raised --------------------------------------
+    ErrorCode("session_busy", "The session is busy in this process: stop the running turn first.",
+              ("session_id", "operation")),
+    ErrorCode("branch_inside_running_turn", "A branch inside the turn that is still running.", _AT),
+    ErrorCode("branch_user_message", "A branch right after a user message (no reply yet).", _AT),
+    ErrorCode("branch_incomplete_reply", "A branch after a reply that did not complete.", _AT),
+    ErrorCode("branch_call_without_result", "A branch after a tool call that has no result.", _AT),
+    ErrorCode("branch_answered_later", "A branch before a tool call's result arrived.", _AT),
+    ErrorCode("rewind_images", "A rewind to a message with images (the composer cannot hold them).",
+              _AT),
+    ErrorCode("rewind_not_movable_meta", "A rewind to a message the composer cannot hold.", _AT),
+)
+"""Every code, by name."""

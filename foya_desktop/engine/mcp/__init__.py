@@ -1,0 +1,1 @@
+"""MCP servers per project: trust (``trust``) and the running servers (``servers``)."""

@@ -1,0 +1,88 @@
+"""The compaction summary: ask the session's model to condense history, and record it.
+
+A checkpoint's ``summary`` stands in for every message up to ``covers_seq``
+in later requests (``context_window.compose``); the timeline keeps every
+message and draws a marker there. Manual compaction (``ops/compaction.py``)
+and automatic compaction (``build.py``) both end here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.events import Checkpoint, CompactionCheckpoint
+from foya_desktop.core.llm import LlmMessage, LlmRequest
+from foya_desktop.core.messages import ImagePart, Message, TextPart
+from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.request.step import StepAccumulator
+from foya_desktop.engine.services import Services
+from foya_desktop.store.ops_checkpoints import add_checkpoint
+
+SUMMARY_SYSTEM = (
+    "You condense a conversation between a person and AI assistants so that it can continue "
+    "without the full transcript. Keep: the person's goals and preferences, decisions made, facts "
+    "learned, files read or changed and their current state, commands run and their outcome, open "
+    "questions and next steps. Drop pleasantries and repetition. Write plain prose and short lists.")
+SUMMARY_ASK = "Write the summary of the conversation above now. Reply with the summary only."
+CLIP_RESULT, CLIP_ARGS = 1_500, 500
+
+
+async def write_checkpoint(svc: Services, session_id: str, covers_seq: int, summary: str, *,
+                           automatic: bool) -> Checkpoint:
+    """Persist a checkpoint, then announce it."""
+    checkpoint = await asyncio.shield(svc.store.write(add_checkpoint, session_id, covers_seq, summary,
+                                                      automatic))
+    svc.bus.publish(CompactionCheckpoint(session_id, checkpoint))
+    return checkpoint
+
+
+async def summarise(svc: Services, session: Session, vp: VP, roster: list[VP],
+                    previous: Checkpoint | None, messages: list[Message]) -> str:
+    """Ask the session's model for a summary of ``previous`` + ``messages`` (no tools offered)."""
+    provider, model = await svc.providers.resolve(session, vp)
+    conn = await svc.providers.connection_for(session)
+    transcript = render_transcript(messages, {v.id: v.name for v in roster})
+    room = max(4_000, int(conn.context_window * 4 * 0.6))
+    if len(transcript) > room:
+        transcript = "[… earliest part cut …]\n" + transcript[-room:]
+    earlier = f"Summary of what came before:\n{previous.summary}\n\n" if previous else ""
+    prompt = f"{earlier}Conversation:\n\n{transcript}\n\n{SUMMARY_ASK}"
+    request = LlmRequest(model=model, system=SUMMARY_SYSTEM,
+                         messages=(LlmMessage("user", (TextPart(prompt),)),), max_tokens=4096)
+    step = StepAccumulator()
+    try:
+        async with contextlib.aclosing(provider.stream(request)) as stream:
+            async for event in stream:
+                step.feed(event)
+    finally:
+        await asyncio.shield(svc.store.record_usage(session.id, "", "compaction", model, step.usage))
+    summary = "".join(step.text).strip()
+    if not summary:
+        raise InvalidOperation("The model returned an empty summary; nothing was compacted.")
+    return summary
+
+
+def render_transcript(messages: list[Message], names: dict[str, str]) -> str:
+    """The history as plain text: who said what, which tools ran and (clipped) what they returned."""
+    lines: list[str] = []
+    for m in messages:
+        who = "Person" if m.role == "user" else names.get(m.speaker or "", m.speaker or "assistant")
+        result = m.tool_result
+        if result is not None:
+            flag = " (error)" if result.is_error else ""
+            lines.append(f"[{who} ← {result.name}{flag}] {_clip(result.content, CLIP_RESULT)}")
+            continue
+        if m.text:
+            lines.append(f"[{who}] {m.text}")
+        lines += [f"[{who} → {c.name}] {_clip(json.dumps(c.arguments, ensure_ascii=False), CLIP_ARGS)}"
+                  for c in m.tool_calls]
+        lines += [f"[{who} attached image {p.name or p.artifact[:12]}]"
+                  for p in m.parts if isinstance(p, ImagePart)]
+    return "\n\n".join(lines)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]} […{len(text) - limit} more characters]"

@@ -1,0 +1,106 @@
+"""Every error code the window may translate is listed, with its params, in ``core/error_codes.py`` (issue 7).
+
+The list is checked against the code itself: every ``FoyaError`` subclass in
+the package, every finer ``code=`` given where an error is raised (and the
+params passed beside it), and nothing listed that nobody raises.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+from typing import get_args
+
+import foya_desktop
+from foya_desktop.core.error_codes import ERROR_CODES
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.engine.ops.eligibility import BranchBlock, RewindBlock
+
+EXPANSIONS = {"branch_": get_args(BranchBlock), "rewind_": get_args(RewindBlock)}
+"""Codes built with an f-string at their raise site: the prefix and the values its field takes."""
+
+PACKAGE = Path(foya_desktop.__file__).parent
+
+
+def _error_classes() -> list[type[FoyaError]]:
+    for info in pkgutil.walk_packages([str(PACKAGE)], "foya_desktop."):
+        if not info.name.startswith(("foya_desktop.ui", "foya_desktop.app")) \
+                and not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    found: list[type[FoyaError]] = []
+    todo: list[type[FoyaError]] = [FoyaError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def _raise_sites(names: set[str]) -> list[tuple[str, ast.Call]]:
+    """Calls of an error class anywhere in the package (``InvalidOperation(...)``)."""
+    sites: list[tuple[str, ast.Call]] = []
+    for source in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(
+                    func, ast.Attribute) else ""
+                if name in names:
+                    sites.append((f"{source.relative_to(PACKAGE)}:{node.lineno}", node))
+    return sites
+
+
+def _site_codes(call: ast.Call) -> list[str] | None:
+    """The code(s) a raise site gives explicitly (``None``: the class's own code)."""
+    for kw in call.keywords:
+        if kw.arg == "code":
+            if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                return [kw.value.value]
+            assert isinstance(kw.value, ast.JoinedStr), ast.dump(kw.value)
+            prefix = kw.value.values[0]
+            assert isinstance(prefix, ast.Constant) and prefix.value in EXPANSIONS, \
+                f"add the f-string code {ast.unparse(kw.value)} to EXPANSIONS"
+            return [f"{prefix.value}{v}" for v in EXPANSIONS[prefix.value]]
+    return None
+
+
+def test_every_error_class_has_a_listed_code_with_its_params() -> None:
+    """An error class's code is listed; one that builds its params itself builds the listed ones."""
+    for cls in _error_classes():
+        assert cls.class_code() in ERROR_CODES, f"{cls.__qualname__}: list {cls.class_code()!r}"
+        if cls.__init__ is FoyaError.__init__:
+            continue
+        signature = inspect.signature(cls.__init__)
+        kwargs: dict[str, object] = {name: 1 for name, p in signature.parameters.items()
+                                     if p.kind is p.KEYWORD_ONLY and p.default is p.empty}
+        error = cls("a sentence", **kwargs)  # type: ignore[arg-type]  # the required keywords, filled
+        assert error.code == cls.class_code()
+        assert set(error.params) == set(ERROR_CODES[error.code].params), cls.__qualname__
+
+
+def test_every_raise_site_gives_a_listed_code_and_its_params() -> None:
+    """Each call of an error class passes exactly the params listed for its code."""
+    classes = {cls.__name__: cls for cls in _error_classes()}
+    sites = _raise_sites(set(classes))
+    assert len(sites) > 100, "the scan found the raise sites"
+    for where, call in sites:
+        func = call.func
+        cls = classes[func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")]
+        if cls.__init__ is not FoyaError.__init__:
+            continue  # its params are its constructor's, checked above
+        passed = {kw.arg for kw in call.keywords if kw.arg not in ("code", None)}
+        for code in _site_codes(call) or [cls.class_code()]:
+            assert code in ERROR_CODES, f"{where}: list the code {code!r} in core/error_codes.py"
+            assert passed == set(ERROR_CODES[code].params), f"{where}: {code} carries {sorted(passed)}"
+
+
+def test_nothing_listed_is_stale() -> None:
+    classes = _error_classes()
+    raised = {cls.class_code() for cls in classes}
+    for _where, call in _raise_sites({cls.__name__ for cls in classes}):
+        raised.update(_site_codes(call) or [])
+    assert set(ERROR_CODES) - raised == set()
+    assert all(c.code == name and c.meaning for name, c in ERROR_CODES.items())

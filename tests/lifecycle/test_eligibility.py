@@ -1,0 +1,42 @@
+"""One rule for branch and rewind eligibility, shared by the kernel and the window's menus (issue 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.messages import Message, TextPart
+from foya_desktop.core.model import Phase, Session
+from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.ops.eligibility import NOT_MOVABLE_META, rewind_block, valid_boundaries
+from foya_desktop.ui.ops import boundaries
+from tests.lifecycle.conftest import Say
+
+
+async def test_the_kernel_accepts_a_branch_exactly_where_the_menu_offers_one(
+        kernel: Kernel, session: Session, say: Say) -> None:
+    """F32: every message is tried; the kernel's verdict equals the shared rule's."""
+    await say("hello")
+    await say("write notes.txt one")
+    history = await kernel.store.valid_messages(session.id)
+    offered = valid_boundaries(history)
+    assert offered and offered != {m.id for m in history}
+    assert boundaries.valid_boundaries is valid_boundaries  # the menu uses the very same rule
+    for message in history:
+        try:
+            await kernel.branch(session.id, message.id)
+            accepted = True
+        except InvalidOperation:
+            accepted = False
+        assert accepted == (message.id in offered), (message.role, message.text)
+
+
+async def test_rewind_refuses_what_the_menu_does_not_offer(kernel: Kernel, session: Session) -> None:
+    """F39: the composer cannot hold browser elements or a command id: neither side offers the rewind."""
+    stored = await kernel.store.append_message(Message(
+        "msg_meta", session.id, "user", (TextPart("run it"),), turn_id="turn_x",
+        meta={NOT_MOVABLE_META[1]: "cmd_1"}))
+    assert rewind_block(stored) == "not_movable_meta"
+    assert boundaries.rewind_refusal(stored, Phase.IDLE) is not None
+    with pytest.raises(InvalidOperation, match="command id"):
+        await kernel.rewind_preview(session.id, stored.id)
