@@ -173,6 +173,18 @@ class SessionOwner:
             self._releasing -= 1
             self._settle()
 
+    def refuse_if_busy(self, what: str) -> None:
+        """The refusal :meth:`hold` makes, for callers that must decide at the moment of the call.
+
+        An operation that reads the store before holding would otherwise decide
+        after its first await, when a running turn may have ended meanwhile (the
+        read can wait behind the turn's writes): "compact now" pressed during a
+        reply would then quietly run after it instead of being refused.
+        """
+        if self.busy:
+            raise InvalidOperation(f"The session is busy. Stop the running turn first, then {what}.",
+                                   code="session_busy", session_id=self.session_id, operation=what)
+
     @asynccontextmanager
     async def hold(self, what: str, phase: Phase | None = None, *,
                    advance: bool = True) -> AsyncIterator[Hold]:
@@ -182,9 +194,7 @@ class SessionOwner:
         session shows that phase meanwhile and is idle again afterwards.
         ``advance=False`` leaves the queue where it is (deletion).
         """
-        if self.busy:
-            raise InvalidOperation(f"The session is busy. Stop the running turn first, then {what}.",
-                                   code="session_busy", session_id=self.session_id, operation=what)
+        self.refuse_if_busy(what)
         self._held_by = what
         self._stop_asked = False
         self._mark(None)
