@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -165,6 +166,10 @@ class VPStatus(Event):
     error: str = ""
     figures: RunFigures = dataclasses.field(default_factory=RunFigures)
     """Tokens, per-tool tallies and run details (see ``core.figures``)."""
+    error_code: str = ""
+    """The stable code of ``error`` (``core/error_codes.py``), so a window can translate it."""
+    error_params: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    """The values ``error`` was built from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +178,10 @@ class Notice(Event):
 
     level: NoticeLevel
     text: str
+    code: str = ""
+    """The stable code of the notice (``core/error_codes.py`` NOTICE_CODES), so a window can translate it."""
+    params: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    """The values ``text`` was built from."""
 
 
 def event_to_json(event: Event) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
+from foya_desktop.ui.error_text import notice_text
 from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
@@ -138,7 +139,7 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.setWindowIcon(app_icon())
-        self.setWindowTitle("Foya")
+        self.setWindowTitle(self.tr("Foya"))
         self.resize(1200, 800)
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.pane)
@@ -257,7 +258,7 @@ class MainWindow(QMainWindow):
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
         self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
-            self.open_at(sid, target), "Opening the session"))
+            self.open_at(sid, target), self.tr("Opening the session")))
         self.tray_agent.show_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)
@@ -298,7 +299,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
             self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
-        self.setWindowTitle(self._title_for(session) if session else "Foya")
+        self.setWindowTitle(self._title_for(session) if session else self.tr("Foya"))
         await self.pane.show_session(session)
         if session is not None:
             self.session_shown.emit(session.id)
@@ -403,7 +404,7 @@ class MainWindow(QMainWindow):
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")
-        self.statusBar().showMessage(mark + notice.text, 15000)
+        self.statusBar().showMessage(mark + notice_text(notice.code, notice.params, notice.text), 15000)
 
     async def _load_projects(self) -> None:
         for project in await self.kernel.list_projects():

@@ -267,7 +267,8 @@ class SessionOwner:
             except SessionBusyElsewhere as exc:
                 self.queue.put_back(nxt)
                 self.queue.pause()
-                self._bus.publish(Notice(self.session_id, "warning", f"{exc} The queue is paused."))
+                self._bus.publish(Notice(self.session_id, "warning", f"{exc} The queue is paused.",
+                                         "queue_paused_elsewhere", exc.params))
 
     # ---- one VP of the running turn ------------------------------------------------------
 
