@@ -17,7 +17,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.tools.mcp.config import project_config_path, user_config_path
 from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.main_window import MainWindow
-from tests.mcp.conftest import processes_with, stdio_entry, wait_gone, write_config
+from tests.mcp.conftest import await_gone, processes_with, stdio_entry, write_config
 from tests.ui.helpers import open_session, settle, wait_until
 
 
@@ -103,4 +103,4 @@ async def _drive(dialog: McpServersDialog, real_kernel: Kernel, session: Session
 
     dialog.revoke_button.click()
     await wait_until(lambda: "Took back the trust" in dialog.message.text(), timeout=10, what="revoked")
-    assert wait_gone(tag) == []
+    assert await await_gone(tag) == []
