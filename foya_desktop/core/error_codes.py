@@ -11,7 +11,10 @@ the error is raised (``InvalidOperation(..., code="session_busy", ...)``).
 ``params`` below are the names every error with that code carries, so a
 translation may use each as ``{name}``. A code with no params has a sentence
 that is particular to its raise site: translate it as a general sentence for
-the code, or show the English text. ``tests/engine/test_error_codes.py``
+the code, or show the English text. Events that show an error or a notice
+carry the same: ``VPStatus.error_code``/``error_params`` (a FoyaError's code,
+or :data:`INTERNAL_ERROR`) and ``Notice.code``/``params`` (:data:`NOTICE_CODES`).
+``tests/engine/test_error_codes.py``
 proves that every error class in the package and every code given at a raise
 site is listed here, with the same params, and that nothing listed is stale.
 """
@@ -95,3 +98,18 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("rewind_not_movable_meta", "A rewind to a message the composer cannot hold.", _AT),
 )
 """Every code, by name."""
+
+NOTICE_CODES: Mapping[str, ErrorCode] = _codes(
+    ErrorCode("queue_paused_elsewhere", "A queued message met another process's claim: the queue paused.",
+              ("pid", "kind", "what")),
+    ErrorCode("provider_retry", "A provider request failed and is sent again after a delay (seconds).",
+              ("error_code", "status", "delay", "attempt")),
+    ErrorCode("compaction_failed", "Automatic compaction failed; the turn goes on uncompacted.",
+              ("error_code", "error")),
+    ErrorCode("mcp_untrusted", "The project's .mcp.json names servers not trusted yet: none started.",
+              ("servers", "project")),
+)
+"""Codes of ``Notice`` events (``notice.code``/``notice.params``)."""
+
+INTERNAL_ERROR = ErrorCode("internal_error", "A VP run crashed on a bug (not a FoyaError).", ("type",))
+"""The code of ``VPStatus.error_code`` when the error was not a FoyaError."""

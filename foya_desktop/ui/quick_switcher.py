@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QAction, QIcon, QKeyEvent, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QLabel,
@@ -18,6 +18,9 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -112,6 +115,7 @@ class QuickSwitcher(QDialog):
         self.list.setUniformItemSizes(True)
         self.list.setMinimumHeight(320)
         self.list.itemActivated.connect(self._pick)
+        self.list.setItemDelegate(_ChoiceDelegate(self.list))
         self.footer = QLabel(self.tr("↑↓ to move · Enter to open · Esc to close"))
         self.footer.setFont(theme.scaled_font("caption"))
         self.footer.setEnabled(False)
@@ -138,7 +142,7 @@ class QuickSwitcher(QDialog):
         self.list.clear()
         for _, _, choice in ranked[:MAX_ITEMS]:
             glyph = "chat" if choice.session_id else "switcher"
-            item = QListWidgetItem(_icon(glyph), f"{choice.title}    {choice.detail}".rstrip())
+            item = QListWidgetItem(_icon(glyph), choice.title)
             item.setData(_PAYLOAD, choice)
             self.list.addItem(item)
         if self.list.count():
@@ -170,6 +174,30 @@ class QuickSwitcher(QDialog):
     def _pick(self, item: QListWidgetItem) -> None:
         self.chosen = item.data(_PAYLOAD)
         self.accept()
+
+
+class _ChoiceDelegate(QStyledItemDelegate):
+    """The title on the left, the detail (project, shortcut) dim and right-aligned."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        return QSize(size.width(), max(size.height(), theme.HIT_SIZE + 2))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        super().paint(painter, option, index)
+        choice: Choice | None = index.data(_PAYLOAD)
+        if choice is None or not choice.detail:
+            return
+        painter.save()
+        painter.setFont(theme.scaled_font("caption"))
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText) if selected
+                       else theme.dim_color())
+        area = option.rect.adjusted(0, 0, -2 * theme.SPACE, 0)
+        align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(area, int(align), choice.detail)
+        painter.restore()
 
 
 def command_choice(label: str, action: QAction) -> Choice:

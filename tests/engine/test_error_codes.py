@@ -2,7 +2,8 @@
 
 The list is checked against the code itself: every ``FoyaError`` subclass in
 the package, every finer ``code=`` given where an error is raised (and the
-params passed beside it), and nothing listed that nobody raises.
+params passed beside it), every ``Notice`` published, and nothing listed that
+nobody raises; a real turn shows the codes arriving in the events.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from pathlib import Path
 from typing import get_args
 
 import foya_desktop
-from foya_desktop.core.error_codes import ERROR_CODES
+from foya_desktop.core.error_codes import ERROR_CODES, NOTICE_CODES
 from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.events import Notice, VPStatus
+from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.eligibility import BranchBlock, RewindBlock
+from tests.fakeprovider import FakeProviderServer, Fault, Reply
+from tests.helpers.engine import Recorder, wait_turns
 
 EXPANSIONS = {"branch_": get_args(BranchBlock), "rewind_": get_args(RewindBlock)}
 """Codes built with an f-string at their raise site: the prefix and the values its field takes."""
@@ -104,3 +109,31 @@ def test_nothing_listed_is_stale() -> None:
         raised.update(_site_codes(call) or [])
     assert set(ERROR_CODES) - raised == set()
     assert all(c.code == name and c.meaning for name, c in ERROR_CODES.items())
+
+
+def test_every_notice_carries_a_listed_code_and_its_params() -> None:
+    """A ``Notice`` is published with a code from NOTICE_CODES and (when written out) its params."""
+    sites = _raise_sites({"Notice"})
+    assert len(sites) >= 3
+    for where, call in sites:
+        args = call.args[3:] + [kw.value for kw in call.keywords if kw.arg in ("code", "params")]
+        assert args and isinstance(args[0], ast.Constant), f"{where}: a Notice without a code"
+        code = args[0].value
+        assert isinstance(code, str) and code in NOTICE_CODES, f"{where}: list the notice code {code!r} in core/error_codes.py"
+        if len(args) > 1 and isinstance(args[1], ast.Dict):
+            keys = {str(k.value) for k in args[1].keys if isinstance(k, ast.Constant)}
+            assert keys == set(NOTICE_CODES[code].params), f"{where}: {code} carries {sorted(keys)}"
+
+
+async def test_a_failed_vp_and_a_retry_carry_their_codes(kernel: Kernel, fake: FakeProviderServer,
+                                                          rec: Recorder) -> None:
+    """The window gets the code and params of a VP's error and of a retry notice, not only English text."""
+    fake.script(Reply(fault=Fault.status(429, retry_after=0.05)), Reply(fault=Fault.status(401)))
+    s = await kernel.create_session()
+    await kernel.send(s.id, "hello")
+    await wait_turns(rec, s.id, 1)
+    retry = next(n for n in rec.of(Notice) if isinstance(n, Notice) and n.code == "provider_retry")
+    assert retry.params["error_code"] == "rate_limited" and retry.params["attempt"] == 2
+    failed = next(v for v in rec.of(VPStatus) if isinstance(v, VPStatus) and v.state == "error")
+    assert failed.error_code == "auth_error" and failed.error_params["status"] == 401
+    assert failed.error  # the English sentence stays beside the code

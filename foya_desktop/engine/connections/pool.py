@@ -106,7 +106,9 @@ class ProviderPool:
         def on_retry(attempt: int, delay: float, error: ProviderError) -> None:
             self.retries[session_id] = self.retries.get(session_id, 0) + 1
             self._bus.publish(Notice(session_id, "warning",
-                                     f"{error} Retrying in {delay:.0f} s (attempt {attempt + 1})."))
+                                     f"{error} Retrying in {delay:.0f} s (attempt {attempt + 1}).",
+                                     "provider_retry", {"error_code": error.code, "status": error.status,
+                                                        "delay": round(delay), "attempt": attempt + 1}))
         return on_retry
 
     async def forget(self, connection_name: str) -> None:

@@ -354,7 +354,9 @@ class McpServers:
                           for t in waiting)
         self._bus.publish(Notice(session.id, "warning",
                                  f"This project's .mcp.json configures MCP servers you have not trusted, so "
-                                 f"none of them started: {names}. {how_to_trust(proj.path)}"))
+                                 f"none of them started: {names}. {how_to_trust(proj.path)}",
+                                 "mcp_untrusted", {"servers": [t.server.name for t in waiting],
+                                                   "project": proj.path}))
 
 
 def _bound(servers: McpServers, project_id: str, key: Key) -> Callable[[str, dict[str, Any]], Any]:

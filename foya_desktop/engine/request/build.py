@@ -52,7 +52,8 @@ async def auto_compact(svc: Services, session: Session, vp: VP, roster: list[VP]
         try:
             summary = await summarise(svc, session, vp, roster, current, older)
         except FoyaError as exc:
-            svc.bus.publish(Notice(session.id, "warning", f"Automatic compaction failed: {exc}"))
+            svc.bus.publish(Notice(session.id, "warning", f"Automatic compaction failed: {exc}",
+                                   "compaction_failed", {"error_code": exc.code, "error": str(exc)}))
             return False
         finally:
             await owner.set_phase(Phase.TURN)

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from foya_desktop.core.errors import FoyaError, ProviderError
@@ -208,12 +209,14 @@ async def _persist(svc: Services, message: Message) -> Message:
     return stored
 
 
-def _status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
+def _status(svc: Services, run: VPRun, state: VPState, error: str = "", code: str = "",
+            params: Mapping[str, object] | None = None) -> None:
     figures = run.counter.snapshot()
     svc.bus.publish(VPStatus(run.session_id, run.turn_id, run.vp.id, state, figures.requests,
-                             figures.executions, figures.failures, error, figures))
+                             figures.executions, figures.failures, error, figures, code, dict(params or {})))
 
 
-def publish_status(svc: Services, run: VPRun, state: VPState, error: str = "") -> None:
-    """Public form of the status event for the scheduler's final word."""
-    _status(svc, run, state, error)
+def publish_status(svc: Services, run: VPRun, state: VPState, error: str = "", *, code: str = "",
+                   params: Mapping[str, object] | None = None) -> None:
+    """Public form of the status event for the scheduler's final word (an error with its code)."""
+    _status(svc, run, state, error, code, params)

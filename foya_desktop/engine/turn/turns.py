@@ -148,10 +148,11 @@ class TurnManager:
             owner.cancel_self()
             return ""
         except FoyaError as exc:
-            publish_status(self.svc, run, "error", str(exc))
+            publish_status(self.svc, run, "error", str(exc), code=exc.code, params=exc.params)
             return f"{run.vp.name}: {exc}"
         except Exception as exc:
             log.exception("VP run crashed")
-            publish_status(self.svc, run, "error", str(exc))
+            publish_status(self.svc, run, "error", str(exc), code="internal_error",
+                           params={"type": type(exc).__name__})
             return f"{run.vp.name}: internal error ({type(exc).__name__}: {exc})"
         return ""
