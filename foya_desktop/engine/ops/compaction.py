@@ -9,8 +9,8 @@ compaction (``engine/request/build.py``, ``engine/request/summary.py``).
 from __future__ import annotations
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.request.summary import summarise, write_checkpoint
 from foya_desktop.engine.services import Services
