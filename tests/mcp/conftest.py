@@ -56,13 +56,12 @@ def tag() -> str:
     return f"mcptag-{uuid.uuid4().hex[:10]}"
 
 
-@pytest.fixture
-def http_server(tag: str) -> Iterator[str]:
-    """A streamable-HTTP FastMCP server on 127.0.0.1; yields its URL."""
+def _serve(tag: str, transport: str, path: str) -> Iterator[str]:
+    """A FastMCP server on 127.0.0.1 over ``transport``; yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "tests.mcp.fake_server", "http", tag, str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "tests.mcp.fake_server", transport, tag, str(port)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -72,10 +71,22 @@ def http_server(tag: str) -> Iterator[str]:
         except OSError:
             time.sleep(0.1)
     try:
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}{path}"
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture
+def http_server(tag: str) -> Iterator[str]:
+    """A streamable-HTTP FastMCP server on 127.0.0.1; yields its URL."""
+    yield from _serve(tag, "http", "/mcp")
+
+
+@pytest.fixture
+def sse_server(tag: str) -> Iterator[str]:
+    """An SSE FastMCP server on 127.0.0.1 (the older HTTP transport); yields its URL."""
+    yield from _serve(tag, "sse", "/sse")
 
 
 async def await_gone(tag: str, seconds: float = 20.0) -> list[int]:

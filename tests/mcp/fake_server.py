@@ -1,7 +1,7 @@
 """A small real MCP server written with the SDK's FastMCP, for the tests.
 
 ``python -m tests.mcp.fake_server stdio TAG [--big]`` or
-``python -m tests.mcp.fake_server http TAG PORT``. ``TAG`` only marks the command
+``python -m tests.mcp.fake_server http|sse TAG PORT``. ``TAG`` only marks the command
 line, so a test can find the process in ``/proc``. ``--big`` adds tools with long
 descriptions (for the schema-deferral test). Mode ``bad`` exits at once with an
 error on stderr (a server that fails to start).
@@ -13,7 +13,7 @@ import asyncio
 import os
 import sys
 
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 
 
@@ -41,6 +41,13 @@ def build(port: int = 0, big: bool = False) -> FastMCP:
         await asyncio.sleep(seconds)
         return "slept"
 
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False))
+    def authorization(ctx: Context) -> str:  # type: ignore[type-arg]
+        """The Authorization header this call arrived with (HTTP transports only)."""
+        request = ctx.request_context.request
+        headers = getattr(request, "headers", None)
+        return f"authorization: {headers.get('authorization', '') if headers is not None else ''}"
+
     @server.tool()
     def crash() -> str:
         """Die at once."""
@@ -66,6 +73,8 @@ def main() -> None:
         sys.exit(2)
     if mode == "stdio":
         build(big="--big" in sys.argv).run("stdio")
+    elif mode == "sse":
+        build(port=int(sys.argv[3])).run("sse")
     else:
         build(port=int(sys.argv[3])).run("streamable-http")
 

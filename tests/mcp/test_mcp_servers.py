@@ -10,7 +10,10 @@ person controls).
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from foya_desktop.core.events import ApprovalRequested, MessageAdded, Notice
 from foya_desktop.core.messages import ToolResultPart
@@ -18,6 +21,7 @@ from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.mcp import trust
 from foya_desktop.engine.mcp.servers import SCHEMA_TOOL, McpServers
+from foya_desktop.store.home import Home
 from foya_desktop.tools.base import ToolContext
 from foya_desktop.tools.mcp.config import project_config_path, user_config_path
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
@@ -143,6 +147,35 @@ async def test_streamable_http_server_and_secret_header_from_env(
     assert "mcp__web__echo" in tools
     out = await tools["mcp__web__echo"].run({"text": "over http"}, _ctx(project))
     assert out.content == "echo: over http" and not out.is_error
+    seen = await tools["mcp__web__authorization"].run({}, _ctx(project))
+    assert seen.content == "authorization: Bearer tok"  # the server really received the expanded header
+
+
+async def test_sse_server_and_secret_header_from_the_keyring(
+        kernel: Kernel, home: Home, project: Path, sse_server: str) -> None:
+    """A type "sse" server against a real SSE endpoint; ``${keyring:NAME}`` headers are resolved
+    from the keyring when connecting (never written to the config or the database), and a missing
+    secret is a sentence naming the command that stores it."""
+    write_config(project_config_path(project), {"old": {
+        "type": "sse", "url": sse_server, "headers": {"Authorization": "Bearer ${keyring:old-token}"}}})
+    session = await _session(kernel, project, ApprovalMode.AUTO)
+    await _trust_all(kernel, session)
+    mcp = _mcp(kernel)
+    await mcp.prepare(session)
+    status = await mcp.overview(session.project_id, session.workdir)
+    assert status[0].state == "failed"
+    assert "old-token" in status[0].error and "foya mcp secret old-token" in status[0].error
+    await kernel.set_mcp_secret("old-token", "s3cret")
+    assert session.project_id is not None
+    restarted = await mcp.restart(session.project_id, session.workdir, "project", "old")
+    assert restarted is not None and restarted.state == "running", restarted
+    tools = mcp.tools_for(session)
+    out = await tools["mcp__old__echo"].run({"text": "over sse"}, _ctx(project))
+    assert out.content == "echo: over sse" and not out.is_error
+    seen = await tools["mcp__old__authorization"].run({}, _ctx(project))
+    assert seen.content == "authorization: Bearer s3cret"
+    assert "s3cret" not in project_config_path(project).read_text(encoding="utf-8")
+    assert b"s3cret" not in home.database.read_bytes()
 
 
 def _ctx(project: Path) -> ToolContext:
@@ -177,6 +210,21 @@ async def test_timeout_crash_and_restart(kernel: Kernel, project: Path, tag: str
     tools = mcp.tools_for(session)
     again = await tools["mcp__fake__echo"].run({"text": "back"}, _ctx(project))
     assert again.content == "echo: back"
+
+
+async def test_server_stderr_goes_to_the_log(kernel: Kernel, project: Path, tag: str,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Each stderr line of a server is a log record of ``foya_desktop.mcp.<server>``."""
+    write_config(project_config_path(project), {"fake": stdio_entry(tag)})
+    session = await _session(kernel, project)
+    await _trust_all(kernel, session)
+    with caplog.at_level(logging.INFO, logger="foya_desktop.mcp"):
+        await _mcp(kernel).prepare(session)
+        crashed = await _mcp(kernel).tools_for(session)["mcp__fake__crash"].run({}, _ctx(project))
+        assert crashed.is_error
+        await wait_for(lambda: any("crashing on purpose" in r.getMessage() for r in caplog.records))
+    lines = [r for r in caplog.records if r.name.startswith("foya_desktop.mcp.")]
+    assert any("fake-mcp starting (stdio)" in r.getMessage() for r in lines)
 
 
 async def test_server_that_fails_to_start_and_command_not_found(kernel: Kernel, project: Path,

@@ -279,7 +279,7 @@ class McpServers:
             if missing:
                 conn.state = "failed"
                 conn.error = (f"the keyring holds no secret {missing!r} for its headers; store it with "
-                              f"`foya mcp-secret {missing}`")
+                              f"`foya mcp secret {missing}`")
                 self._changed()
                 return
             await conn.start()
