@@ -1,5 +1,9 @@
 """Engine events: what the UI and CLI listen to.
 
+Value types that travel inside events but are not events themselves (queue
+items, task records, checkpoints) live in ``core/records.py``; the window
+still imports them from here for now (re-exported), everything else from there.
+
 Events that change durable state are published only after the store has
 committed them. ``PartDelta`` is ephemeral: it exists only while a reply
 streams and is never stored.
@@ -17,6 +21,11 @@ from foya_desktop.core.figures import RunFigures
 from foya_desktop.core.figures import Usage as Usage  # noqa: PLC0414 (re-exported: events carry usage)
 from foya_desktop.core.messages import Message, part_to_json
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.core.records import Checkpoint as Checkpoint  # noqa: PLC0414 (events carry it)
+from foya_desktop.core.records import QueueItem as QueueItem  # noqa: PLC0414 (events carry it)
+from foya_desktop.core.records import TaskKind as TaskKind  # noqa: PLC0414 (events carry it)
+from foya_desktop.core.records import TaskRecord as TaskRecord  # noqa: PLC0414 (events carry it)
+from foya_desktop.core.records import TaskState as TaskState  # noqa: PLC0414 (events carry it)
 
 DeltaKind = Literal["text", "reasoning", "tool_args"]
 """What a streaming piece belongs to."""
@@ -29,12 +38,6 @@ VPState = Literal["running", "waiting", "done", "stopped", "error"]
 
 NoticeLevel = Literal["info", "warning", "error"]
 """How loud a notice is."""
-
-TaskKind = Literal["shell", "subagent"]
-"""What a background task runs."""
-
-TaskState = Literal["running", "completed", "failed", "cancelled", "lost"]
-"""Where a background task is; ``lost``: the app restarted while it ran."""
 
 QuestionCloseReason = Literal["expired", "cancelled", "lost"]
 """Why a question can no longer be answered."""
@@ -114,15 +117,6 @@ class PhaseChanged(Event):
     """The kernel moved the session to another phase."""
 
     phase: Phase
-
-
-@dataclass(frozen=True, slots=True)
-class QueueItem:
-    """A message waiting for the session to become idle."""
-
-    id: str
-    text: str
-    created_at: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,22 +260,6 @@ class QuestionClosed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TaskRecord:
-    """A session-scoped background job (shell command or sub-agent)."""
-
-    id: str
-    session_id: str
-    kind: TaskKind
-    title: str
-    state: TaskState
-    exit_code: int | None = None
-    output_tail: str = ""
-    consumed: bool = False
-    created_at: int = 0
-    finished_at: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class TaskChanged(Event):
     """A task record was created or changed."""
 
@@ -322,22 +300,6 @@ class HistoryRewound(Event):
     skipped: tuple[str, ...] = ()
     """Files that could not be restored safely and were left untouched."""
     invalidated_checkpoints: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """A compaction checkpoint: ``summary`` stands in for messages with ``seq <= covers_seq``
-    in later model requests. The timeline keeps every message; it draws a marker after
-    the message whose seq is ``covers_seq``."""
-
-    id: str
-    session_id: str
-    covers_seq: int
-    summary: str
-    seq: int = 0
-    """Event sequence number of the checkpoint itself."""
-    created_at: int = 0
-    automatic: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,16 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from foya_desktop.core.errors import InvalidOperation, KeyringUnavailable
-from foya_desktop.core.events import (
-    ApprovalRequested,
-    QuestionAsked,
-    QueueItem,
-    SessionChanged,
-    TaskRecord,
-)
+from foya_desktop.core.events import ApprovalRequested, QuestionAsked, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.records import QueueItem, TaskRecord
 from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.events import Checkpoint, TaskRecord
 from foya_desktop.core.model import Session
+from foya_desktop.core.records import Checkpoint, TaskRecord
 from foya_desktop.engine.ops import branching, compaction, deletion, merging, rewind
 from foya_desktop.engine.ops.children import ChildAgents
 from foya_desktop.engine.ops.forking import Forks

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.store.events_log import append_event
 from foya_desktop.store.schema import CheckpointRow, MessageRow, MetaRow
 

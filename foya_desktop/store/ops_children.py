@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from foya_desktop.core.errors import NotFound
-from foya_desktop.core.events import TaskRecord
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.model import Session
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.store import sessions, tasks
 from foya_desktop.store.schema import MessageRow, SubagentRow, TaskRow
 

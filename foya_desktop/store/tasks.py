@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, cast, get_args
 
 from foya_desktop.core.errors import NotFound
-from foya_desktop.core.events import TaskKind, TaskRecord, TaskState
+from foya_desktop.core.records import TaskKind, TaskRecord, TaskState
 from foya_desktop.store.events_log import check_alive
 from foya_desktop.store.leases import current_lease
 from foya_desktop.store.schema import TaskRow

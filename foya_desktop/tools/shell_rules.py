@@ -188,6 +188,7 @@ WRAPPER_VALUES: dict[str, str] = {
     "watch": "nd", "flock": "wEc", "unbuffer": "", "strace": "eoOpsuP", "ltrace": "eoOpsuP",
     "caffeinate": "tw", "chronic": "", "systemd-run": "pu", "firejail": "", "torsocks": "",
     "proxychains": "fq", "proxychains4": "fq", "then": "", "script": "cq", "faketime": "f",
+    "coproc": "",
 }
 """Commands that run another command: short options taking a value, to find the inner command."""
 

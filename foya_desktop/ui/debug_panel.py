@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,10 +25,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.figures import DEBUG_WARNING, tokens_text
-from foya_desktop.ui import theme
+from foya_desktop.core.figures import DEBUG_WARNING
+from foya_desktop.ui import i18n, theme
 
-COLUMNS = ("kind", "speaker", "model / tool", "tokens in / out", "stop", "first byte", "duration", "retries")
+
+def _columns() -> list[str]:
+    translate = QCoreApplication.translate
+    return [translate("DebugPanel", "kind"), translate("DebugPanel", "speaker"),
+            translate("DebugPanel", "model / tool"), translate("DebugPanel", "tokens in / out"),
+            translate("DebugPanel", "stop"), translate("DebugPanel", "first byte"),
+            translate("DebugPanel", "duration"), translate("DebugPanel", "retries")]
 
 
 class DebugPanel(QWidget):
@@ -42,13 +48,13 @@ class DebugPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.warning = QLabel(DEBUG_WARNING)
+        self.warning = QLabel(i18n.core_text(DEBUG_WARNING))
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet(f"color: {theme.warning_color().name()}")
         self.turns = QComboBox()
-        self.turns.setToolTip("The turn whose model requests and tool calls are shown")
+        self.turns.setToolTip(self.tr("The turn whose model requests and tool calls are shown"))
         self.rows = QTreeWidget()
-        self.rows.setHeaderLabels(list(COLUMNS))
+        self.rows.setHeaderLabels(_columns())
         self.rows.setRootIsDecorated(False)
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
@@ -60,7 +66,7 @@ class DebugPanel(QWidget):
 
     def _layout(self) -> None:
         top = QHBoxLayout()
-        top.addWidget(QLabel("Turn:"))
+        top.addWidget(QLabel(self.tr("Turn:")))
         top.addWidget(self.turns, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.rows)
@@ -79,9 +85,9 @@ class DebugPanel(QWidget):
         current = self.turns.currentData()
         self.turns.clear()
         for i, turn in enumerate(turns, 1):
-            self.turns.addItem(f"Turn {i} · {turn}", turn)
+            self.turns.addItem(self.tr("Turn {number} · {id}").format(number=i, id=turn), turn)
         if not turns:
-            self.turns.addItem("No traces yet: send a message", "")
+            self.turns.addItem(self.tr("No traces yet: send a message"), "")
         chosen = current if current in turns else (turns[-1] if turns else "")
         self.turns.setCurrentIndex(max(0, self.turns.findData(chosen)))
         self._show_turn(chosen)
@@ -92,7 +98,7 @@ class DebugPanel(QWidget):
             item = QTreeWidgetItem(list(_row(t)))
             item.setData(0, Qt.ItemDataRole.UserRole, json.dumps(t, ensure_ascii=False, indent=1))
             self.rows.addTopLevelItem(item)
-        for col in range(len(COLUMNS)):
+        for col in range(self.rows.columnCount()):
             self.rows.resizeColumnToContents(col)
         first = self.rows.topLevelItem(0)
         if first is not None:
@@ -105,12 +111,27 @@ class DebugPanel(QWidget):
 
 
 def _row(t: dict[str, Any]) -> tuple[str, ...]:
-    duration = f"{t['duration_ms']} ms"
+    translate = QCoreApplication.translate
+
+    def ms(value: int) -> str:
+        return translate("DebugPanel", "{ms} ms").format(ms=i18n.number(value))
+
+    duration = ms(t["duration_ms"])
     if t["kind"] == "tool":
-        outcome = "blocked" if t["blocked"] else "error" if t["is_error"] else f"{t['result_chars']} chars"
-        return ("tool", t["speaker"], t["tool"], outcome, "", "", duration, "")
+        outcome = (translate("DebugPanel", "blocked") if t["blocked"] else translate("DebugPanel", "error")
+                   if t["is_error"] else translate("DebugPanel", "{count} chars").format(
+                       count=i18n.number(t["result_chars"])))
+        return (translate("DebugPanel", "tool"), t["speaker"], t["tool"], outcome, "", "", duration, "")
     usage = t["usage"]
-    ttfb = f"{t['ttfb_ms']} ms" if t["ttfb_ms"] is not None else "—"
-    tokens = f"{tokens_text(usage['input_tokens'])} / {tokens_text(usage['output_tokens'])}"
-    return ("request", t["speaker"], f"{t['connection']}/{t['request']['model']}", tokens,
-            t["stop_reason"] or (t["error"] or "—"), ttfb, duration, str(t["retries"]))
+    ttfb = ms(t["ttfb_ms"]) if t["ttfb_ms"] is not None else "—"
+    tokens = f"{i18n.tokens(usage['input_tokens'])} / {i18n.tokens(usage['output_tokens'])}"
+    return (
+        translate("DebugPanel", "request"),
+        t["speaker"],
+        f"{t['connection']}/{t['request']['model']}",
+        tokens,
+        t["stop_reason"] or (t["error"] or "—"),
+        ttfb,
+        duration,
+        str(t["retries"]),
+    )

@@ -38,48 +38,107 @@ def _exact() -> dict[str, Callable[[Mapping[str, object]], str]]:
     return {
         "session_busy": lambda p: busy_queued if p.get("operation") in (None, "turn") else busy,
         "branch_inside_running_turn": lambda p: QCoreApplication.translate(
-            "ErrorText", "Cannot branch inside the turn that is still running: branch after an "
-            "earlier turn's reply, or wait until this one ends."),
+            "ErrorText",
+            "Cannot branch inside the turn that is still running: branch after an "
+            "earlier turn's reply, or wait until this one ends.",
+        ),
         "session_busy_elsewhere": lambda p: QCoreApplication.translate(
-            "ErrorText", "Another Foya process (pid {pid}) is working in this session; wait until it "
-            "finishes.").format(pid=p.get("pid", "?")),
+            "ErrorText",
+            "Another Foya process (pid {pid}) is working in this session; wait until it finishes.",
+        ).format(pid=p.get("pid", "?")),
         "session_deleted": lambda p: QCoreApplication.translate(
-            "ErrorText", "This session has been deleted."),
+            "ErrorText", "This session has been deleted."
+        ),
         "question_unanswered": lambda p: QCoreApplication.translate(
-            "ErrorText", "The question was closed without an answer."),
+            "ErrorText", "The question was closed without an answer."
+        ),
+        "branch_user_message": lambda p: QCoreApplication.translate(
+            "ErrorText",
+            "Cannot branch at a user message: branch after a complete reply or tool result instead.",
+        ),
+        "branch_incomplete_reply": lambda p: QCoreApplication.translate(
+            "ErrorText",
+            "Cannot branch after a reply that did not complete: branch after an earlier complete "
+            "reply or tool result.",
+        ),
+        "branch_call_without_result": lambda p: QCoreApplication.translate(
+            "ErrorText",
+            "Cannot branch after a tool call without its result: branch after the tool result instead.",
+        ),
+        "branch_answered_later": lambda p: QCoreApplication.translate(
+            "ErrorText",
+            "Cannot branch here: a tool call before this point gets its result only after it. "
+            "Branch after the tool result.",
+        ),
+        "rewind_images": lambda p: QCoreApplication.translate(
+            "ErrorText",
+            "This message has attachments (images). Only plain-text messages can go back to the "
+            "composer, so the history cannot be rewound to it.",
+        ),
+        "rewind_not_movable_meta": lambda p: QCoreApplication.translate(
+            "ErrorText",
+            "This message carries browser elements or a command id; only plain-text messages can "
+            "go back to the composer, so it cannot be rewound to.",
+        ),
+        "fork_in_progress": lambda p: QCoreApplication.translate(
+            "ErrorText", "A fork of this session is already being made; wait for it to open."
+        ),
+        "rewind_stale": lambda p: QCoreApplication.translate(
+            "ErrorText", "The session or its files changed since the preview; check the new preview."
+        ),
+        "step_limit_reached": lambda p: QCoreApplication.translate(
+            "ErrorText", "{vp} reached its limit of {max_steps} steps."
+        ).format(vp=p.get("vp", "?"), max_steps=p.get("max_steps", "?")),
+        "turn_stopped": lambda p: QCoreApplication.translate(
+            "ErrorText", "You rejected the tool call without a reason, so the turn stopped."
+        ),
+        "operation_stopped": lambda p: QCoreApplication.translate(
+            "ErrorText", "Stopped; nothing was changed."
+        ),
     }
 
 
 def _kinds() -> dict[str, str]:
     translate = QCoreApplication.translate
     return {
-        "auth_error": translate("ErrorText",
-            "The model service refused the API key (missing, wrong or no access)."),
-        "rate_limited": translate("ErrorText",
-            "The model service is limiting requests; try again in a moment."),
+        "auth_error": translate(
+            "ErrorText", "The model service refused the API key (missing, wrong or no access)."
+        ),
+        "rate_limited": translate(
+            "ErrorText", "The model service is limiting requests; try again in a moment."
+        ),
         "overloaded": translate("ErrorText", "The model service is overloaded or failing; try again later."),
-        "context_too_long": translate("ErrorText",
-            "The conversation is longer than the model's context window; "
-                                            "compact it or start a branch."),
-        "cannot_connect": translate("ErrorText",
-            "Cannot reach the model service (refused, name or TLS failure)."),
+        "context_too_long": translate(
+            "ErrorText",
+            "The conversation is longer than the model's context window; compact it or start a branch.",
+        ),
+        "cannot_connect": translate(
+            "ErrorText", "Cannot reach the model service (refused, name or TLS failure)."
+        ),
         "provider_timeout": translate("ErrorText", "The model service took too long to answer."),
         "incomplete_stream": translate("ErrorText", "The reply stopped before it was complete."),
         "bad_response": translate("ErrorText", "The model service sent something Foya cannot read."),
         "stream_error_event": translate("ErrorText", "The model service reported an error while replying."),
         "provider_error": translate("ErrorText", "The model service call failed."),
-        "keyring_unavailable": translate("ErrorText",
-            "This system has no secure keyring, so API keys cannot be stored."),
-        "database_locked": translate("ErrorText",
-            "Another program kept Foya's database locked for too long."),
+        "keyring_unavailable": translate(
+            "ErrorText", "This system has no secure keyring, so API keys cannot be stored."
+        ),
+        "database_locked": translate(
+            "ErrorText", "Another program kept Foya's database locked for too long."
+        ),
         "disk_full": translate("ErrorText", "The disk is full; Foya could not save."),
         "storage_read_only": translate("ErrorText", "Foya's data folder cannot be written."),
         "database_corrupt": translate("ErrorText", "Foya's database file is damaged; it is not written to."),
-        "schema_too_new": translate("ErrorText",
-            "The database was written by a newer Foya; update Foya to open it."),
+        "schema_too_new": translate(
+            "ErrorText", "The database was written by a newer Foya; update Foya to open it."
+        ),
         "schema_invalid": translate("ErrorText", "The database records a schema version Foya never wrote."),
         "storage_error": translate("ErrorText", "Foya's data folder cannot be used."),
         "path_outside_project": translate("ErrorText", "The path is outside the session's project folder."),
+        "merge_refused": translate("ErrorText", "These sessions cannot be merged."),
+        "internal_error": translate(
+            "ErrorText", "Foya hit an internal error (a bug); the log has the details."
+        ),
     }
 
 
@@ -98,16 +157,58 @@ def error_text(error: BaseException) -> str:
     english = str(error) or type(error).__name__
     if not isinstance(error, FoyaError):
         return f"{type(error).__name__}: {english}"
-    code = error_code(error)
     raw = getattr(error, "params", None)
     params: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
+    code = error_code(error)
+    if code not in _exact() and code not in _kinds():  # a subclass without its own entry: its parents'
+        code = next((c for k in type(error).__mro__ if (c := _snake(k.__name__)) in _kinds()), code)
+    return coded_text(code, params, english)
+
+
+def coded_text(code: str, params: Mapping[str, object], english: str) -> str:
+    """A coded error (an exception's, or an event's ``error_code``/``error_params``) in the window's language.
+
+    Unknown codes, and kind codes while the window is English, give ``english``.
+    """
     exact = _exact().get(code)
     if exact is not None:
         return exact(params)
-    kinds = _kinds()
-    summary = kinds.get(code) or next(
-        (kinds[_snake(k.__name__)] for k in type(error).__mro__ if _snake(k.__name__) in kinds), None)
+    summary = _kinds().get(code)
     if summary is None or i18n.active() == "en":
-        return english  # unknown code, or the window is in English: the engine's own sentence
+        return english
+    if not english:
+        return summary
     detail = QCoreApplication.translate("ErrorText", "{summary} ({detail})")
     return detail.format(summary=summary, detail=english)
+
+
+def notice_text(code: str, params: Mapping[str, object], english: str) -> str:
+    """A ``Notice`` event's text by its code (``core/error_codes.py`` NOTICE_CODES); else ``english``."""
+    translate = QCoreApplication.translate
+    if i18n.active() == "en":
+        return english
+    if code == "queue_paused_elsewhere":
+        return translate(
+            "ErrorText", "Another Foya process (pid {pid}) is working in this session; the queue is paused."
+        ).format(pid=params.get("pid", "?"))
+    if code == "provider_retry":
+        reason = _kinds().get(
+            str(params.get("error_code", "")), translate("ErrorText", "The request failed.")
+        )
+        return translate("ErrorText", "{reason} Retrying in {delay} s (attempt {attempt}).").format(
+            reason=reason, delay=params.get("delay", "?"), attempt=params.get("attempt", "?"))
+    if code == "compaction_failed":
+        reason = coded_text(str(params.get("error_code", "")), {}, str(params.get("error", "")))
+        return translate(
+            "ErrorText", "Automatic compaction failed; the turn goes on without it: {reason}"
+        ).format(reason=reason)
+    if code == "mcp_untrusted":
+        raw = params.get("servers", ())
+        servers = ", ".join(str(s) for s in raw) if isinstance(raw, (list, tuple)) else str(raw)
+        return translate(
+            "ErrorText",
+            "This project's .mcp.json configures MCP servers you have not trusted, so none of them "
+            "started: {servers}. Trust them in the window (File → MCP servers…) or with `foya projects trust "
+            "{project}`.",
+        ).format(servers=servers, project=params.get("project", ""))
+    return english

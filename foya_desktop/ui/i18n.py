@@ -143,7 +143,12 @@ def clock(epoch_ms: int) -> str:
 
 def how_counted() -> str:
     """``core.figures.HOW_COUNTED`` in the window's language (English when the core's text changed)."""
-    return QCoreApplication.translate("Figures", HOW_COUNTED)
+    return core_text(HOW_COUNTED)
+
+
+def core_text(text: str) -> str:
+    """A fixed sentence of ``core/`` (marked below) in the window's language; unmarked text as is."""
+    return QCoreApplication.translate("Figures", text)
 
 
 # NOTE: core/ cannot import Qt, so its sentences are marked here for lupdate; they are looked up by
@@ -157,4 +162,8 @@ _CORE_TEXTS = (
         "refused before running and count as failures, not executions. Repeated calls used the same tool "
         "and arguments as an earlier call of this turn; duplicate results repeated an earlier output. "
         "New evidence does not mean the task is done."),
+    QT_TRANSLATE_NOOP(
+        "Figures",
+        "Debug traces may contain project text and tool output. They are for you, the owner "
+        "of this session: do not export or share them casually."),
 )

@@ -76,7 +76,7 @@ class QuitController(QObject):
 
     def _make_tray(self) -> QSystemTrayIcon:
         tray = QSystemTrayIcon(app_icon(), self)
-        tray.setToolTip("Foya")
+        tray.setToolTip(self.tr("Foya"))
         menu = QMenu(self._window)  # filled by the TrayAgent (ui/tray/agent.py)
         menu.addAction(self.tr("Show Foya"), self.show_window)
         menu.addSeparator()
@@ -103,7 +103,7 @@ class QuitController(QObject):
             if not self.busy_sessions():
                 self.request_quit()
             elif not self._asking:
-                self._runner.spawn(self._ask_without_tray(), "Closing the window")
+                self._runner.spawn(self._ask_without_tray(), self.tr("Closing the window"))
             return True
         self._window.hide()
         if not self._told_about_tray:
@@ -164,13 +164,13 @@ class QuitController(QObject):
         self.quitting = True
         if self.tray is not None or not self.busy_sessions():
             self._window.hide()
-        self._runner.spawn(self._finish(), "Quitting")
+        self._runner.spawn(self._finish(), self.tr("Quitting"))
 
     def force_quit(self) -> None:
         """Stop running turns (kept as interrupted) and quit right away."""
         self.quitting = True
         self._window.hide()
-        self._runner.spawn(self._stop_all(), "Stopping turns")
+        self._runner.spawn(self._stop_all(), self.tr("Stopping turns"))
 
     async def _finish(self) -> None:
         while (busy := self.busy_sessions()) and not self._finished:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
 
@@ -34,6 +34,7 @@ from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
+from foya_desktop.ui.error_text import notice_text
 from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
                                     self._session_title, self.session_in_view, self.prefs.load, self)
         self.mcp_dialog: McpServersDialog | None = None
+        self._mcp_offered: set[str] = set()
         """The open MCP servers panel (tests drive it)."""
         self._actions = self._make_actions()
         self.session_actions = self._make_session_actions()  # branch, rewind, delete, compact (ui/ops)
@@ -137,7 +139,7 @@ class MainWindow(QMainWindow):
 
     def _build(self) -> None:
         self.setWindowIcon(app_icon())
-        self.setWindowTitle("Foya")
+        self.setWindowTitle(self.tr("Foya"))
         self.resize(1200, 800)
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.pane)
@@ -256,7 +258,7 @@ class MainWindow(QMainWindow):
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
         self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
-            self.open_at(sid, target), "Opening the session"))
+            self.open_at(sid, target), self.tr("Opening the session")))
         self.tray_agent.show_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)
@@ -297,10 +299,21 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
             self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
-        self.setWindowTitle(self._title_for(session) if session else "Foya")
+        self.setWindowTitle(self._title_for(session) if session else self.tr("Foya"))
         await self.pane.show_session(session)
         if session is not None:
             self.session_shown.emit(session.id)
+            if session.project_id and session.project_id not in self._mcp_offered:
+                self._mcp_offered.add(session.project_id)
+                self.runner.spawn(self._offer_mcp_trust(session.project_id), self.tr("MCP servers"))
+
+    async def _offer_mcp_trust(self, project_id: str) -> None:
+        """Once per project and run: project MCP servers waiting for trust open the panel's prompt."""
+        rows = await self.kernel.mcp_overview(project_id)
+        waiting = any(r.scope == "project" and r.trust in ("untrusted", "changed") for r in rows)
+        current = self.pane.session
+        if waiting and self.mcp_dialog is None and current is not None and current.project_id == project_id:
+            await self.mcp_flow(ask_trust=True)
 
     def current_session_id(self) -> str | None:
         """The session on screen (None on the welcome page)."""
@@ -391,7 +404,7 @@ class MainWindow(QMainWindow):
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")
-        self.statusBar().showMessage(mark + notice.text, 15000)
+        self.statusBar().showMessage(mark + notice_text(notice.code, notice.params, notice.text), 15000)
 
     async def _load_projects(self) -> None:
         for project in await self.kernel.list_projects():
@@ -488,8 +501,13 @@ class MainWindow(QMainWindow):
         finally:
             dialog.deleteLater()
 
-    async def mcp_flow(self) -> None:
-        """The MCP servers panel for the open session's project (user-level servers alone without one)."""
+    async def mcp_flow(self, *, ask_trust: bool = False) -> None:
+        """Open the MCP servers panel for the open session's project (user-level servers alone
+        without one); with ``ask_trust`` it opens with the trust prompt. Returns once it is open
+        (the panel is window-modal; nothing waits for it to close)."""
+        if self.mcp_dialog is not None:
+            self.mcp_dialog.raise_()
+            return
         session = self.pane.session
         project_id = session.project_id if session is not None else None
         name = ""
@@ -497,12 +515,16 @@ class MainWindow(QMainWindow):
             name = next((p.name for p in await self.kernel.list_projects() if p.id == project_id), "")
         dialog = McpServersDialog(self.kernel, self.runner, project_id, name, self)
         self.mcp_dialog = dialog
-        await dialog.refresh()
-        try:
-            await run_dialog(dialog)
-        finally:
+
+        def closed() -> None:
             self.mcp_dialog = None
             dialog.deleteLater()
+
+        dialog.finished.connect(closed)
+        await dialog.refresh()
+        dialog.open()
+        if ask_trust:
+            QTimer.singleShot(0, dialog.ask_trust)
 
     async def connections_flow(self) -> None:
         """Manage model services; the status line refreshes afterwards."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import (
@@ -48,8 +48,9 @@ from foya_desktop.ui.timeline.render import RowRenderer
 from foya_desktop.ui.timeline.thumbnails import ThumbnailCache
 from foya_desktop.ui.timeline.view import TimelineView
 
-EMPTY_SESSION_TEXT = ("Start the conversation.\n\n@mention a VP to address it · Enter sends · "
-                      "Shift+Enter adds a line · messages sent while a reply runs wait in the queue")
+EMPTY_SESSION_TEXT = str(QT_TRANSLATE_NOOP(
+    "SessionPane", "Start the conversation.\n\n@mention a VP to address it · Enter sends · "
+    "Shift+Enter adds a line · messages sent while a reply runs wait in the queue"))
 
 
 class SessionPane(QWidget):
@@ -71,10 +72,12 @@ class SessionPane(QWidget):
         self.timeline_model = TimelineModel(theme.body_font(), self)
         self.timeline_view = TimelineView(self.renderer)
         self.timeline_view.setModel(self.timeline_model)
-        self.timeline_view.placeholder = EMPTY_SESSION_TEXT
+        self.timeline_view.placeholder = self.tr(EMPTY_SESSION_TEXT)
         self.title, self.subtitle = QLabel(), QLabel()
-        self.settings_button = QPushButton("Settings…")
-        self.settings_button.setToolTip("Title, announcement, VPs, model, effort, approval and agent mode")
+        self.settings_button = QPushButton(self.tr("Settings…"))
+        self.settings_button.setToolTip(
+            self.tr("Title, announcement, VPs, model, effort, approval and agent mode")
+        )
         self.settings_dialog: SessionSettingsDialog | None = None
         self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
@@ -146,9 +149,9 @@ class SessionPane(QWidget):
         self.status.agent_mode_chosen.connect(
             lambda mode: self._update(agent_mode=mode) if self.session else None)
         self.status.confirm_plan.connect(
-            lambda: self._plan_op(self._kernel.confirm_plan, "Confirming the plan"))
+            lambda: self._plan_op(self._kernel.confirm_plan, self.tr("Confirming the plan")))
         self.status.keep_planning.connect(
-            lambda: self._plan_op(self._kernel.keep_planning, "Back to planning"))
+            lambda: self._plan_op(self._kernel.keep_planning, self.tr("Back to planning")))
         self.status.stop_requested.connect(self._stop_vp)
         self.status.debug_toggled.connect(self._toggle_debug)
         self.settings_button.clicked.connect(self._open_settings)
@@ -176,8 +179,8 @@ class SessionPane(QWidget):
 
     def _show_meta(self, session: Session | None) -> None:
         self.settings_button.setEnabled(session is not None and session.parent_id is None)
-        self.title.setText(session.title or "Untitled session" if session else "")
-        folder = session.workdir if session and session.workdir else "No folder (Recents)"
+        self.title.setText(session.title or self.tr("Untitled session") if session else "")
+        folder = session.workdir if session and session.workdir else self.tr("No folder (Recents)")
         extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
         self.subtitle.setText(folder + extra if session else "")
         if session is not None:
@@ -245,7 +248,7 @@ class SessionPane(QWidget):
             self._load_debug()
             self._refresh_run_state()
             if event.status == "error":
-                self.status.set_error(event.error or "The turn failed.")
+                self.status.set_error(event.error or self.tr("The turn failed."))
 
     def on_vp_status(self, event: VPStatus) -> None:
         """Per-VP progress."""
@@ -301,7 +304,7 @@ class SessionPane(QWidget):
             return
         text, attachments = self.composer.take()
         if text or attachments:
-            self._runner.spawn(self._send(self.session.id, text, attachments), "Sending the message")
+            self._runner.spawn(self._send(self.session.id, text, attachments), self.tr("Sending the message"))
 
     async def _send(self, session_id: str, text: str, attachments: list[SentAttachment]) -> None:
         try:
@@ -314,11 +317,11 @@ class SessionPane(QWidget):
 
     def _stop(self, keep_queue: bool) -> None:
         if self.session is not None:
-            self._runner.spawn(self._kernel.stop(self.session.id, keep_queue=keep_queue), "Stopping")
+            self._runner.spawn(self._kernel.stop(self.session.id, keep_queue=keep_queue), self.tr("Stopping"))
 
     def _interrupt(self, item_id: str) -> None:
         if self.session is not None:
-            self._runner.spawn(self._kernel.interrupt(self.session.id, item_id), "Interrupting")
+            self._runner.spawn(self._kernel.interrupt(self.session.id, item_id), self.tr("Interrupting"))
 
     def _queue_op(self, op: object, *args: object) -> None:
         if self.session is not None and callable(op):
@@ -331,14 +334,14 @@ class SessionPane(QWidget):
 
     def _stop_vp(self, speaker: str) -> None:
         if self.session is not None:
-            self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), "Stopping")
+            self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), self.tr("Stopping"))
 
     def _open_usage(self) -> None:
         sid = self.session.id if self.session else None
 
         async def show() -> None:
             self.usage_dialog = await open_usage(self._kernel, self._runner, sid, self)
-        self._runner.spawn(show(), "Opening token usage")
+        self._runner.spawn(show(), self.tr("Opening token usage"))
 
     def _open_settings(self) -> None:
         if self.session is None:
@@ -347,7 +350,7 @@ class SessionPane(QWidget):
 
         async def show() -> None:
             self.settings_dialog = await open_session_settings(self._kernel, self._runner, session, self)
-        self._runner.spawn(show(), "Opening session settings")
+        self._runner.spawn(show(), self.tr("Opening session settings"))
 
     def _toggle_debug(self, shown: bool) -> None:
         self.debug.setVisible(shown)
@@ -362,7 +365,7 @@ class SessionPane(QWidget):
             traces = await self._kernel.debug_traces(sid)
             if self._is_current(sid):
                 self.debug.set_traces(traces)
-        self._runner.spawn(load(), "Loading debug traces")
+        self._runner.spawn(load(), self.tr("Loading debug traces"))
 
     def _plan_op(self, op: Callable[[str], Coroutine[Any, Any, object]], what: str) -> None:
         if self.session is not None:
@@ -374,17 +377,19 @@ class SessionPane(QWidget):
 
     def _update(self, **changes: object) -> None:
         assert self.session is not None
-        self._runner.spawn(self._kernel.update_session(self.session.id, **changes), "Saving the setting")
+        self._runner.spawn(
+            self._kernel.update_session(self.session.id, **changes), self.tr("Saving the setting")
+        )
 
     def _fetch_older(self) -> None:
         if not self.timeline_model.loading:
-            self._runner.spawn(self.timeline_model.fetch_older(), "Loading older messages")
+            self._runner.spawn(self.timeline_model.fetch_older(), self.tr("Loading older messages"))
 
     def _reload(self) -> None:
-        self._runner.spawn(self.show_session(self.session), "Loading the newest messages")
+        self._runner.spawn(self.show_session(self.session), self.tr("Loading the newest messages"))
 
     def _attach_files(self, paths: list[str]) -> None:
-        self._runner.spawn(self._read_files(paths), "Attaching files")
+        self._runner.spawn(self._read_files(paths), self.tr("Attaching files"))
 
     async def _read_files(self, paths: list[str]) -> None:
         self.composer.add_intake(await read_paths(paths))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
 from foya_desktop.core.model import OMNI, VP
@@ -52,7 +53,11 @@ class SpeakerDirectory:
     def name(self, vp_id: str) -> str:
         """Short name shown above a VP's replies (its @handle)."""
         vp = self._vps.get(vp_id)
-        return vp.name if vp is not None else (vp_id or "Assistant")
+        return (
+            vp.name
+            if vp is not None
+            else (vp_id or QCoreApplication.translate("SpeakerDirectory", "Assistant"))
+        )
 
     def handles(self) -> list[str]:
         """@mention handles of the roster, in roster order."""

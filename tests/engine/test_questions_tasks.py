@@ -5,14 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from foya_desktop.core.events import (
-    QuestionAnswered,
-    QuestionAsked,
-    QuestionClosed,
-    TaskChanged,
-    TaskRecord,
-)
+from foya_desktop.core.events import QuestionAnswered, QuestionAsked, QuestionClosed, TaskChanged
 from foya_desktop.core.model import ApprovalMode
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel

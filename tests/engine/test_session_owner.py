@@ -111,6 +111,34 @@ async def test_stop_cancels_held_work_and_waits(kernel: Kernel) -> None:
         await op
 
 
+async def test_a_stop_before_the_held_work_starts_is_not_lost(kernel: Kernel) -> None:
+    """A stop that lands while a hold is still getting ready (showing its phase, before its work
+    runs) stops that work: it never starts, and the stop returns once the session is free."""
+    s = await kernel.create_session()
+    owner = kernel.turns.owner(s.id)
+    ran: list[str] = []
+
+    async def work() -> str:
+        ran.append("work")
+        return "done"
+
+    async def operation() -> str:
+        async with owner.hold("compact it", Phase.COMPACTION) as held:
+            await stop_sent.wait()
+            return await held.run(work(), stopped="Compaction was stopped; nothing was changed.")
+
+    stop_sent = asyncio.Event()
+    job = asyncio.create_task(operation())
+    await wait_for(lambda: owner.phase == Phase.COMPACTION)
+    stopping = asyncio.create_task(kernel.stop(s.id))
+    await _spin()
+    stop_sent.set()
+    with pytest.raises(OperationStopped, match="stopped"):
+        await job
+    await stopping
+    assert ran == [] and not owner.busy and kernel.phase(s.id) == Phase.IDLE
+
+
 async def test_stop_keeps_the_queue_paused_and_send_resumes_it(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     """F19: stop keeps the queue (paused); sending again to the idle session lets it go."""

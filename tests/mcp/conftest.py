@@ -76,3 +76,12 @@ def http_server(tag: str) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+async def await_gone(tag: str, seconds: float = 20.0) -> list[int]:
+    """``wait_gone`` that keeps the event loop running (for tests on a live loop)."""
+    import asyncio
+    deadline = time.monotonic() + seconds
+    while processes_with(tag) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return processes_with(tag)

@@ -22,7 +22,7 @@ from foya_desktop.tools.base import ToolContext
 from foya_desktop.tools.mcp.config import project_config_path, user_config_path
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.engine import Recorder, wait_for, wait_turns
-from tests.mcp.conftest import processes_with, stdio_entry, wait_gone, write_config
+from tests.mcp.conftest import await_gone, processes_with, stdio_entry, write_config
 
 
 def _mcp(kernel: Kernel) -> McpServers:
@@ -207,7 +207,7 @@ async def test_changed_command_needs_trust_again_and_revoke_stops(kernel: Kernel
     write_config(project_config_path(project), {"fake": stdio_entry(tag, "--changed")})
     await mcp.prepare(session)
     assert mcp.tools_for(session) == {}
-    assert wait_gone(tag) == []
+    assert await await_gone(tag) == []
     status = await mcp.overview(session.project_id, session.workdir)
     assert status[0].trust == "changed"
     await _trust_all(kernel, session)
@@ -216,7 +216,7 @@ async def test_changed_command_needs_trust_again_and_revoke_stops(kernel: Kernel
     assert session.project_id is not None
     assert await trust.revoke(kernel.store, session.project_id) == 1
     await mcp.prepare(session)
-    assert mcp.tools_for(session) == {} and wait_gone(tag) == []
+    assert mcp.tools_for(session) == {} and await await_gone(tag) == []
 
 
 async def test_user_level_servers_need_no_trust_and_are_listed_apart(kernel: Kernel, project: Path,
@@ -239,12 +239,12 @@ async def test_idle_stop_and_quit_leave_no_process(kernel: Kernel, project: Path
     assert processes_with(tag)
     mcp.idle_stop_s = 0
     assert await mcp.stop_idle() == 1
-    assert wait_gone(tag) == []
+    assert await await_gone(tag) == []
     tool = mcp.tools_for(session)["mcp__fake__echo"]
     out = await tool.run({"text": "woken"}, _ctx(project))
     assert out.content == "echo: woken" and processes_with(tag)
     await mcp.close()  # what Kernel.close (quit) does
-    assert wait_gone(tag) == []
+    assert await await_gone(tag) == []
 
 
 async def test_large_schemas_are_deferred_and_loaded_on_use(kernel: Kernel, project: Path, tag: str) -> None:
@@ -305,4 +305,4 @@ async def test_servers_never_outlive_a_killed_app(tmp_path: Path, project: Path,
     assert processes_with(tag)
     app.send_signal(signal.SIGKILL)
     await app.wait()
-    assert wait_gone(tag) == []
+    assert await await_gone(tag) == []

@@ -150,3 +150,25 @@ def test_plurals_follow_the_count(qapp: QApplication) -> None:
         assert QCoreApplication.translate("QueueWidget", "Queued (%n)", "", 3) == "队列（3）"
     finally:
         i18n.install("en", qapp)
+
+
+def test_event_codes_are_translated(zh: None) -> None:
+    """VP status errors and notices carry codes (core/error_codes.py); the window says them in Chinese."""
+    from foya_desktop.core.error_codes import ERROR_CODES, NOTICE_CODES
+    from foya_desktop.ui.error_text import coded_text, notice_text
+
+    assert coded_text("step_limit_reached", {"vp": "Omni", "max_steps": 40},
+                      "Omni reached its limit of 40 steps.") == "Omni 已达到 40 步的上限。"
+    assert coded_text("brand_new", {}, "English stays.") == "English stays."
+    retry = notice_text("provider_retry", {"error_code": "rate_limited", "status": 429, "delay": 3, "attempt": 2},
+                        "Too many requests. Retrying in 3 s (attempt 2).")
+    assert retry == "模型服务正在限制请求频率，请稍后重试。 将在 3 秒后重试（第 2 次）。"
+    untrusted = notice_text("mcp_untrusted", {"servers": ["git", "web"], "project": "/p"}, "English")
+    assert "git, web" in untrusted and "foya projects trust /p" in untrusted and "尚未信任" in untrusted
+    # every code the engine lists has a Chinese sentence here (or is a broad class shown as the engine wrote it)
+    broad = {"foya_error", "not_found", "invalid_operation", "bad_input", "tool_error"}
+    for code, spec in ERROR_CODES.items():
+        params = dict.fromkeys(spec.params, "x")
+        assert code in broad or coded_text(code, params, "ENGLISH") != "ENGLISH", code
+    for code, spec in NOTICE_CODES.items():
+        assert notice_text(code, dict.fromkeys(spec.params, "x"), "ENGLISH") != "ENGLISH", code

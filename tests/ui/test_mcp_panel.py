@@ -17,7 +17,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.tools.mcp.config import project_config_path, user_config_path
 from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.main_window import MainWindow
-from tests.mcp.conftest import processes_with, stdio_entry, wait_gone, write_config
+from tests.mcp.conftest import await_gone, processes_with, stdio_entry, write_config
 from tests.ui.helpers import open_session, settle, wait_until
 
 
@@ -33,9 +33,9 @@ async def test_panel_trust_prompt_status_restart_and_revoke(real_window: MainWin
     sid = await open_session(real_window, real_kernel, workdir=str(project))
     session = await real_kernel.get_session(sid)
     assert session.project_id is not None
-    real_window._actions["mcp"].trigger()
-    await wait_until(lambda: real_window.mcp_dialog is not None and real_window.mcp_dialog.isVisible(),
-                     what="panel open")
+    # Opening a session of a project whose servers wait for trust opens the panel with the prompt.
+    await wait_until(lambda: real_window.mcp_dialog is not None and real_window.mcp_dialog.isVisible()
+                     and real_window.mcp_dialog.prompt is not None, timeout=10, what="panel and prompt open")
     dialog = real_window.mcp_dialog
     assert dialog is not None
     try:
@@ -60,7 +60,6 @@ async def _drive(dialog: McpServersDialog, real_kernel: Kernel, session: Session
     await settle(2)
     dialog.grab().save(str(shots / "mcp_panel_untrusted.png"))
 
-    dialog.trust_button.click()
     await wait_until(lambda: dialog.prompt is not None and dialog.prompt.isVisible(), what="prompt")
     prompt = dialog.prompt
     assert prompt is not None
@@ -104,4 +103,4 @@ async def _drive(dialog: McpServersDialog, real_kernel: Kernel, session: Session
 
     dialog.revoke_button.click()
     await wait_until(lambda: "Took back the trust" in dialog.message.text(), timeout=10, what="revoked")
-    assert wait_gone(tag) == []
+    assert await await_gone(tag) == []

@@ -36,7 +36,7 @@ from foya_desktop.ui.ops.session_actions import (
     SHOW_SUMMARY,
 )
 from foya_desktop.ui.reading.message_actions import EDIT_AS_NEW, QUOTE
-from foya_desktop.ui.timeline.rows import CHECKPOINT_TEXT, CheckpointRow, MessageRow, StreamRow
+from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, StreamRow, checkpoint_text
 from tests.fakeprovider import FakeProviderServer, Reply, system_prompt
 from tests.helpers.agent_script import agent_responder
 from tests.ui.helpers import settle, wait_until
@@ -283,7 +283,7 @@ async def test_compact_now_shows_the_phase_then_a_marker_that_stays(
     assert seen[:2] == ["Compacting history…", "Idle"]
     marker_at = next(i for i, r in enumerate(rows(real_window)) if isinstance(r, CheckpointRow))
     assert marker_at == len(rows(real_window)) - 1
-    assert real_window.pane.timeline_model.index(marker_at, 0).data() == CHECKPOINT_TEXT
+    assert real_window.pane.timeline_model.index(marker_at, 0).data() == checkpoint_text()
 
     await say(real_window, real_kernel, turns, sid, "third question")
     assert isinstance(rows(real_window)[marker_at], CheckpointRow)  # newer messages go below it

@@ -19,7 +19,7 @@ from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.main_window import MainWindow
-from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
+from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
 from tests.ui.helpers import Events, open_session, settle, show, wait_until
 
 SLOW = Reply(text="The long answer arrives slowly. " * 3, chunk_size=6, delay_per_chunk=0.05)
@@ -208,3 +208,19 @@ async def test_without_a_tray_closing_mid_turn_asks_and_never_hides(
     await events.turns(1, sid)
     await wait_until(lambda: finished == [1], what="quit after the turn was stored")
     await _dispose(window)
+
+
+async def test_a_failed_turn_while_hidden_is_notified_with_the_reason(
+        tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
+    fake_provider.script(Reply(fault=Fault.status(401)), Reply(fault=Fault.status(401)))
+    events = Events(real_kernel)
+    shown = _Shown(tray_window)
+    sid = await open_session(tray_window, real_kernel, title="Broken key")
+    tray_window.close()
+    await real_kernel.send(sid, "hello")
+    (turn,) = await events.turns(1, sid)
+    assert turn.status == "error"
+    await wait_until(lambda: shown.items, what="failure notification")
+    kind, title, body = shown.items[0]
+    assert (kind, title) == ("failed", "Reply failed") and body.startswith("Broken key: ")
+    assert "401" in body or "rejected" in body

@@ -21,7 +21,7 @@ async def test_create_edit_duplicate_delete(real_window: MainWindow, real_kernel
     dialog.new_button.click()
     dialog.name.setText("Linus")
     dialog.soul.setPlainText("You implement the smallest safe fix.")
-    dialog.hint.setCurrentText("fast")
+    dialog.hint.setCurrentIndex(dialog.hint.findData("fast"))
     dialog.tools.setText("read_file, grep")
     dialog.color.setText("#aa5500")
     saved = await dialog.save()

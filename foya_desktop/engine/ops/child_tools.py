@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from foya_desktop.core.errors import FoyaError, ToolError
-from foya_desktop.core.events import TaskRecord
 from foya_desktop.core.model import OMNI, VP, Session
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.agents.vps import all_vps
 from foya_desktop.engine.ops.children import ChildAgents
 from foya_desktop.engine.project_files.agent_files import AgentDefinition

@@ -20,7 +20,6 @@ from foya_desktop.core.events import (
     MessageAdded,
     SessionChanged,
     TaskChanged,
-    TaskRecord,
     TurnFinished,
     TurnStarted,
     TurnStatus,
@@ -28,6 +27,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, Phase, Session
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.runner import VPRun, run_vp

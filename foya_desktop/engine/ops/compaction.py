@@ -9,8 +9,8 @@ compaction (``engine/request/build.py``, ``engine/request/summary.py``).
 from __future__ import annotations
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.request.summary import summarise, write_checkpoint
 from foya_desktop.engine.services import Services
@@ -20,8 +20,10 @@ from foya_desktop.store.ops_checkpoints import latest_checkpoint
 
 async def compact_now(svc: Services, scheduler: Scheduler, session_id: str) -> Checkpoint:
     """Manual compaction of an idle session; a stop (``kernel.stop``) cancels it."""
+    owner = scheduler.owner(session_id)
+    owner.refuse_if_busy("compact it")  # decided now, not after the read below
     session = await svc.store.get_session(session_id)
-    async with scheduler.owner(session_id).hold("compact it", Phase.COMPACTION) as held:
+    async with owner.hold("compact it", Phase.COMPACTION) as held:
         return await held.run(_manual(svc, session), stopped="Compaction was stopped; nothing was changed.")
 
 

@@ -13,10 +13,11 @@ import contextlib
 import json
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.events import Checkpoint, CompactionCheckpoint
+from foya_desktop.core.events import CompactionCheckpoint
 from foya_desktop.core.llm import LlmMessage, LlmRequest
 from foya_desktop.core.messages import ImagePart, Message, TextPart
 from foya_desktop.core.model import VP, Session
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
 from foya_desktop.store.ops_checkpoints import add_checkpoint

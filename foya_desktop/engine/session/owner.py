@@ -31,9 +31,10 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 from foya_desktop.core.errors import InvalidOperation, SessionBusyElsewhere
-from foya_desktop.core.events import Event, Notice, PhaseChanged, QueueItem
+from foya_desktop.core.events import Event, Notice, PhaseChanged
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Phase
+from foya_desktop.core.records import QueueItem
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.session.queue import Attachment, SessionQueue
 from foya_desktop.store.store import Store
@@ -72,6 +73,8 @@ class SessionOwner:
         self._phase = Phase.IDLE
         self._task: asyncio.Task[Any] | None = None
         self._held_by: str | None = None
+        self._stop_asked = False
+        """A stop came while a hold had no work running yet: its work is refused when it starts."""
         self._vp_runs: dict[str, asyncio.Task[str]] = {}
         """The running turn's per-VP runs by speaker (one VP can be stopped alone)."""
         self._releasing = 0
@@ -170,6 +173,18 @@ class SessionOwner:
             self._releasing -= 1
             self._settle()
 
+    def refuse_if_busy(self, what: str) -> None:
+        """The refusal :meth:`hold` makes, for callers that must decide at the moment of the call.
+
+        An operation that reads the store before holding would otherwise decide
+        after its first await, when a running turn may have ended meanwhile (the
+        read can wait behind the turn's writes): "compact now" pressed during a
+        reply would then quietly run after it instead of being refused.
+        """
+        if self.busy:
+            raise InvalidOperation(f"The session is busy. Stop the running turn first, then {what}.",
+                                   code="session_busy", session_id=self.session_id, operation=what)
+
     @asynccontextmanager
     async def hold(self, what: str, phase: Phase | None = None, *,
                    advance: bool = True) -> AsyncIterator[Hold]:
@@ -179,10 +194,9 @@ class SessionOwner:
         session shows that phase meanwhile and is idle again afterwards.
         ``advance=False`` leaves the queue where it is (deletion).
         """
-        if self.busy:
-            raise InvalidOperation(f"The session is busy. Stop the running turn first, then {what}.",
-                                   code="session_busy", session_id=self.session_id, operation=what)
+        self.refuse_if_busy(what)
         self._held_by = what
+        self._stop_asked = False
         self._mark(None)
         try:
             await self.claim(_DOING.get(what, "busy with an operation"))
@@ -196,6 +210,7 @@ class SessionOwner:
             yield Hold(self)
         finally:
             self._held_by = None
+            self._stop_asked = False
             self._releasing += 1
             try:
                 if phase is not None and self._phase != Phase.IDLE:
@@ -237,6 +252,8 @@ class SessionOwner:
         """Cancel what runs and wait until the session is free; keep the queue (paused) or clear it."""
         self.queue.pause()
         task = self._task
+        if task is None and self._held_by is not None:
+            self._stop_asked = True  # the hold's work has not started: it will not
         if task is not None and not task.done():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -311,8 +328,11 @@ class Hold:
 
     async def run(self, work: Coroutine[Any, Any, T], *, stopped: str) -> T:
         """Run ``work`` as the session's task; a stop raises :class:`OperationStopped` (``stopped``)."""
-        task = asyncio.create_task(work, name=f"held-{self.owner.session_id}")
         owner = self.owner
+        if owner._stop_asked:  # stopped while the hold was still getting ready
+            work.close()
+            raise OperationStopped(stopped, session_id=owner.session_id)
+        task = asyncio.create_task(work, name=f"held-{owner.session_id}")
         owner._task = task
         try:
             await asyncio.wait({task})

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.events import QueueChanged, QueueItem
+from foya_desktop.core.events import QueueChanged
 from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.records import QueueItem
 from foya_desktop.engine.bus import EventBus
 
 Attachment = tuple[str, bytes]

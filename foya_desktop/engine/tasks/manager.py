@@ -13,8 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from foya_desktop.core.errors import FoyaError, InvalidOperation
-from foya_desktop.core.events import TaskChanged, TaskRecord
+from foya_desktop.core.events import TaskChanged
 from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.store import tasks as task_rows
 from foya_desktop.store.store import Store

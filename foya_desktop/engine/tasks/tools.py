@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from foya_desktop.core.errors import FoyaError, ToolError
-from foya_desktop.core.events import TaskRecord
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.tasks.manager import TaskManager
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.shell import RunCommandTool, command_env

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from foya_desktop.core.events import VPStatus
 from foya_desktop.core.figures import RunFigures
 from foya_desktop.ui import i18n, theme
+from foya_desktop.ui.error_text import coded_text
 from foya_desktop.ui.speakers import SpeakerDirectory
 
 
@@ -80,7 +81,7 @@ class VPStatusBlock(QWidget):
         running = status.state == "running"
         state = _state_text(status.state)
         if status.error:
-            state += f" — {status.error}"
+            state += " — " + coded_text(status.error_code, status.error_params, status.error)
         self.state_label.setText(state)
         self.stop_button.setVisible(running)
         # the headline counters are the event's own (the engine fills them from the same figures)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.core.model import ApprovalMode, Connection
 from foya_desktop.store.preferences import Preferences
-from foya_desktop.ui import theme
+from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.composer.status_line import approval_labels
 
 
@@ -48,9 +48,8 @@ class PreferencesDialog(QDialog):
         self.setWindowTitle(self.tr("Preferences"))
         self._prefs = prefs
         self._folder = data_folder
-        self.language = _combo([("system", self.tr("Same as the system")), ("en", "English"),
-                                ("zh_CN", "简体中文")], prefs.language)
-        self.language_note = QLabel(self.tr("A new language applies after Foya restarts."))
+        self.language = _combo(list(i18n.choices()), prefs.language)  # language names in their own language
+        self.language_note = QLabel(i18n.restart_note())
         self.language_note.setEnabled(False)
         self.language_note.setFont(theme.scaled_font("caption"))
         self.theme = _combo([("system", self.tr("Same as the system")), ("light", self.tr("Light")),
@@ -143,7 +142,8 @@ def _combo(items: list[tuple[str, str]], current: str, *, keep_unknown: bool = F
         combo.addItem(label, value)
     at = combo.findData(current)
     if at < 0 and keep_unknown and current:
-        combo.addItem(current + " (not configured)", current)
+        combo.addItem(QCoreApplication.translate("PreferencesDialog", "{name} (not configured)").format(
+            name=current), current)
         at = combo.count() - 1
     combo.setCurrentIndex(max(0, at))
     return combo

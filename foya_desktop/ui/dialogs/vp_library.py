@@ -50,7 +50,12 @@ class VPLibraryDialog(QDialog):
         self.soul = QPlainTextEdit()
         self.soul.setPlaceholderText(self.tr("The system prompt: who this VP is and how it works"))
         self.hint = QComboBox()
-        self.hint.addItems(list(MODEL_HINTS))
+        labels = {
+            "primary": self.tr("primary (the session's model)"),
+            "fast": self.tr("fast (a quicker model)"),
+        }
+        for hint in MODEL_HINTS:
+            self.hint.addItem(labels.get(hint, hint), hint)
         self.tools = QLineEdit()
         self.tools.setPlaceholderText(
             self.tr("empty: every tool the session allows; else e.g. read_file,grep")
@@ -114,7 +119,7 @@ class VPLibraryDialog(QDialog):
         self.name.setText(vp.name if vp else "")
         self.display_name.setText(vp.display_name if vp else "")
         self.soul.setPlainText(vp.soul if vp else "")
-        self.hint.setCurrentText(vp.model_hint or "primary" if vp else "primary")
+        self.hint.setCurrentIndex(max(0, self.hint.findData(vp.model_hint or "primary" if vp else "primary")))
         self.tools.setText(",".join(vp.tools) if vp else "")
         self.color.setText(vp.color if vp else "")
         self.delete_button.setEnabled(vp is not None and not vp.builtin)
@@ -129,7 +134,7 @@ class VPLibraryDialog(QDialog):
 
     def _fields(self) -> dict[str, object]:
         return {"name": self.name.text(), "display_name": self.display_name.text(),
-                "soul": self.soul.toPlainText(), "model_hint": self.hint.currentText(),
+                "soul": self.soul.toPlainText(), "model_hint": str(self.hint.currentData()),
                 "tools": tuple(t.strip() for t in self.tools.text().split(",") if t.strip()),
                 "color": self.color.text().strip()}
 

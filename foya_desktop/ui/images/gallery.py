@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QCoreApplication
+
 from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.rows import MessageRow
@@ -73,4 +75,8 @@ def _call_caption(call: ToolCallPart) -> str:
 
 
 def _attachment(message: Message) -> str:
-    return "Your attachment" if message.role == "user" else "Image"
+    return (
+        QCoreApplication.translate("Gallery", "Your attachment")
+        if message.role == "user"
+        else QCoreApplication.translate("Gallery", "Image")
+    )

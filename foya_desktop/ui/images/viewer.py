@@ -39,7 +39,7 @@ class ImageViewer(QDialog):
         self.index = 0
         self._cache: dict[str, QImage] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self.setWindowTitle("Image — Foya")
+        self.setWindowTitle(self.tr("Image — Foya"))
         self.setModal(False)
         self.resize(900, 660)
         self.picture = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
@@ -48,8 +48,8 @@ class ImageViewer(QDialog):
         self.picture.setStyleSheet("background: palette(dark); color: palette(bright-text);")
         self.caption = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.prev_button = self._nav("←", "Previous image (←)", -1)
-        self.next_button = self._nav("→", "Next image (→)", 1)
+        self.prev_button = self._nav("←", self.tr("Previous image (←)"), -1)
+        self.next_button = self._nav("→", self.tr("Next image (→)"), 1)
         bar = QHBoxLayout()
         bar.addWidget(self.prev_button)
         bar.addWidget(self.caption, 1)
@@ -115,7 +115,7 @@ class ImageViewer(QDialog):
             self.shown.emit(image.sha)
         else:
             self.picture.setPixmap(QPixmap())
-            self.picture.setText("Loading…")
+            self.picture.setText(self.tr("Loading…"))
             task = asyncio.ensure_future(self._load(image.sha))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -141,7 +141,7 @@ class ImageViewer(QDialog):
             return
         if image.isNull():
             self.picture.setPixmap(QPixmap())
-            self.picture.setText("This image is missing or cannot be read.")
+            self.picture.setText(self.tr("This image is missing or cannot be read."))
             return
         box = self.picture.size().shrunkBy(QMargins(PADDING, PADDING, PADDING, PADDING))
         scale = min(box.width() / image.width(), box.height() / image.height(), MAX_ENLARGE)

@@ -13,6 +13,8 @@ says up front why "Rewind to here" is not possible on a message.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
+
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.ops.eligibility import latest_boundary, rewind_block, valid_boundaries
@@ -43,14 +45,15 @@ def row_boundary(row: MessageRow, valid: set[str]) -> str | None:
 def rewind_refusal(message: Message, phase: Phase | str, read_only: bool = False) -> str | None:
     """Why "Rewind to here" cannot be offered on ``message`` now (``None``: it can)."""
     if message.role != "user":
-        return "only your own messages can be rewound to"
+        return QCoreApplication.translate("Boundaries", "only your own messages can be rewound to")
     if read_only:
-        return "a sub-agent's session is read-only"
+        return QCoreApplication.translate("Boundaries", "a sub-agent's session is read-only")
     block = rewind_block(message)
     if block == "images":
-        return "messages with images cannot go back to the composer"
+        return QCoreApplication.translate("Boundaries", "messages with images cannot go back to the composer")
     if block == "not_movable_meta":
-        return "messages with browser elements or a command cannot go back to the composer"
+        return QCoreApplication.translate(
+            "Boundaries", "messages with browser elements or a command cannot go back to the composer")
     if str(phase) != Phase.IDLE:
-        return "stop the running reply first"
+        return QCoreApplication.translate("Boundaries", "stop the running reply first")
     return None

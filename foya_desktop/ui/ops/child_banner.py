@@ -13,20 +13,21 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from foya_desktop.core.model import Session
 from foya_desktop.ui import theme
 
-READ_ONLY_PLACEHOLDER = "Read-only: this is a sub-agent's session"
+READ_ONLY_PLACEHOLDER = str(QT_TRANSLATE_NOOP("ChildBanner", "Read-only: this is a sub-agent's session"))
+"""Marked for translation; shown as ``QCoreApplication.translate("ChildBanner", READ_ONLY_PLACEHOLDER)``."""
 
 
 def agent_name(session: Session) -> str:
     """The sub-agent's persona name from the creation snapshot, or a plain word."""
     agent = session.child_snapshot.get("agent")
     name = agent.get("name") if isinstance(agent, dict) else None
-    return str(name) if name else "A sub-agent"
+    return str(name) if name else QCoreApplication.translate("ChildBanner", "A sub-agent")
 
 
 class SubAgentBanner(QFrame):
@@ -46,8 +47,8 @@ class SubAgentBanner(QFrame):
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.linkActivated.connect(self.open_requested)
-        self.parent_button = QPushButton("Open parent session")
-        self.parent_button.setToolTip("Go to the session that started this sub-agent")
+        self.parent_button = QPushButton(self.tr("Open parent session"))
+        self.parent_button.setToolTip(self.tr("Go to the session that started this sub-agent"))
         self.parent_button.clicked.connect(lambda: self.open_requested.emit(self._target))
         row = QHBoxLayout(self)
         row.setContentsMargins(14, 6, 12, 6)
@@ -63,11 +64,24 @@ class SubAgentBanner(QFrame):
     def show_child(self, session: Session, parent_title: str, running: bool) -> None:
         """``session`` is a sub-agent's: explain the read-only history, offer the parent."""
         self._target = session.parent_id or ""
-        state = "is working on" if running else "worked on"
+        parent = html.escape(parent_title or self.tr("its parent session"))
+        text = (
+            self.tr(
+                "<b>Sub-agent session — read-only.</b> {agent} is working on this task for <b>{parent}</b>."
+            )
+            if running
+            else self.tr(
+                "<b>Sub-agent session — read-only.</b> {agent} worked on this task for <b>{parent}</b>."
+            )
+        )
         self.text.setText(
-            f"<b>Sub-agent session — read-only.</b> {html.escape(agent_name(session))} {state} this "
-            f"task for <b>{html.escape(parent_title or 'its parent session')}</b>. You can read its "
-            "history here; to follow up, write in the parent session (or branch from a reply).")
+            text.format(agent=html.escape(agent_name(session)), parent=parent)
+            + " "
+            + self.tr(
+                "You can read its history here; to follow up, write in the parent session "
+                "(or branch from a reply)."
+            )
+        )
         self.parent_button.setVisible(bool(self._target))
         self._style(theme.speaker_color("omni", 2).name())
         self._set_mode("child")
@@ -77,10 +91,11 @@ class SubAgentBanner(QFrame):
         if not children:
             self.clear()
             return
-        links = ", ".join(f"<a href='{html.escape(c.id)}'>{html.escape(c.title or 'untitled')}</a>"
+        links = ", ".join(f"<a href='{html.escape(c.id)}'>{html.escape(c.title or self.tr('untitled'))}</a>"
                           for c in children)
-        count = len(children)
-        self.text.setText(f"● {count} sub-agent{'s' if count != 1 else ''} running: {links}")
+        self.text.setText(
+            "● " + self.tr("%n sub-agent(s) running: {links}", "", len(children)).format(links=links)
+        )
         self.parent_button.hide()
         self._style(theme.dim_color().name())
         self._set_mode("running")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -37,7 +37,8 @@ def bullet_list(items: Sequence[str], limit: int = MAX_LISTED) -> str:
     """An HTML bullet list of escaped ``items``, cut after ``limit``."""
     shown = [f"<li>{html.escape(i)}</li>" for i in items[:limit]]
     if len(items) > limit:
-        shown.append(f"<li><i>… and {len(items) - limit} more</i></li>")
+        more = QCoreApplication.translate("ConfirmDialog", "… and %n more", "", len(items) - limit)
+        shown.append(f"<li><i>{html.escape(more)}</i></li>")
     return f"<ul style='margin-top:2px; margin-bottom:2px'>{''.join(shown)}</ul>" if shown else ""
 
 

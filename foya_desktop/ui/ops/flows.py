@@ -10,6 +10,7 @@ the kernel's events arrive, as for every other change.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QWidget
 
 from foya_desktop.core.errors import FoyaError
@@ -18,6 +19,7 @@ from foya_desktop.core.model import Phase, Session
 from foya_desktop.engine.ops.rewind import RewindResult
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.dialogs.roster import RosterDialog
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
@@ -43,6 +45,10 @@ class SessionFlows:
         self._kernel, self._tree, self._selector = kernel, tree, selector
         self._composer, self._status, self._parent = composer, status, parent
 
+    def tr(self, text: str, disambiguation: str | None = None, n: int = -1) -> str:
+        """Qt's ``tr`` for a plain class: the context is ``SessionFlows`` (what lupdate records)."""
+        return QCoreApplication.translate("SessionFlows", text, disambiguation, n)
+
     # ---- branch -----------------------------------------------------------------------------
 
     async def branch(self, session_id: str, after_message_id: str) -> Session | None:
@@ -50,11 +56,12 @@ class SessionFlows:
         try:
             created = await self._kernel.branch(session_id, after_message_id)
         except FoyaError as error:
-            await inform(self._parent, "Branch", "Cannot branch here", str(error))
+            await inform(self._parent, self.tr("Branch"), self.tr("Cannot branch here"), error_text(error))
             return None
         self._tree.upsert_session(created)
         self._selector.select_session(created.id)
-        self._say(f"Branched into “{created.title}” — the original session is unchanged.")
+        self._say(self.tr("Branched into “{title}” — the original session is unchanged.").format(
+            title=created.title))
         return created
 
     async def fork(self, session_id: str, from_turn: str | None = None) -> Session | None:
@@ -62,11 +69,12 @@ class SessionFlows:
         try:
             created = await self._kernel.fork(session_id, from_turn=from_turn)
         except FoyaError as error:
-            await inform(self._parent, "Fork", "Cannot fork here", str(error))
+            await inform(self._parent, self.tr("Fork"), self.tr("Cannot fork here"), error_text(error))
             return None
         self._tree.upsert_session(created)
         self._selector.select_session(created.id)
-        self._say(f"Forked into “{created.title}” — the original session goes on unchanged.")
+        self._say(self.tr("Forked into “{title}” — the original session goes on unchanged.").format(
+            title=created.title))
         return created
 
     async def merge(self, a_id: str, b_id: str) -> Session | None:
@@ -75,7 +83,9 @@ class SessionFlows:
         try:
             plan = await self._kernel.merge_preview(a_id, b_id)
         except FoyaError as error:
-            await inform(self._parent, "Merge", "Cannot merge these sessions", str(error))
+            await inform(
+                self._parent, self.tr("Merge"), self.tr("Cannot merge these sessions"), error_text(error)
+            )
             return None
         dialog = MergeDialog(plan, a.title if a else a_id, b.title if b else b_id, self._parent)
         if not await confirm(dialog):
@@ -83,11 +93,13 @@ class SessionFlows:
         try:
             created = await self._kernel.merge(a_id, b_id)
         except FoyaError as error:
-            await inform(self._parent, "Merge", "Cannot merge these sessions", str(error))
+            await inform(
+                self._parent, self.tr("Merge"), self.tr("Cannot merge these sessions"), error_text(error)
+            )
             return None
         self._tree.upsert_session(created)
         self._selector.select_session(created.id)
-        self._say(f"Merged into “{created.title}” — both sessions are unchanged.")
+        self._say(self.tr("Merged into “{title}” — both sessions are unchanged.").format(title=created.title))
         return created
 
     async def edit_roster(self, session_id: str) -> Session | None:
@@ -103,10 +115,12 @@ class SessionFlows:
         try:
             updated = await self._kernel.update_session(session_id, roster=roster, default_vp=default)
         except FoyaError as error:
-            await inform(self._parent, "Roster", "Cannot change the roster", str(error))
+            await inform(
+                self._parent, self.tr("Roster"), self.tr("Cannot change the roster"), error_text(error)
+            )
             return None
         self._tree.upsert_session(updated)
-        self._say("Roster saved: it applies from the next message.")
+        self._say(self.tr("Roster saved: it applies from the next message."))
         return updated
 
     async def branch_latest(self, session_id: str) -> Session | None:
@@ -114,8 +128,8 @@ class SessionFlows:
         messages = await self._kernel.history_page(session_id, limit=LATEST_PAGE)
         after = latest_boundary(messages)
         if after is None:
-            await inform(self._parent, "Branch", "Nothing to branch from yet",
-                         "A branch starts from a complete reply, and this session has none yet.")
+            await inform(self._parent, self.tr("Branch"), self.tr("Nothing to branch from yet"),
+                         self.tr("A branch starts from a complete reply, and this session has none yet."))
             return None
         return await self.branch(session_id, after)
 
@@ -126,7 +140,9 @@ class SessionFlows:
         try:
             preview = await self._kernel.rewind_preview(session_id, message_id)
         except FoyaError as error:
-            await inform(self._parent, "Rewind", "Cannot rewind to this message", str(error))
+            await inform(
+                self._parent, self.tr("Rewind"), self.tr("Cannot rewind to this message"), error_text(error)
+            )
             return None
         dialog = RewindDialog(preview, self._parent)
         try:
@@ -148,54 +164,77 @@ class SessionFlows:
             return []
         children = [n.session for n in model.node(model.index_of_session(session_id)).walk()[1:]
                     if n.session is not None]
-        dialog = ConfirmDialog("Delete session", f"Delete “{session.title or 'Untitled session'}”?",
+        title = session.title or self.tr("Untitled session")
+        dialog = ConfirmDialog(self.tr("Delete session"), self.tr("Delete “{title}”?").format(title=title),
                                _delete_words(children, model.phase(session_id) != Phase.IDLE),
-                               "Delete", destructive=True, parent=self._parent)
+                               self.tr("Delete"), destructive=True, parent=self._parent)
         if not await confirm(dialog):
             return []
         deleted = await self._kernel.delete_session(session_id)
         for gone in deleted:  # the events did this already; a no-op then
             model.remove_session(gone)
-        extra = f" and {len(deleted) - 1} sub-agent session(s)" if len(deleted) > 1 else ""
-        self._say(f"Deleted “{session.title or 'Untitled session'}”{extra}.")
+        if len(deleted) > 1:
+            self._say(self.tr("Deleted “{title}” and %n sub-agent session(s).", "", len(deleted) - 1).format(
+                title=title))
+        else:
+            self._say(self.tr("Deleted “{title}”.").format(title=title))
         return deleted
 
     # ---- compaction -------------------------------------------------------------------------
 
     async def compact(self, session_id: str) -> Checkpoint:
         """Summarise the history for later requests; the marker appears when it is written."""
-        self._say("Compacting… a summary of the history is being written.")
+        self._say(self.tr("Compacting… a summary of the history is being written."))
         checkpoint = await self._kernel.compact(session_id)
-        self._say("Compacted: later requests start from the summary; the timeline keeps everything.")
+        self._say(self.tr("Compacted: later requests start from the summary; the timeline keeps everything."))
         return checkpoint
 
     async def show_summary(self, summary: str, automatic: bool) -> None:
         """What the model sees instead of the messages above a checkpoint marker."""
-        how = "automatically, when the context filled up" if automatic else "on request"
-        await inform(self._parent, "Compaction summary", f"Summary written {how}",
-                     summary or "(empty summary)")
+        how = self.tr("automatically, when the context filled up") if automatic else self.tr("on request")
+        await inform(
+            self._parent,
+            self.tr("Compaction summary"),
+            self.tr("Summary written {how}").format(how=how),
+            summary or self.tr("(empty summary)"),
+        )
 
     def _say(self, text: str) -> None:
         self._status.showMessage(text, STATUS_MS)
 
 
 def _delete_words(children: list[Session], running: bool) -> str:
-    parts = ["<p>This cannot be undone. The session's messages, settings and attachments are "
-             "removed from Foya; files in the project folder are not touched.</p>"]
+    translate = QCoreApplication.translate
+    parts = [
+        "<p>"
+        + translate(
+            "SessionFlows",
+            "This cannot be undone. The session's messages, settings and "
+            "attachments are removed from Foya; files in the project folder are not touched.",
+        )
+        + "</p>"
+    ]
     if children:
         count = len(children)
-        titles = [c.title or "Untitled sub-agent session" for c in children]
-        parts.append(f"<p><b>Its {count} sub-agent session{'s' if count != 1 else ''} "
-                     f"{'go' if count != 1 else 'goes'} too:</b>{bullet_list(titles)}</p>")
+        titles = [c.title or translate("SessionFlows", "Untitled sub-agent session") for c in children]
+        head = translate("SessionFlows", "Its %n sub-agent session(s) go too:", "", count)
+        parts.append(f"<p><b>{head}</b>{bullet_list(titles)}</p>")
     if running:
-        parts.append("<p>The reply in progress is stopped first.</p>")
+        parts.append("<p>" + translate("SessionFlows", "The reply in progress is stopped first.") + "</p>")
     return "".join(parts)
 
 
 def _rewound_words(result: RewindResult, removed: int) -> str:
-    files = [f"{len(result.restored)} file(s) restored" if result.restored else "",
-             f"{len(result.removed)} removed" if result.removed else "",
-             f"{len(result.skipped)} left untouched" if result.skipped else ""]
-    detail = ", ".join(f for f in files if f)
-    return (f"Rewound: {removed} message(s) left the timeline" + (f"; {detail}." if detail else ".")
-            + " Your message is back in the composer.")
+    translate = QCoreApplication.translate
+    files = [
+        translate("SessionFlows", "%n file(s) restored", "", len(result.restored)) if result.restored else "",
+        translate("SessionFlows", "%n removed", "", len(result.removed)) if result.removed else "",
+        translate("SessionFlows", "%n left untouched", "", len(result.skipped)) if result.skipped else "",
+    ]
+    detail = translate("SessionFlows", ", ").join(f for f in files if f)
+    text = translate("SessionFlows", "Rewound: %n message(s) left the timeline.", "", removed)
+    if detail:
+        text = translate(
+            "SessionFlows", "Rewound: %n message(s) left the timeline; {detail}.", "", removed
+        ).format(detail=detail)
+    return text + " " + translate("SessionFlows", "Your message is back in the composer.")

@@ -9,27 +9,42 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.ui.ops.confirm import ConfirmDialog
 from foya_desktop.ui.timeline.summaries import clock, first_line
 
-ORIGIN_WORDS = {"common": "both", "a": "A", "b": "B"}
+
+def _origin(origin: str) -> str:
+    return {"common": QCoreApplication.translate("MergeDialog", "both")}.get(origin, origin.upper())
 
 
 def describe_plan(plan: MergePlan, a_title: str, b_title: str) -> str:
     """Rich text: the sources, then one line per turn in merged order."""
     a_only = sum(1 for t in plan.turns if t.origin == "a")
     b_only = sum(1 for t in plan.turns if t.origin == "b")
-    head = (f"<p>A new session is created; <b>A</b> “{html.escape(a_title)}” and <b>B</b> "
-            f"“{html.escape(b_title)}” stay as they are. It takes A's folder, announcement, default "
-            f"VP, model and project, and both rosters.</p><p>{plan.common} common turn(s) once, then "
-            f"{a_only} from A and {b_only} from B by the time you sent them:</p>")
+    translate = QCoreApplication.translate
+    head = translate(
+        "MergeDialog", "<p>A new session is created; <b>A</b> “{a}” and <b>B</b> “{b}” stay as they are. It "
+        "takes A's folder, announcement, default VP, model and project, and both rosters.</p>").format(
+        a=html.escape(a_title), b=html.escape(b_title))
+    head += (
+        "<p>"
+        + translate(
+            "MergeDialog",
+            "%n common turn(s) once, then {a} from A and {b} from B by the time you sent them:",
+            "",
+            plan.common,
+        ).format(a=a_only, b=b_only)
+        + "</p>"
+    )
     rows = "".join(
-        f"<tr><td><b>{ORIGIN_WORDS[t.origin]}</b>&nbsp;&nbsp;</td><td>{clock(t.turn.sent_at)}&nbsp;&nbsp;</td>"
+        f"<tr><td><b>{_origin(t.origin)}</b>&nbsp;&nbsp;</td><td>{clock(t.turn.sent_at)}&nbsp;&nbsp;</td>"
         f"<td>{html.escape(first_line(t.turn.question, 80))}</td></tr>" for t in plan.turns)
-    return head + (f"<table>{rows}</table>" if rows else "<p>(Both sessions are empty.)</p>")
+    empty = "<p>" + translate("MergeDialog", "(Both sessions are empty.)") + "</p>"
+    return head + (f"<table>{rows}</table>" if rows else empty)
 
 
 class MergeDialog(ConfirmDialog):
@@ -40,8 +55,11 @@ class MergeDialog(ConfirmDialog):
     """
 
     def __init__(self, plan: MergePlan, a_title: str, b_title: str, parent: QWidget | None = None) -> None:
-        super().__init__("Merge sessions", f"Merge “{a_title}” with “{b_title}”?",
-                         describe_plan(plan, a_title, b_title), "Merge", scroll_height=380, parent=parent)
+        translate = QCoreApplication.translate
+        super().__init__(translate("MergeDialog", "Merge sessions"),
+                         translate("MergeDialog", "Merge “{a}” with “{b}”?").format(a=a_title, b=b_title),
+                         describe_plan(plan, a_title, b_title), translate("MergeDialog", "Merge"),
+                         scroll_height=380, parent=parent)
         self.setMinimumWidth(560)
         self.plan = plan
         self.fit_body()

@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import html
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import QWidget
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult, RewindStale
 from foya_desktop.ui import theme
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list
 from foya_desktop.ui.timeline.summaries import first_line
@@ -26,8 +27,9 @@ from foya_desktop.ui.timeline.summaries import first_line
 QUOTE_LINES = 3
 ALL = 1_000_000
 """The preview lists every file (the dialog scrolls): a rewind must hide nothing it touches."""
-STALE_NOTE = ("Something changed since this preview (new messages, or files edited in the meantime). "
-              "The preview below is fresh — check it and confirm again.")
+STALE_NOTE = str(QT_TRANSLATE_NOOP(
+    "RewindDialog", "Something changed since this preview (new messages, or files edited in the meantime). "
+    "The preview below is fresh — check it and confirm again."))
 
 
 class RewindDialog(ConfirmDialog):
@@ -43,8 +45,16 @@ class RewindDialog(ConfirmDialog):
     confirm_clicked = Signal()
 
     def __init__(self, preview: RewindPreview, parent: QWidget | None = None) -> None:
-        super().__init__("Rewind history", "Rewind the conversation to this message?", "", "Rewind",
-                         destructive=True, scroll_height=380, parent=parent)
+        translate = QCoreApplication.translate
+        super().__init__(
+            translate("RewindDialog", "Rewind history"),
+            translate("RewindDialog", "Rewind the conversation to this message?"),
+            "",
+            translate("RewindDialog", "Rewind"),
+            destructive=True,
+            scroll_height=380,
+            parent=parent,
+        )
         self.setMinimumWidth(560)
         self.buttons.accepted.disconnect(self.accept)
         self.buttons.accepted.connect(self.confirm_clicked)
@@ -60,7 +70,7 @@ class RewindDialog(ConfirmDialog):
 
     def show_stale(self, reason: str = STALE_NOTE) -> None:
         """The last confirm was refused because the preview went stale."""
-        self._show_notice(reason, theme.warning_color().name())
+        self._show_notice(self.tr(reason), theme.warning_color().name())
 
     def show_error(self, text: str) -> None:
         """The kernel refused for good: say why; only Cancel remains."""
@@ -70,7 +80,7 @@ class RewindDialog(ConfirmDialog):
     def set_working(self, working: bool) -> None:
         """While the kernel works, the buttons wait."""
         self.confirm_button.setEnabled(not working)
-        self.confirm_button.setText("Rewinding…" if working else "Rewind")
+        self.confirm_button.setText(self.tr("Rewinding…") if working else self.tr("Rewind"))
 
     def _show_notice(self, text: str, color: str) -> None:
         self.notice.setText(f"<span style='color:{color}'>⚠ {html.escape(text)}</span>")
@@ -85,25 +95,37 @@ def describe(preview: RewindPreview) -> str:
     lines = preview.text.strip().splitlines() or [""]
     quote = "<br>".join(html.escape(first_line(line, 160)) for line in lines[:QUOTE_LINES])
     quote += "<br>…" if len(lines) > QUOTE_LINES else ""
+    translate = QCoreApplication.translate
     removed = preview.messages_removed
     parts = [
         f"<p style='color:{dim}'>“{quote}”</p>",
-        f"<p><b>{removed} message{'s' if removed != 1 else ''}</b> — this one and everything after it — "
-        "leave the timeline. Your message goes back into the composer so you can edit and resend it.</p>",
+        "<p>"
+        + translate(
+            "RewindDialog",
+            "<b>%n message(s)</b> — this one and everything after it — leave the "
+            "timeline. Your message goes back into the composer so you can edit and resend it.",
+            "",
+            removed,
+        )
+        + "</p>",
     ]
     if preview.restore:
-        parts.append(f"<p><b>Restored to how they were before ({len(preview.restore)})</b>"
-                     f"{bullet_list(list(preview.restore), ALL)}</p>")
+        head = translate("RewindDialog", "Restored to how they were before ({count})").format(
+            count=len(preview.restore))
+        parts.append(f"<p><b>{head}</b>{bullet_list(list(preview.restore), ALL)}</p>")
     if preview.remove:
-        parts.append(f"<p><b>Created after this message — deleted ({len(preview.remove)})</b>"
-                     f"{bullet_list(list(preview.remove), ALL)}</p>")
+        head = translate("RewindDialog", "Created after this message — deleted ({count})").format(
+            count=len(preview.remove))
+        parts.append(f"<p><b>{head}</b>{bullet_list(list(preview.remove), ALL)}</p>")
     if preview.unsafe:
         warn = theme.warning_color().name()
         lines = [f"{u.path} — {u.reason}" for u in preview.unsafe]
-        parts.append(f"<p><b style='color:{warn}'>Not touched — cannot be restored safely "
-                     f"({len(preview.unsafe)})</b>{bullet_list(lines, ALL)}</p>")
+        head = translate("RewindDialog", "Not touched — cannot be restored safely ({count})").format(
+            count=len(preview.unsafe))
+        parts.append(f"<p><b style='color:{warn}'>{head}</b>{bullet_list(lines, ALL)}</p>")
     if not (preview.restore or preview.remove or preview.unsafe):
-        parts.append(f"<p style='color:{dim}'>No files were changed by tools after this message.</p>")
+        none = translate("RewindDialog", "No files were changed by tools after this message.")
+        parts.append(f"<p style='color:{dim}'>{none}</p>")
     return "".join(parts)
 
 
@@ -142,7 +164,7 @@ async def run_rewind(kernel: KernelApi, dialog: RewindDialog) -> RewindResult | 
             await _refresh(kernel, dialog, session_id, message_id)
             continue
         except FoyaError as error:
-            dialog.show_error(str(error))
+            dialog.show_error(error_text(error))
             continue
         dialog.accept()
         return result
@@ -153,7 +175,11 @@ async def _refresh(kernel: KernelApi, dialog: RewindDialog, session_id: str, mes
     try:
         dialog.show_preview(await kernel.rewind_preview(session_id, message_id))
     except FoyaError as error:
-        dialog.show_error(f"The history moved and this message can no longer be rewound to: {error}")
+        dialog.show_error(
+            QCoreApplication.translate(
+                "RewindDialog", "The history moved and this message can no longer be rewound to: {reason}"
+            ).format(reason=error_text(error))
+        )
         return
     dialog.show_stale()
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
@@ -39,16 +39,16 @@ from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow
 
-BRANCH_HERE = "Branch from here"
-REWIND_HERE = "Rewind to here…"
-BRANCH_LATEST = "Branch from latest reply"
-MERGE_WITH = "Merge with…"
-ROSTER = "Roster and default VP…"
-FORK_SESSION = "Fork session"
-FORK_TURN = "Fork from this turn"
-COMPACT_NOW = "Compact now"
-DELETE = "Delete…"
-SHOW_SUMMARY = "Show the summary…"
+BRANCH_HERE = str(QT_TRANSLATE_NOOP("SessionActions", "Branch from here"))
+REWIND_HERE = str(QT_TRANSLATE_NOOP("SessionActions", "Rewind to here…"))
+BRANCH_LATEST = str(QT_TRANSLATE_NOOP("SessionActions", "Branch from latest reply"))
+MERGE_WITH = str(QT_TRANSLATE_NOOP("SessionActions", "Merge with…"))
+ROSTER = str(QT_TRANSLATE_NOOP("SessionActions", "Roster and default VP…"))
+FORK_SESSION = str(QT_TRANSLATE_NOOP("SessionActions", "Fork session"))
+FORK_TURN = str(QT_TRANSLATE_NOOP("SessionActions", "Fork from this turn"))
+COMPACT_NOW = str(QT_TRANSLATE_NOOP("SessionActions", "Compact now"))
+DELETE = str(QT_TRANSLATE_NOOP("SessionActions", "Delete…"))
+SHOW_SUMMARY = str(QT_TRANSLATE_NOOP("SessionActions", "Show the summary…"))
 
 
 class SessionActions(QObject):
@@ -67,22 +67,22 @@ class SessionActions(QObject):
         self._shown, self._timeline, self._composer = shown, timeline, composer
         self.banner = SubAgentBanner()
         """The sub-agent strip; the window places it above the composer."""
-        self.delete_action = QAction("Delete session…", self)
+        self.delete_action = QAction(self.tr("Delete session…"), self)
         """Del / Ctrl+Backspace on the session tree; the window adds it to the tree view."""
         self.delete_action.setShortcuts([QKeySequence(Qt.Key.Key_Delete),
                                          QKeySequence(Qt.Modifier.CTRL | Qt.Key.Key_Backspace)])
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.session_menu = QMenu("&Session", parent)
+        self.session_menu = QMenu(self.tr("&Session"), parent)
         """The menu bar's Session menu; the window adds it to its menu bar."""
         self.delete_action.triggered.connect(self._delete_current)
         self.session_menu.aboutToShow.connect(self._fill_session_menu)
         self.fork_button = QToolButton()
         """The fork icon at the top right of the conversation (see ``attach_fork_button``)."""
-        self.fork_button.setText("Fork")
+        self.fork_button.setText(self.tr("Fork"))
         self.fork_button.setIcon(fork_icon())
         self.fork_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.fork_button.setToolTip("Fork this session: a copy with the same history and settings "
-                                    "opens; this one goes on unchanged (also while it is replying).")
+        self.fork_button.setToolTip(self.tr("Fork this session: a copy with the same history and settings "
+                                    "opens; this one goes on unchanged (also while it is replying)."))
         self.fork_button.setAutoRaise(True)
         self.fork_button.clicked.connect(self._fork_current)
 
@@ -99,18 +99,18 @@ class SessionActions(QObject):
         if isinstance(row, MessageRow):
             after = row_boundary(row, valid_boundaries(self._window_messages()))
             if after is not None:
-                actions.append(self._action(menu, BRANCH_HERE, lambda: self._runner.spawn(
-                    self.flows.branch(session.id, after), "Branching")))
+                actions.append(self._action(menu, self.tr(BRANCH_HERE), lambda: self._runner.spawn(
+                    self.flows.branch(session.id, after), self.tr("Branching"))))
             if self._forkable_turn(session, row.message):
                 turn_message = row.message.id
-                actions.append(self._action(menu, FORK_TURN, lambda: self._runner.spawn(
-                    self.flows.fork(session.id, turn_message), "Forking")))
+                actions.append(self._action(menu, self.tr(FORK_TURN), lambda: self._runner.spawn(
+                    self.flows.fork(session.id, turn_message), self.tr("Forking"))))
             if row.message.role == "user":
                 actions.append(self._rewind_action(menu, session, row.message))
         elif isinstance(row, CheckpointRow):
             summary, automatic = row.summary, row.automatic
-            actions.append(self._action(menu, SHOW_SUMMARY, lambda: self._runner.spawn(
-                self.flows.show_summary(summary, automatic), "Showing the summary")))
+            actions.append(self._action(menu, self.tr(SHOW_SUMMARY), lambda: self._runner.spawn(
+                self.flows.show_summary(summary, automatic), self.tr("Showing the summary"))))
         existing = menu.actions()
         if actions and existing:  # ours first, then "Copy text"
             menu.insertActions(existing[0], actions)
@@ -131,10 +131,10 @@ class SessionActions(QObject):
 
     def _rewind_action(self, menu: QMenu, session: Session, message: Message) -> QAction:
         refusal = rewind_refusal(message, self._kernel.phase(session.id), session.parent_id is not None)
-        action = self._action(menu, REWIND_HERE, lambda: self._runner.spawn(
-            self.flows.rewind(session.id, message.id), "Rewinding"))
+        action = self._action(menu, self.tr(REWIND_HERE), lambda: self._runner.spawn(
+            self.flows.rewind(session.id, message.id), self.tr("Rewinding")))
         if refusal is not None:
-            action.setText(f"{REWIND_HERE}  ({refusal})")
+            action.setText(f"{self.tr(REWIND_HERE)}  ({refusal})")
             action.setEnabled(False)
         return action
 
@@ -162,37 +162,44 @@ class SessionActions(QObject):
     def _add_session_actions(self, menu: QMenu, session: Session) -> None:
         sid = session.id
         if session.parent_id is None:
-            fork = menu.addAction(FORK_SESSION, lambda: self._runner.spawn(self.flows.fork(sid), "Forking"))
+            fork = menu.addAction(
+                self.tr(FORK_SESSION), lambda: self._runner.spawn(self.flows.fork(sid), self.tr("Forking"))
+            )
             if self._kernel.fork_in_progress(sid):
-                fork.setText(f"{FORK_SESSION}  (a fork is being made)")
+                fork.setText(self.tr("{action}  (a fork is being made)").format(action=self.tr(FORK_SESSION)))
                 fork.setEnabled(False)
         if session.parent_id is None:
             self._merge_menu(menu, session)
-            menu.addAction(ROSTER, lambda: self._runner.spawn(self.flows.edit_roster(sid), "Roster"))
-        menu.addAction(BRANCH_LATEST, lambda: self._runner.spawn(self.flows.branch_latest(sid),
-                                                                   "Branching"))
+            menu.addAction(
+                self.tr(ROSTER), lambda: self._runner.spawn(self.flows.edit_roster(sid), self.tr("Roster"))
+            )
+        menu.addAction(self.tr(BRANCH_LATEST), lambda: self._runner.spawn(self.flows.branch_latest(sid),
+                                                                   self.tr("Branching")))
         if session.parent_id is None:
-            compact = menu.addAction(COMPACT_NOW, lambda: self._runner.spawn(self.flows.compact(sid),
-                                                                              "Compacting"))
+            compact = menu.addAction(self.tr(COMPACT_NOW), lambda: self._runner.spawn(self.flows.compact(sid),
+                                                                              self.tr("Compacting")))
             if self._tree.phase(sid) != Phase.IDLE:
-                compact.setText(f"{COMPACT_NOW}  (wait for the reply to finish)")
+                compact.setText(self.tr("{action}  (wait for the reply to finish)").format(
+                    action=self.tr(COMPACT_NOW)))
                 compact.setEnabled(False)
         menu.addSeparator()
-        delete = menu.addAction(DELETE, lambda: self._runner.spawn(self.flows.delete(sid), "Deleting"))
+        delete = menu.addAction(
+            self.tr(DELETE), lambda: self._runner.spawn(self.flows.delete(sid), self.tr("Deleting"))
+        )
         delete.setShortcut(QKeySequence(Qt.Key.Key_Delete))  # shown as a hint; the tree owns the key
 
     def _merge_menu(self, menu: QMenu, session: Session) -> None:
         """"Merge with…" → every other top-level session; the flow previews before merging."""
-        sub = menu.addMenu(MERGE_WITH)
+        sub = menu.addMenu(self.tr(MERGE_WITH))
         others = [s for s in self._tree.sessions() if s.id != session.id and s.parent_id is None]
         for other in others:
             sub.addAction(other.title or other.id, self._merge_slot(session.id, other.id))
         if not others:
-            sub.addAction("No other session").setEnabled(False)
+            sub.addAction(self.tr("No other session")).setEnabled(False)
 
     def _merge_slot(self, a_id: str, b_id: str) -> Callable[[], None]:
         def run() -> None:
-            self._runner.spawn(self.flows.merge(a_id, b_id), "Merging")
+            self._runner.spawn(self.flows.merge(a_id, b_id), self.tr("Merging"))
         return run
 
     def _fill_session_menu(self) -> None:
@@ -200,7 +207,7 @@ class SessionActions(QObject):
         menu.clear()
         session = self._shown.session
         if session is None:
-            menu.addAction("No session open").setEnabled(False)
+            menu.addAction(self.tr("No session open")).setEnabled(False)
             return
         self._add_session_actions(menu, self._tree.session(session.id) or session)
 
@@ -221,7 +228,7 @@ class SessionActions(QObject):
         session = self._shown.session
         if session is not None and not self._kernel.fork_in_progress(session.id):
             self.fork_button.setEnabled(False)
-            self._runner.spawn(self._fork_and_restore(session.id), "Forking")
+            self._runner.spawn(self._fork_and_restore(session.id), self.tr("Forking"))
 
     async def _fork_and_restore(self, session_id: str) -> None:
         try:
@@ -232,7 +239,7 @@ class SessionActions(QObject):
     def _delete_current(self) -> None:
         sid = self._selector.current_session_id()
         if sid:
-            self._runner.spawn(self.flows.delete(sid), "Deleting")
+            self._runner.spawn(self.flows.delete(sid), self.tr("Deleting"))
 
     # ---- pane state: compaction markers and the sub-agent strip -------------------------------
 
@@ -242,7 +249,7 @@ class SessionActions(QObject):
         self.refresh_banner()
         self.place_fork_button()
         if sid is not None:
-            self._runner.spawn(self._load_checkpoints(sid), "Loading compaction markers")
+            self._runner.spawn(self._load_checkpoints(sid), self.tr("Loading compaction markers"))
 
     async def _load_checkpoints(self, session_id: str) -> None:
         checkpoints = await self._kernel.checkpoints(session_id)
@@ -265,7 +272,9 @@ class SessionActions(QObject):
         composer.setEnabled(not read_only)
         if read_only:
             parent = tree.session(session.parent_id or "")
-            composer.input.setPlaceholderText(READ_ONLY_PLACEHOLDER)
+            composer.input.setPlaceholderText(
+                QCoreApplication.translate("ChildBanner", READ_ONLY_PLACEHOLDER)
+            )
             running = tree.phase(session.id) != Phase.IDLE
             self.banner.show_child(session, parent.title if parent else "", running)
             return

@@ -80,11 +80,11 @@ class SessionTransfer(QObject):
 
     def start_export(self, session_id: str, fmt: ExportFormat) -> None:
         """Run the export flow as a task."""
-        self._runner.spawn(self.export(session_id, fmt), "Exporting")
+        self._runner.spawn(self.export(session_id, fmt), self.tr("Exporting"))
 
     def start_import(self) -> None:
         """Run the import flow as a task."""
-        self._runner.spawn(self.import_file(), "Importing")
+        self._runner.spawn(self.import_file(), self.tr("Importing"))
 
     async def export(self, session_id: str, fmt: ExportFormat) -> Path | None:
         """Warn, ask where, write. Returns the file written (``None`` when cancelled)."""

@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import PurePath
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -53,6 +53,21 @@ SHOWN_SEGMENTS = 4
 FOLDER_ROLE = Qt.ItemDataRole.UserRole
 
 
+
+def folder_error_text(error: FolderError) -> str:
+    """A folder problem in the window's language (``folders`` stays Qt-free and gives a code)."""
+    translate = QCoreApplication.translate
+    p = error.params
+    texts = {
+        "empty": lambda: translate("FolderPicker", "Type a folder path, for example ~/code/project."),
+        "missing": lambda: translate("FolderPicker", "{path} does not exist.").format(**p),
+        "file": lambda: translate("FolderPicker", "{path} is a file, not a folder.").format(**p),
+        "denied": lambda: translate("FolderPicker", "Foya is not allowed to read {path}.").format(**p),
+        "unreadable": lambda: translate("FolderPicker", "{path} could not be read: {reason}.").format(**p),
+    }
+    make = texts.get(error.code)
+    return make() if make is not None else str(error)
+
 class FolderPicker(QDialog):
     """Browse folders of this machine and confirm the one being browsed.
 
@@ -64,10 +79,12 @@ class FolderPicker(QDialog):
     loaded = Signal(str)
     failed = Signal(str)
 
-    def __init__(self, start: str, default_dir: str, *, title: str = "Choose a folder",
-                 confirm_text: str = "Use this folder", lister: Lister = folders.list_folders,
+    def __init__(self, start: str, default_dir: str, *, title: str = "",
+                 confirm_text: str = "", lister: Lister = folders.list_folders,
                  pure: type[PurePath] = PurePath, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        title = title or self.tr("Choose a folder")
+        confirm_text = confirm_text or self.tr("Use this folder")
         self.setWindowTitle(title)
         self.setMinimumSize(560, 440)
         self._default_dir, self._lister, self._pure = default_dir, lister, pure
@@ -78,12 +95,12 @@ class FolderPicker(QDialog):
         self._generation = 0
         self.crumbs = QHBoxLayout()
         self.crumbs.setSpacing(0)
-        self.parent_button = _flat_button("↑ Parent", "Go to the folder above")
+        self.parent_button = _flat_button(self.tr("↑ Parent"), self.tr("Go to the folder above"))
         self.parent_button.clicked.connect(self.go_parent)
-        self.path_edit = QLineEdit(placeholderText="Type or paste a path, then Enter")
+        self.path_edit = QLineEdit(placeholderText=self.tr("Type or paste a path, then Enter"))
         self.path_edit.textEdited.connect(lambda _t: self._refresh())
         self.path_edit.returnPressed.connect(self.go_typed)
-        self.go_button = QPushButton("Go")
+        self.go_button = QPushButton(self.tr("Go"))
         self.go_button.clicked.connect(self.go_typed)
         self.list = QListWidget()
         self.list.setUniformItemSizes(True)
@@ -110,8 +127,8 @@ class FolderPicker(QDialog):
         typed = QHBoxLayout()
         typed.addWidget(self.path_edit, 1)
         typed.addWidget(self.go_button)
-        hint = QLabel(f"Relative paths start at {self._default_dir}. Choosing a folder moves "
-                      "no files and no history.")
+        hint = QLabel(self.tr("Relative paths start at {folder}. Choosing a folder moves no files and no "
+                              "history.").format(folder=self._default_dir))
         hint.setWordWrap(True)
         hint.setFont(theme.small_font())
         hint.setEnabled(False)
@@ -136,7 +153,7 @@ class FolderPicker(QDialog):
         try:
             self.load(folders.resolve_typed(self.path_edit.text(), self._default_dir))
         except FolderError as error:
-            self._show_error(str(error))
+            self._show_error(folder_error_text(error))
 
     def go_parent(self) -> None:
         """One folder up (above a Windows drive root: the drives)."""
@@ -163,7 +180,7 @@ class FolderPicker(QDialog):
         self._generation += 1
         self._loading, self._error = path, ""
         self.path_edit.setText(folders.display(path))
-        self.message.setText("Loading…")
+        self.message.setText(self.tr("Loading…"))
         self.message.setStyleSheet("")
         self._refresh()
         self._task = asyncio.ensure_future(self._load(path, self._generation))
@@ -173,11 +190,13 @@ class FolderPicker(QDialog):
             listing = await asyncio.to_thread(self._lister, path)
         except FolderError as error:
             if generation == self._generation:
-                self._show_error(str(error))
+                self._show_error(folder_error_text(error))
             return
         except OSError as error:  # a lister that is not ours
             if generation == self._generation:
-                self._show_error(f"{path} could not be read: {error}.")
+                self._show_error(
+                    self.tr("{path} could not be read: {reason}.").format(path=path, reason=error)
+                )
             return
         if generation == self._generation:
             self._show(listing)
@@ -200,7 +219,7 @@ class FolderPicker(QDialog):
             item = QListWidgetItem(icon, name)
             item.setData(FOLDER_ROLE, folders.child(listing.path, name, self._pure))
             self.list.addItem(item)
-        self.message.setText("" if listing.folders else "This folder has no sub-folders.")
+        self.message.setText("" if listing.folders else self.tr("This folder has no sub-folders."))
         self.message.setStyleSheet("")
         self._render_crumbs(folders.segments(listing.path, self._pure))
         self._refresh()
@@ -208,7 +227,8 @@ class FolderPicker(QDialog):
 
     def _show_error(self, text: str) -> None:
         self._loading, self._error = None, text
-        self.message.setText(f"⚠ {text} Edit the path and press Enter to try again.")
+        self.message.setText("⚠ " + self.tr("{problem} Edit the path and press Enter to try again.").format(
+            problem=text))
         self.message.setStyleSheet(f"color: {theme.error_color().name()};")
         self._refresh()
         self.failed.emit(text)
@@ -223,7 +243,7 @@ class FolderPicker(QDialog):
         folded, shown = rest[:-SHOWN_SEGMENTS], rest[-SHOWN_SEGMENTS:]
         previous = root.label
         if folded:
-            more = _flat_button("…", "Folders further up")
+            more = _flat_button("…", self.tr("Folders further up"))
             menu = QMenu(more)
             for segment in folded:
                 menu.addAction(segment.label, self._loader(segment.target))
@@ -244,7 +264,9 @@ class FolderPicker(QDialog):
             self.crumbs.addWidget(_separator(root))
 
     def _crumb(self, segment: Segment) -> QToolButton:
-        button = _flat_button(segment.label, f"Go to {segment.target or 'the drives'}")
+        tip = self.tr("Go to {folder}").format(folder=segment.target) if segment.target else self.tr(
+            "Go to the drives")
+        button = _flat_button(segment.label, tip)
         button.clicked.connect(self._loader(segment.target))
         return button
 
@@ -258,7 +280,7 @@ class FolderPicker(QDialog):
                                        and self._loading is None and not self._error
                                        and not typed_pending)
         if typed_pending and not self._error:
-            self.message.setText("Press Enter or Go to load the typed path before confirming.")
+            self.message.setText(self.tr("Press Enter or Go to load the typed path before confirming."))
             self.message.setStyleSheet("")
         self.parent_button.setEnabled(
             folders.parent(self._current or self._start, self._pure) is not None)
@@ -311,8 +333,14 @@ def _separator(root: Segment) -> QLabel:
     return label
 
 
-async def choose_folder(parent: QWidget | None, *, start: str, default_dir: str,
-                        title: str = "Choose a folder", confirm_text: str = "Use this folder") -> str | None:
+async def choose_folder(
+    parent: QWidget | None,
+    *,
+    start: str,
+    default_dir: str,
+    title: str = "",
+    confirm_text: str = "",
+) -> str | None:
     """Show the picker and wait; the confirmed folder, or None when cancelled."""
     dialog = FolderPicker(start, default_dir, title=title, confirm_text=confirm_text, parent=parent)
     try:

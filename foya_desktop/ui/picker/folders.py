@@ -19,7 +19,16 @@ DRIVES = ""
 
 
 class FolderError(Exception):
-    """A folder could not be shown; the message says why in plain words."""
+    """A folder could not be shown; the message says why in plain words.
+
+    ``code`` and ``params`` let the dialog say it in the window's language
+    (this module stays Qt-free); ``str()`` is the English sentence.
+    """
+
+    def __init__(self, text: str, code: str = "", **params: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +59,7 @@ def resolve_typed(text: str, default_dir: str) -> str:
     """
     typed = text.strip()
     if not typed:
-        raise FolderError("Type a folder path, for example ~/code/project.")
+        raise FolderError("Type a folder path, for example ~/code/project.", "empty")
     path = Path(os.path.expanduser(typed))
     if not path.is_absolute():
         path = Path(default_dir) / path
@@ -65,13 +74,16 @@ def list_folders(path: str) -> Listing:
         with os.scandir(path) as entries:
             names = [e.name for e in entries if _is_folder(e)]
     except FileNotFoundError:
-        raise FolderError(f"{path} does not exist.") from None
+        raise FolderError(f"{path} does not exist.", "missing", path=path) from None
     except NotADirectoryError:
-        raise FolderError(f"{path} is a file, not a folder.") from None
+        raise FolderError(f"{path} is a file, not a folder.", "file", path=path) from None
     except PermissionError:
-        raise FolderError(f"Foya is not allowed to read {path}.") from None
+        raise FolderError(f"Foya is not allowed to read {path}.", "denied", path=path) from None
     except OSError as error:
-        raise FolderError(f"{path} could not be read: {error.strerror or error}.") from None
+        reason = str(error.strerror or error)
+        raise FolderError(
+            f"{path} could not be read: {reason}.", "unreadable", path=path, reason=reason
+        ) from None
     names.sort(key=lambda n: (n.startswith("."), n.casefold()))
     return Listing(path, tuple(names))
 

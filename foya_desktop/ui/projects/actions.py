@@ -16,24 +16,25 @@ import html
 from collections.abc import Awaitable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import Project, Session
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
 from foya_desktop.ui.picker.dialog import choose_folder
 from foya_desktop.ui.projects.dialogs import edit_text
 from foya_desktop.ui.sessions.nodes import RECENTS_ID
 from foya_desktop.ui.window_parts import WindowParts
 
-NEW_PROJECT = "New project…"
-BIND_FOLDER = "Bind to a folder…"
-RENAME = "Rename project…"
-INSTRUCTION = "Project instruction…"
-RELINK = "Relink to the moved folder…"
-DELETE_PROJECT = "Delete project…"
+NEW_PROJECT = str(QT_TRANSLATE_NOOP("ProjectActions", "New project…"))
+BIND_FOLDER = str(QT_TRANSLATE_NOOP("ProjectActions", "Bind to a folder…"))
+RENAME = str(QT_TRANSLATE_NOOP("ProjectActions", "Rename project…"))
+INSTRUCTION = str(QT_TRANSLATE_NOOP("ProjectActions", "Project instruction…"))
+RELINK = str(QT_TRANSLATE_NOOP("ProjectActions", "Relink to the moved folder…"))
+DELETE_PROJECT = str(QT_TRANSLATE_NOOP("ProjectActions", "Delete project…"))
 
 
 def default_workdir() -> str:
@@ -51,9 +52,9 @@ class ProjectActions(QObject):
     def __init__(self, window: WindowParts) -> None:
         super().__init__(window.pane)
         self._w = window
-        self.new_project_action = QAction(NEW_PROJECT, self)
+        self.new_project_action = QAction(self.tr(NEW_PROJECT), self)
         self.new_project_action.triggered.connect(
-            lambda: window.runner.spawn(self.new_project(), "New project"))
+            lambda: window.runner.spawn(self.new_project(), self.tr("New project")))
         file_menu = window.menuBar().actions()[0].menu()
         if isinstance(file_menu, QMenu):
             file_menu.insertAction(file_menu.actions()[1], self.new_project_action)
@@ -62,12 +63,12 @@ class ProjectActions(QObject):
         window.tree_view.bind_requested.connect(self._bind_requested)
         window.tree_model.bind_requested.connect(self._bind_requested)
         window.tree_model.move_refused.connect(
-            lambda sid, target: window.runner.spawn(self.refuse_move(sid, target), "Moving"))
+            lambda sid, target: window.runner.spawn(self.refuse_move(sid, target), self.tr("Moving")))
         window.tree_model.reorder_requested.connect(
-            lambda _group, ids: window.runner.spawn(self.reorder(ids), "Reordering"))
+            lambda _group, ids: window.runner.spawn(self.reorder(ids), self.tr("Reordering")))
         self._check_timer = QTimer(self, singleShot=True, interval=150)
         self._check_timer.timeout.connect(
-            lambda: window.runner.spawn(self.refresh_missing(), "Checking project folders"))
+            lambda: window.runner.spawn(self.refresh_missing(), self.tr("Checking project folders")))
         window.tree_model.rowsInserted.connect(lambda parent, *_: None if parent.isValid()
                                                else self._check_timer.start())
         window.pane.window().installEventFilter(self)
@@ -82,29 +83,42 @@ class ProjectActions(QObject):
 
     async def new_project(self) -> Project | None:
         """Pick a folder and register it as a project (the folder itself is not touched)."""
-        path = await choose_folder(self._w.pane, start=default_workdir(), default_dir=default_workdir(),
-                                   title="New project — choose its folder", confirm_text="Create project")
+        path = await choose_folder(
+            self._w.pane,
+            start=default_workdir(),
+            default_dir=default_workdir(),
+            title=self.tr("New project — choose its folder"),
+            confirm_text=self.tr("Create project"),
+        )
         if path is None:
             return None
         try:
             project = await self._w.kernel.add_project(path)
         except FoyaError as error:
-            await inform(self._w.pane, "New project", "Cannot create the project", str(error))
+            await inform(
+                self._w.pane, self.tr("New project"), self.tr("Cannot create the project"), error_text(error)
+            )
             return None
         self._w.tree_model.upsert_project(project)
-        self._w.statusBar().showMessage(f"Project “{project.name}” added — {project.path}", 10_000)
+        self._w.statusBar().showMessage(self.tr("Project “{name}” added — {path}").format(
+            name=project.name, path=project.path), 10_000)
         return project
 
     async def bind_to_folder(self, session_id: str) -> Session | None:
         """Choose a folder for a Recents session, then bind it (after a confirmation)."""
-        path = await choose_folder(self._w.pane, start=default_workdir(), default_dir=default_workdir(),
-                                   title="Bind the session to a folder", confirm_text="Use this folder")
+        path = await choose_folder(
+            self._w.pane,
+            start=default_workdir(),
+            default_dir=default_workdir(),
+            title=self.tr("Bind the session to a folder"),
+            confirm_text=self.tr("Use this folder"),
+        )
         if path is None:
             return None
         try:
             project = await self._w.kernel.add_project(path)
         except FoyaError as error:
-            await inform(self._w.pane, "Bind", "Cannot use this folder", str(error))
+            await inform(self._w.pane, self.tr("Bind"), self.tr("Cannot use this folder"), error_text(error))
             return None
         self._w.tree_model.upsert_project(project)
         return await self.bind(session_id, project)
@@ -115,21 +129,27 @@ class ProjectActions(QObject):
         if session is None:
             return None
         if session.project_id is not None or session.parent_id is not None:
-            await inform(self._w.pane, "Move session", "This session cannot move",
-                         "A session bound to a project stays in it (and a sub-agent session follows "
-                         "its parent). Branch it to continue in another place.")
+            await inform(self._w.pane, self.tr("Move session"), self.tr("This session cannot move"),
+                         self.tr("A session bound to a project stays in it (and a sub-agent session follows "
+                         "its parent). Branch it to continue in another place."))
             return None
         question = ConfirmDialog(
-            "Bind session", f"Bind “{session.title}” to {project.name}?",
-            f"<p>From now on its tools work in <b>{html.escape(project.path)}</b> and it uses the "
-            "project's instruction.</p><p><b>This cannot be undone</b>: a bound session stays in "
-            "its project. No files are moved.</p>", "Bind", parent=self._w.pane)
+            self.tr("Bind session"),
+            self.tr("Bind “{title}” to {project}?").format(title=session.title, project=project.name),
+            self.tr(
+                "<p>From now on its tools work in <b>{path}</b> and it uses the project's instruction.</p>"
+                "<p><b>This cannot be undone</b>: a bound session stays in its project. No files are "
+                "moved.</p>"
+            ).format(path=html.escape(project.path)),
+            self.tr("Bind"),
+            parent=self._w.pane,
+        )
         if not await confirm(question):
             return None
         try:
             return await self._w.kernel.bind_project(session_id, project.id)
         except FoyaError as error:
-            await inform(self._w.pane, "Bind", "Cannot bind the session", str(error))
+            await inform(self._w.pane, self.tr("Bind"), self.tr("Cannot bind the session"), error_text(error))
             return None
 
     async def rename(self, project_id: str) -> Project | None:
@@ -137,24 +157,36 @@ class ProjectActions(QObject):
         project = self._w.tree_model.project(project_id)
         if project is None:
             return None
-        name = await edit_text(self._w.pane, "Rename project", f"A name for the project in {project.path}. "
-                               "The folder itself is not renamed.", project.name)
+        name = await edit_text(
+            self._w.pane,
+            self.tr("Rename project"),
+            self.tr("A name for the project in {path}. The folder itself is not renamed.").format(
+                path=project.path),
+            project.name,
+        )
         if name is None or not name.strip() or name.strip() == project.name:
             return None
-        return await self._apply(self._w.kernel.rename_project(project_id, name), "Rename project")
+        return await self._apply(self._w.kernel.rename_project(project_id, name), self.tr("Rename project"))
 
     async def edit_instruction(self, project_id: str) -> Project | None:
         """The one instruction every session of the project gets, from its next model step."""
         project = self._w.tree_model.project(project_id)
         if project is None:
             return None
-        text = await edit_text(self._w.pane, f"Project instruction — {project.name}",
-                               "Every session in this project gets this instruction (from its next "
-                               "reply on). Leave it empty for none.", project.instruction, multiline=True)
+        text = await edit_text(
+            self._w.pane,
+            self.tr("Project instruction — {name}").format(name=project.name),
+            self.tr(
+                "Every session in this project gets this instruction (from its next "
+                "reply on). Leave it empty for none."
+            ),
+            project.instruction,
+            multiline=True,
+        )
         if text is None:
             return None
         return await self._apply(self._w.kernel.set_project_instruction(project_id, text),
-                                 "Project instruction")
+                                 self.tr("Project instruction"))
 
     async def relink(self, project_id: str) -> Project | None:
         """Point the project at the folder's new place; its sessions stay in the project."""
@@ -162,11 +194,14 @@ class ProjectActions(QObject):
         if project is None:
             return None
         path = await choose_folder(self._w.pane, start=default_workdir(), default_dir=default_workdir(),
-                                   title=f"Where is {project.name} now? (was {project.path})",
-                                   confirm_text="Relink here")
+                                   title=self.tr("Where is {name} now? (was {path})").format(
+                                       name=project.name, path=project.path),
+                                   confirm_text=self.tr("Relink here"))
         if path is None:
             return None
-        relinked = await self._apply(self._w.kernel.relink_project(project_id, path), "Relink project")
+        relinked = await self._apply(
+            self._w.kernel.relink_project(project_id, path), self.tr("Relink project")
+        )
         await self.refresh_missing()
         return relinked
 
@@ -177,22 +212,39 @@ class ProjectActions(QObject):
             return False
         ids = await self._w.kernel.project_sessions(project_id)
         titles = [(s.title if (s := self._w.tree_model.session(i)) is not None else "") or i for i in ids]
-        body = (f"<p>The folder <b>{html.escape(project.path)}</b> and its files are <b>not touched</b>. "
-                "Foya forgets the project: its instruction and “always allow” rules"
-                + (f", and {'this session' if len(ids) == 1 else f'these {len(ids)} sessions'} with "
-                   f"{'its' if len(ids) == 1 else 'their'} history:</p>{bullet_list(titles)}"
-                   if ids else ".</p>") + "<p>This cannot be undone.</p>")
-        question = ConfirmDialog("Delete project", f"Delete the project “{project.name}”?", body,
-                                 "Delete project", destructive=True, parent=self._w.pane)
+        folder = html.escape(project.path)
+        if ids:
+            body = self.tr(
+                "<p>The folder <b>{folder}</b> and its files are <b>not touched</b>. Foya forgets the "
+                "project: its instruction and “always allow” rules, and %n session(s) with their "
+                "history:</p>",
+                "",
+                len(ids),
+            ).format(folder=folder) + bullet_list(titles)
+        else:
+            body = self.tr(
+                "<p>The folder <b>{folder}</b> and its files are <b>not touched</b>. Foya forgets the "
+                "project: its instruction and “always allow” rules.</p>"
+            ).format(folder=folder)
+        body += self.tr("<p>This cannot be undone.</p>")
+        question = ConfirmDialog(self.tr("Delete project"),
+                                 self.tr("Delete the project “{name}”?").format(name=project.name), body,
+                                 self.tr("Delete project"), destructive=True, parent=self._w.pane)
         if not await confirm(question):
             return False
         try:
             await self._w.kernel.delete_project(project_id)
         except FoyaError as error:
-            await inform(self._w.pane, "Delete project", "Cannot delete the project", str(error))
+            await inform(
+                self._w.pane,
+                self.tr("Delete project"),
+                self.tr("Cannot delete the project"),
+                error_text(error),
+            )
             return False
         self._w.tree_model.remove_project(project_id)
-        self._w.statusBar().showMessage(f"Project “{project.name}” deleted; {project.path} is untouched.",
+        self._w.statusBar().showMessage(self.tr("Project “{name}” deleted; {path} is untouched.").format(
+            name=project.name, path=project.path),
                                         10_000)
         return True
 
@@ -201,14 +253,23 @@ class ProjectActions(QObject):
         session = self._w.tree_model.session(session_id)
         if session is None:
             return
-        where = "Recents" if target == RECENTS_ID else (
-            (self._w.tree_model.project(target) or Project(id=target, name="that project", path="")).name)
+        where = (
+            self.tr("Recents")
+            if target == RECENTS_ID
+            else (
+                (
+                    self._w.tree_model.project(target)
+                    or Project(id=target, name=self.tr("that project"), path="")
+                ).name
+            )
+        )
         question = ConfirmDialog(
-            "Move session", f"“{session.title}” cannot move to {where}",
-            "<p>A session bound to a project stays in it, so its history and its tools keep "
+            self.tr("Move session"), self.tr("“{title}” cannot move to {where}").format(
+                title=session.title, where=where),
+            self.tr("<p>A session bound to a project stays in it, so its history and its tools keep "
             "working in the same folder.</p><p>To continue this conversation elsewhere, branch it "
             "from its latest reply; the branch gets the same history and the original stays "
-            "as it is.</p>", "Branch it", parent=self._w.pane)
+            "as it is.</p>"), self.tr("Branch it"), parent=self._w.pane)
         if await confirm(question):
             await self._w.session_actions.flows.branch_latest(session_id)
 
@@ -227,7 +288,7 @@ class ProjectActions(QObject):
         try:
             project = await op
         except FoyaError as error:
-            await inform(self._w.pane, what, f"{what} failed", str(error))
+            await inform(self._w.pane, what, self.tr("{what} failed").format(what=what), error_text(error))
             return None
         self._w.tree_model.upsert_project(project)
         return project
@@ -237,23 +298,31 @@ class ProjectActions(QObject):
     def _project_menu(self, menu: QMenu, project_id: str) -> None:
         spawn = self._w.runner.spawn
         if self._w.tree_model.is_missing(project_id):
-            menu.addAction(RELINK, lambda: spawn(self.relink(project_id), "Relink project"))
+            menu.addAction(self.tr(RELINK), lambda: spawn(self.relink(project_id), self.tr("Relink project")))
         menu.addSeparator()
-        menu.addAction(RENAME, lambda: spawn(self.rename(project_id), "Rename project"))
-        menu.addAction(INSTRUCTION, lambda: spawn(self.edit_instruction(project_id), "Project instruction"))
+        menu.addAction(self.tr(RENAME), lambda: spawn(self.rename(project_id), self.tr("Rename project")))
+        menu.addAction(
+            self.tr(INSTRUCTION),
+            lambda: spawn(self.edit_instruction(project_id), self.tr("Project instruction")),
+        )
         if not self._w.tree_model.is_missing(project_id):
-            menu.addAction(RELINK.replace("the moved", "another"),
-                           lambda: spawn(self.relink(project_id), "Relink project"))
+            menu.addAction(self.tr("Relink to another folder…"),
+                           lambda: spawn(self.relink(project_id), self.tr("Relink project")))
         menu.addSeparator()
-        menu.addAction(DELETE_PROJECT, lambda: spawn(self.delete(project_id), "Delete project"))
+        menu.addAction(
+            self.tr(DELETE_PROJECT), lambda: spawn(self.delete(project_id), self.tr("Delete project"))
+        )
 
     def _session_menu(self, menu: QMenu, session_id: str) -> None:
         session = self._w.tree_model.session(session_id)
         if session is None or session.project_id is not None or session.parent_id is not None:
             return
-        menu.addAction(BIND_FOLDER, lambda: self._w.runner.spawn(self.bind_to_folder(session_id), "Binding"))
+        menu.addAction(
+            self.tr(BIND_FOLDER),
+            lambda: self._w.runner.spawn(self.bind_to_folder(session_id), self.tr("Binding")),
+        )
 
     def _bind_requested(self, session_id: str, project_id: str) -> None:
         project = next((p for p in self._w.tree_model.projects() if p.id == project_id), None)
         if project is not None:
-            self._w.runner.spawn(self.bind(session_id, project), "Binding")
+            self._w.runner.spawn(self.bind(session_id, project), self.tr("Binding"))

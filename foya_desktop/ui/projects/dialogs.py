@@ -23,8 +23,9 @@ class TextDialog(QDialog):
     """
 
     def __init__(self, title: str, explanation: str, text: str, *, multiline: bool = False,
-                 confirm_text: str = "Save", parent: QWidget | None = None) -> None:
+                 confirm_text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        confirm_text = confirm_text or self.tr("Save")
         self.setWindowTitle(title)
         self.setMinimumWidth(480)
         label = QLabel(explanation)

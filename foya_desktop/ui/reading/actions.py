@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 from foya_desktop.ui.reading.find_bar import FindBar
@@ -18,8 +18,8 @@ from foya_desktop.ui.reading.jump import reveal
 from foya_desktop.ui.reading.search_window import SearchWindow
 from foya_desktop.ui.window_parts import WindowParts
 
-FIND = "Find in session…"
-SEARCH_ALL = "Search all sessions…"
+FIND = str(QT_TRANSLATE_NOOP("FindActions", "Find in session…"))
+SEARCH_ALL = str(QT_TRANSLATE_NOOP("FindActions", "Search all sessions…"))
 
 
 class FindActions(QObject):
@@ -35,14 +35,14 @@ class FindActions(QObject):
         self.find_bar = FindBar(window.pane, window.kernel, window.speakers)
         window.pane.insert_above_composer(self.find_bar)
         self.search_window: SearchWindow | None = None
-        self.find_action = QAction(FIND, self)
+        self.find_action = QAction(self.tr(FIND), self)
         self.find_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Find))
         self.find_action.triggered.connect(self._open_find)
-        self.search_action = QAction(SEARCH_ALL, self)
+        self.search_action = QAction(self.tr(SEARCH_ALL), self)
         self.search_action.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.search_action.triggered.connect(
-            lambda: window.runner.spawn(self.open_search(), "Search"))
-        menu = window.menuBar().addMenu("&Edit")
+            lambda: window.runner.spawn(self.open_search(), self.tr("Search")))
+        menu = window.menuBar().addMenu(self.tr("&Edit"))
         menu.addAction(self.find_action)
         menu.addAction(self.search_action)
         window.tree_view.session_activated.connect(lambda _sid: self.find_bar.close_bar())
@@ -56,7 +56,7 @@ class FindActions(QObject):
         if self.search_window is None:
             self.search_window = SearchWindow(self._w.kernel, self._w.pane.window())
             self.search_window.open_requested.connect(
-                lambda sid, mid: self._w.runner.spawn(self.open_at(sid, mid), "Opening the message"))
+                lambda sid, mid: self._w.runner.spawn(self.open_at(sid, mid), self.tr("Opening the message")))
         projects, vps = await asyncio.gather(self._w.kernel.list_projects(), self._w.kernel.list_vps())
         self.search_window.set_choices(projects, vps)
         self.search_window.show()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit,
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.ui import theme
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.reading.jump import reveal
 
 if TYPE_CHECKING:
@@ -48,13 +49,13 @@ class FindBar(QFrame):
         self._generation = 0
         self.setObjectName("findBar")
         self.setStyleSheet("#findBar { border-top: 1px solid palette(mid); }")
-        self.text = QLineEdit(placeholderText="Find in this session")
+        self.text = QLineEdit(placeholderText=self.tr("Find in this session"))
         self.speaker = QComboBox()
         self.count = QLabel("")
         self.count.setFont(theme.small_font())
-        self.prev_button = _button("↑", "Previous match (Shift+Enter)")
-        self.next_button = _button("↓", "Next match (Enter)")
-        close = _button("✕", "Close (Esc)")
+        self.prev_button = _button("↑", self.tr("Previous match (Shift+Enter)"))
+        self.next_button = _button("↓", self.tr("Next match (Enter)"))
+        close = _button("✕", self.tr("Close (Esc)"))
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._timer.timeout.connect(self.run)
         self.text.textChanged.connect(lambda _t: self._timer.start())
@@ -77,8 +78,8 @@ class FindBar(QFrame):
         session = self._pane.session
         self.speaker.blockSignals(True)
         self.speaker.clear()
-        self.speaker.addItem("Anyone", None)
-        self.speaker.addItem("You", "user")
+        self.speaker.addItem(self.tr("Anyone"), None)
+        self.speaker.addItem(self.tr("You"), "user")
         for vp_id in session.roster if session else ():
             self.speaker.addItem(self._speakers.name(vp_id), vp_id)
         self.speaker.blockSignals(False)
@@ -124,7 +125,7 @@ class FindBar(QFrame):
         try:
             found = await self._kernel.find_in_session(session.id, text, speaker)
         except FoyaError as error:
-            self.count.setText(f"⚠ {error}")
+            self.count.setText(f"⚠ {error_text(error)}")
             return
         if generation != self._generation:
             return
@@ -147,15 +148,16 @@ class FindBar(QFrame):
         try:
             shown = await reveal(self._pane, self._kernel, message_id)
         except FoyaError as error:
-            self.count.setText(f"⚠ {error}")
+            self.count.setText(f"⚠ {error_text(error)}")
             return
         if shown:
             self.moved.emit(message_id)
 
     def _show_count(self) -> None:
         total = len(self._matches)
-        self.count.setText(f"{self._current + 1} of {total}" if total and self._current >= 0
-                           else f"{total} matches" if total else "No matches")
+        self.count.setText(self.tr("{current} of {total}").format(current=self._current + 1, total=total)
+                           if total and self._current >= 0
+                           else self.tr("%n match(es)", "", total) if total else self.tr("No matches"))
         self.prev_button.setEnabled(total > 0)
         self.next_button.setEnabled(total > 0)
 

@@ -8,7 +8,7 @@ is (unlike rewind, nothing is removed).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -16,8 +16,8 @@ from foya_desktop.core.messages import ImagePart, Message
 from foya_desktop.ui.timeline.rows import MessageRow
 from foya_desktop.ui.window_parts import WindowParts
 
-QUOTE = "Quote in reply"
-EDIT_AS_NEW = "Edit as new message"
+QUOTE = str(QT_TRANSLATE_NOOP("MessageActions", "Quote in reply"))
+EDIT_AS_NEW = str(QT_TRANSLATE_NOOP("MessageActions", "Edit as new message"))
 
 
 def quoted(text: str) -> str:
@@ -46,10 +46,10 @@ class MessageActions(QObject):
         if not isinstance(row, MessageRow):
             return
         message = row.message
-        actions = [self._action(menu, QUOTE, lambda: self.quote(message))]
+        actions = [self._action(menu, self.tr(QUOTE), lambda: self.quote(message))]
         if message.role == "user" and self._w.pane.composer.isEnabled():
-            actions.append(self._action(menu, EDIT_AS_NEW, lambda: self._w.runner.spawn(
-                self.edit_as_new(message), "Edit as new")))
+            actions.append(self._action(menu, self.tr(EDIT_AS_NEW), lambda: self._w.runner.spawn(
+                self.edit_as_new(message), self.tr("Edit as new"))))
         first = menu.actions()[0] if menu.actions() else None
         for action in actions:
             menu.insertAction(first, action) if first is not None else menu.addAction(action)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import datetime
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -28,12 +27,17 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import VP, Project
 from foya_desktop.store.search import SearchHit
-from foya_desktop.ui import theme
+from foya_desktop.ui import i18n, theme
+from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
 DEBOUNCE_MS = 200
 DAY_MS = 86_400_000
-PERIODS = (("Any time", None), ("Last 7 days", 7), ("Last 30 days", 30), ("Last year", 365))
+
+def _periods() -> tuple[tuple[str, int | None], ...]:
+    translate = QCoreApplication.translate
+    return ((translate("SearchWindow", "Any time"), None), (translate("SearchWindow", "Last 7 days"), 7),
+            (translate("SearchWindow", "Last 30 days"), 30), (translate("SearchWindow", "Last year"), 365))
 HIT_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -50,21 +54,23 @@ class SearchWindow(QDialog):
 
     def __init__(self, kernel: KernelApi, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Search all sessions")
+        self.setWindowTitle(self.tr("Search all sessions"))
         self.resize(760, 520)
         self._kernel = kernel
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
-        self.query = QLineEdit(placeholderText="Search every session — words, code identifiers, 中文…")
+        self.query = QLineEdit(
+            placeholderText=self.tr("Search every session — words, code identifiers, 中文…")
+        )
         self.project = QComboBox()
         self.speaker = QComboBox()
         self.period = QComboBox()
-        for label, days in PERIODS:
+        for label, days in _periods():
             self.period.addItem(label, days)
         self.results = QListWidget()
         self.results.setWordWrap(True)
         self.results.setAlternatingRowColors(True)
-        self.status = QLabel("Type to search.")
+        self.status = QLabel(self.tr("Type to search."))
         self.status.setFont(theme.small_font())
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._timer.timeout.connect(self.run_query)
@@ -77,7 +83,11 @@ class SearchWindow(QDialog):
 
     def _layout(self) -> None:
         filters = QHBoxLayout()
-        for label, combo in (("Project", self.project), ("Speaker", self.speaker), ("When", self.period)):
+        for label, combo in (
+            (self.tr("Project"), self.project),
+            (self.tr("Speaker"), self.speaker),
+            (self.tr("When"), self.period),
+        ):
             filters.addWidget(QLabel(label))
             filters.addWidget(combo, 1)
         layout = QVBoxLayout(self)
@@ -89,12 +99,12 @@ class SearchWindow(QDialog):
     def set_choices(self, projects: list[Project], vps: list[VP]) -> None:
         """Fill the project and speaker filters."""
         self.project.clear()
-        self.project.addItem("All projects", None)
+        self.project.addItem(self.tr("All projects"), None)
         for project in projects:
             self.project.addItem(project.name, project.id)
         self.speaker.clear()
-        self.speaker.addItem("Anyone", None)
-        self.speaker.addItem("You", "user")
+        self.speaker.addItem(self.tr("Anyone"), None)
+        self.speaker.addItem(self.tr("You"), "user")
         for vp in vps:
             self.speaker.addItem(vp.name, vp.id)
 
@@ -106,9 +116,9 @@ class SearchWindow(QDialog):
         text = self.query.text().strip()
         if not text:
             self.results.clear()
-            self.status.setText("Type to search.")
+            self.status.setText(self.tr("Type to search."))
             return
-        self.status.setText("Searching…")
+        self.status.setText(self.tr("Searching…"))
         self._task = asyncio.ensure_future(self._search(text, self._generation))
 
     async def _search(self, text: str, generation: int) -> None:
@@ -120,7 +130,7 @@ class SearchWindow(QDialog):
                                              speaker=self.speaker.currentData(), since_ms=since, limit=200)
         except FoyaError as error:
             if generation == self._generation:
-                self.status.setText(f"⚠ {error}")
+                self.status.setText(f"⚠ {error_text(error)}")
             return
         if generation != self._generation:
             return
@@ -129,14 +139,17 @@ class SearchWindow(QDialog):
     def _show(self, hits: list[SearchHit], seconds: float) -> None:
         self.results.clear()
         for hit in hits:
-            when = datetime.fromtimestamp(hit.created_at / 1000).strftime("%Y-%m-%d %H:%M")
-            who = "You" if hit.role == "user" else hit.speaker
+            when = QLocale().toString(
+                QDateTime.fromMSecsSinceEpoch(hit.created_at), QLocale.FormatType.ShortFormat
+            )
+            who = self.tr("You") if hit.role == "user" else hit.speaker
             item = QListWidgetItem(f"{hit.session_title} · {who} · {when}\n{hit.snippet}")
             item.setData(HIT_ROLE, (hit.session_id, hit.message_id))
             self.results.addItem(item)
-        more = " (the newest 200)" if len(hits) >= 200 else ""
-        self.status.setText(f"{len(hits)} messages{more} · {seconds * 1000:.0f} ms" if hits
-                            else "No messages match.")
+        more = self.tr(" (the newest 200)") if len(hits) >= 200 else ""
+        shown = self.tr("%n message(s)", "", len(hits)) + more + " · " + self.tr("{ms} ms").format(
+            ms=i18n.number(round(seconds * 1000)))
+        self.status.setText(shown if hits else self.tr("No messages match."))
         self.searched.emit(len(hits))
 
     def _open(self, item: QListWidgetItem) -> None:

@@ -11,6 +11,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Literal
 
+from PySide6.QtCore import QCoreApplication
+
 from foya_desktop.core.model import Phase, Project, Session
 
 NodeKind = Literal["root", "project", "recents", "session"]
@@ -53,10 +55,10 @@ class Node:
     def title(self) -> str:
         """What the tree shows."""
         if self.session is not None:
-            return self.session.title or "Untitled session"
+            return self.session.title or QCoreApplication.translate("Node", "Untitled session")
         if self.project is not None:
             return self.project.name or self.project.path
-        return "Recents" if self.kind == "recents" else ""
+        return QCoreApplication.translate("Node", "Recents") if self.kind == "recents" else ""
 
 
 def sort_key(node: Node) -> tuple[int, int, int, str]:

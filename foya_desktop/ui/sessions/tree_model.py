@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QCoreApplication,
     QMimeData,
     QModelIndex,
     QObject,
@@ -363,5 +364,5 @@ def _tooltip(node: Node) -> str | None:
     if node.project is not None:
         return node.project.path
     if node.session is not None:
-        return node.session.workdir or "No folder (Recents)"
+        return node.session.workdir or QCoreApplication.translate("TreeModel", "No folder (Recents)")
     return None

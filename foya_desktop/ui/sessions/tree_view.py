@@ -72,7 +72,7 @@ class SessionDelegate(QStyledItemDelegate):
         area = rect.adjusted(4, 0, -4, 0)
         if node.missing:
             painter.setPen(theme.error_color())
-            note = "folder missing"
+            note = self.tr("folder missing")
             width = painter.fontMetrics().horizontalAdvance(note) + 6
             painter.drawText(area, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, note)
             area = area.adjusted(0, 0, -width, 0)
@@ -240,17 +240,17 @@ class SessionTreeView(QTreeView):
     def _menu_for(self, node: Node) -> QMenu:
         menu = QMenu(self)
         if node.kind == "project":
-            menu.addAction("New session here", lambda: self.new_session_requested.emit(node.key))
+            menu.addAction(self.tr("New session here"), lambda: self.new_session_requested.emit(node.key))
             self.project_menu_requested.emit(menu, node.key)
         if node.kind != "session" or node.session is None:
             return menu
         index = self.tree().index_of_session(node.key)
-        menu.addAction("Rename", lambda: self.edit(index))
+        menu.addAction(self.tr("Rename"), lambda: self.edit(index))
         pinned = node.session.pinned
-        menu.addAction("Unpin" if pinned else "Pin to top",
+        menu.addAction(self.tr("Unpin") if pinned else self.tr("Pin to top"),
                        lambda: self.pin_requested.emit(node.key, not pinned))
         if node.session.project_id is None and node.session.parent_id is None:
-            target = menu.addMenu("Move to project")
+            target = menu.addMenu(self.tr("Move to project"))
             for project in self.tree().projects():
                 target.addAction(project.name, self._binder(node.key, project.id))
             target.setEnabled(bool(self.tree().projects()))

@@ -9,7 +9,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 
 from foya_desktop.core.events import TaskRecord
 from foya_desktop.ui import theme
@@ -18,16 +26,30 @@ from foya_desktop.ui.timeline.summaries import first_line
 AnyIndex = QModelIndex | QPersistentModelIndex
 RECORD_ROLE = Qt.ItemDataRole.UserRole + 1
 """The ``TaskRecord`` of a row."""
-COLUMNS = ("State", "Command", "Started")
-STATE_WORDS = {"running": "● running", "completed": "✓ done", "failed": "✗ failed",
-               "cancelled": "■ cancelled", "lost": "? lost (app restarted)"}
+COLUMNS = (
+    str(QT_TRANSLATE_NOOP("TaskListModel", "State")),
+    str(QT_TRANSLATE_NOOP("TaskListModel", "Command")),
+    str(QT_TRANSLATE_NOOP("TaskListModel", "Started")),
+)
+"""Column titles (English; shown through ``tr``)."""
+
+
+def _state_words() -> dict[str, str]:
+    translate = QCoreApplication.translate
+    return {
+        "running": translate("TaskListModel", "● running"),
+        "completed": translate("TaskListModel", "✓ done"),
+        "failed": translate("TaskListModel", "✗ failed"),
+        "cancelled": translate("TaskListModel", "■ cancelled"),
+        "lost": translate("TaskListModel", "? lost (app restarted)"),
+    }
 
 
 def state_text(record: TaskRecord) -> str:
     """The state in words, with the exit code when it failed."""
-    word = STATE_WORDS.get(record.state, record.state)
+    word = _state_words().get(record.state, record.state)
     if record.state == "failed" and record.exit_code is not None:
-        word += f" (exit {record.exit_code})"
+        word += QCoreApplication.translate("TaskListModel", " (exit {code})").format(code=record.exit_code)
     return word
 
 
@@ -84,7 +106,7 @@ class TaskListModel(QAbstractTableModel):
         """Column titles."""
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal \
                 and 0 <= section < len(COLUMNS):
-            return COLUMNS[section]
+            return self.tr(COLUMNS[section])
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

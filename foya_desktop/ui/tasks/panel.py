@@ -57,8 +57,8 @@ class TasksPanel(QWidget):
         self.title = QLabel()
         self.state = QLabel()
         self.output = QPlainTextEdit(readOnly=True)
-        self.refresh_button = QPushButton("Refresh")
-        self.cancel_button = QPushButton("Cancel task")
+        self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.cancel_button = QPushButton(self.tr("Cancel task"))
         self.body = QSplitter(Qt.Orientation.Horizontal)
         self._timer = QTimer(self)
         self._build()
@@ -86,7 +86,7 @@ class TasksPanel(QWidget):
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.output.setFont(theme.mono_font())
-        self.output.setPlaceholderText("Select a task to see the tail of its output.")
+        self.output.setPlaceholderText(self.tr("Select a task to see the tail of its output."))
         self.output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         details = QWidget()
         box = QVBoxLayout(details)
@@ -120,7 +120,7 @@ class TasksPanel(QWidget):
         self.session_id = session_id
         self.model.set_tasks([])
         if session_id is not None:
-            self._runner.spawn(self._load(session_id, self._generation), "Loading background tasks")
+            self._runner.spawn(self._load(session_id, self._generation), self.tr("Loading background tasks"))
 
     async def _load(self, session_id: str, generation: int) -> None:
         records = await self._kernel.list_tasks(session_id)
@@ -163,7 +163,7 @@ class TasksPanel(QWidget):
         """Re-read the selected task (live output tail while it runs)."""
         task_id, sid = self.selected(), self.session_id
         if task_id and sid:
-            self._runner.spawn(self._inspect(sid, task_id), "Reading the task's output")
+            self._runner.spawn(self._inspect(sid, task_id), self.tr("Reading the task's output"))
 
     async def _inspect(self, session_id: str, task_id: str) -> None:
         self._update(await self._kernel.inspect_task(session_id, task_id))
@@ -173,14 +173,14 @@ class TasksPanel(QWidget):
         task_id, sid = self.selected(), self.session_id
         if task_id and sid:
             self.cancel_button.setEnabled(False)
-            self._runner.spawn(self._cancel(sid, task_id), "Cancelling the task")
+            self._runner.spawn(self._cancel(sid, task_id), self.tr("Cancelling the task"))
 
     async def _cancel(self, session_id: str, task_id: str) -> None:
         self._update(await self._kernel.cancel_task(session_id, task_id))
 
     def _show_record(self, record: TaskRecord | None) -> None:
         running = record is not None and record.state == "running"
-        self.title.setText(record.title if record else "No task selected")
+        self.title.setText(record.title if record else self.tr("No task selected"))
         self.state.setText(state_text(record) if record else "")
         self.state.setStyleSheet(f"color: {theme.dim_color().name()};")
         if record is not None and self.output.toPlainText() != record.output_tail:
@@ -217,8 +217,8 @@ class TasksPanel(QWidget):
     def _update_header(self, *_args: object) -> None:
         records = self.model.records()
         running = sum(r.state == "running" for r in records)
-        parts = [f"{running} running"] if running else []
+        parts = [self.tr("%n running", "", running)] if running else []
         if len(records) > running:
-            parts.append(f"{len(records) - running} finished")
-        self.header.setText("Background tasks · " + ", ".join(parts))
+            parts.append(self.tr("%n finished", "", len(records) - running))
+        self.header.setText(self.tr("Background tasks · ") + self.tr(", ").join(parts))
         self.setVisible(bool(records))

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QObject, QRect, Qt
+from PySide6.QtCore import QCoreApplication, QObject, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPen
 
 from foya_desktop.core.events import Checkpoint
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.canvas import Canvas
 from foya_desktop.ui.timeline.edits import RowEditsMixin
-from foya_desktop.ui.timeline.rows import CHECKPOINT_TEXT, CheckpointRow, MessageRow, Row
+from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, Row, checkpoint_text
 
 MARKER_HEIGHT = 34
 
@@ -108,7 +108,9 @@ def walk_checkpoint(canvas: Canvas, row: CheckpointRow, font: QFont) -> None:
     painter = canvas.painter
     if painter is None:
         return
-    text = ("↻ Auto-compacted · " if row.automatic else "↻ Compacted · ") + CHECKPOINT_TEXT
+    translate = QCoreApplication.translate
+    text = (translate("Checkpoints", "↻ Auto-compacted · ") if row.automatic
+            else translate("Checkpoints", "↻ Compacted · ")) + checkpoint_text()
     metrics = QFontMetrics(font)
     margin = 24
     text = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(60, canvas.width - 2 * margin - 40))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QCoreApplication, QRect
 from PySide6.QtGui import QFont, QTextDocument
 
 from foya_desktop.core.messages import (
@@ -195,8 +195,10 @@ class RowRenderer(ToolRows):
         docs = row.body.documents()
         if row.reasoning:
             words = len(row.reasoning.split())
-            text = f"Thinking… {summaries.first_line(row.reasoning[-200:])}" if not docs else \
-                f"▸ Thought · {words} words"
+            translate = QCoreApplication.translate
+            text = (translate("RowRenderer", "Thinking… {text}").format(
+                text=summaries.first_line(row.reasoning[-200:])) if not docs
+                else "▸ " + translate("RowRenderer", "Thought · %n word(s)", "", words))
             c.line([Segment(text, theme.dim_color(), self.small, True)], x, width)
             c.space(PART_GAP)
         row.body.set_width(width)
@@ -208,7 +210,8 @@ class RowRenderer(ToolRows):
             if doc is row.body.tail:
                 row.tail_top, row.tail_height = top, height
         if row.tool_args:
-            c.line([Segment(f"⚙ preparing a tool call… {len(row.tool_args)} characters",
+            c.line([Segment("⚙ " + QCoreApplication.translate(
+                "RowRenderer", "preparing a tool call… %n character(s)", "", len(row.tool_args)),
                             theme.dim_color(), self.small)], x, width)
         if not docs and not row.reasoning and not row.tool_args:
             c.line([Segment("● ● ●", theme.dim_color(), self.small)], x, width)

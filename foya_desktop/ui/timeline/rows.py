@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
 from foya_desktop.core.messages import Message, ToolResultPart
 from foya_desktop.ui.theme import USER_KEY
 from foya_desktop.ui.timeline.incremental import StreamingDocument
@@ -132,9 +134,16 @@ class CheckpointRow:
 
     def plain_text(self) -> str:
         """What a copy or a screen reader gets."""
-        return CHECKPOINT_TEXT
+        return checkpoint_text()
 
 
-CHECKPOINT_TEXT = "Earlier messages summarised for the model — the timeline keeps everything"
+CHECKPOINT_TEXT = str(QT_TRANSLATE_NOOP(
+    "CheckpointRow", "Earlier messages summarised for the model — the timeline keeps everything"))
+"""English; shown as ``checkpoint_text()``."""
+
+
+def checkpoint_text() -> str:
+    """What a compaction marker says, in the window's language."""
+    return QCoreApplication.translate("CheckpointRow", CHECKPOINT_TEXT)
 
 Row = MessageRow | StreamRow | CheckpointRow

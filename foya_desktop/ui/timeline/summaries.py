@@ -12,6 +12,8 @@ import json
 import time
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from foya_desktop.core.messages import Message, MessageStatus, ReasoningPart, ToolResultPart
 
 _ARG_KEYS = ("path", "file_path", "file", "command", "cmd", "pattern", "query", "url", "target",
@@ -43,29 +45,33 @@ def summarize_result(result: ToolResultPart) -> str:
     """What came back: the error's first line, or the first line and how many more."""
     text = result.content.strip()
     lines = text.count("\n") + 1 if text else 0
-    summary = first_line(text, 70) if text else ("no output" if not result.is_error else "failed")
+    translate = QCoreApplication.translate
+    summary = first_line(text, 70) if text else (
+        translate("Summaries", "no output") if not result.is_error else translate("Summaries", "failed"))
     if not result.is_error and lines > 1:
-        summary = f"{lines} lines · {summary}"
+        summary = translate("Summaries", "%n lines · {summary}", "", lines).format(summary=summary)
     if result.images:
         count = len(result.images)
-        summary += f" · {count} image{'s' if count > 1 else ''}"
+        summary += " · " + translate("Summaries", "%n image(s)", "", count)
     return summary
 
 
 def reasoning_caption(part: ReasoningPart) -> str:
     """The folded line of a reasoning part."""
     words = len(part.text.split())
-    return f"Thought · {words} word{'s' if words != 1 else ''}"
+    return QCoreApplication.translate("RowRenderer", "Thought · %n word(s)", "", words)
 
 
 def status_caption(message: Message) -> str | None:
     """A visible marker for messages that did not complete; ``None`` when complete."""
     if message.status == MessageStatus.INTERRUPTED:
         reason = str(message.meta.get("interrupted_reason") or "").strip()
-        return "Interrupted — this reply was cut off" + (f" ({reason})" if reason else "")
+        return QCoreApplication.translate("Summaries", "Interrupted — this reply was cut off") + (
+            f" ({reason})" if reason else "")
     if message.status == MessageStatus.ERROR:
         error = first_line(str(message.meta.get("error") or ""), 160)
-        return "Error — " + (error or "this reply failed")
+        return QCoreApplication.translate("Summaries", "Error — ") + (
+            error or QCoreApplication.translate("Summaries", "this reply failed"))
     return None
 
 

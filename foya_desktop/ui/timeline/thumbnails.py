@@ -12,7 +12,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from PySide6.QtCore import QObject, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap
 
 from foya_desktop.ui import theme
@@ -103,4 +103,6 @@ def _thumbnail(c: Canvas, box: QRect, sha: str, cache: ThumbnailCache | None) ->
     elif cache is not None and cache.failed(sha):
         c.painter.setPen(theme.dim_color())
         c.painter.setFont(theme.small_font())
-        c.painter.drawText(target, Qt.AlignmentFlag.AlignCenter, "image missing")
+        c.painter.drawText(
+            target, Qt.AlignmentFlag.AlignCenter, QCoreApplication.translate("Thumbnails", "image missing")
+        )

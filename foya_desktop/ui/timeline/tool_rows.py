@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QCoreApplication, QRect
 from PySide6.QtGui import QFont, QTextDocument
 
 from foya_desktop.core.messages import Message, ToolCallPart
@@ -89,7 +89,9 @@ class ToolRows:
                         Segment(call.name + "  ", theme.text_color(), self.bold),
                         Segment(summaries.summarize_args(call.arguments), theme.dim_color(), self.mono, True)]
         if result is None:
-            segments.append(Segment("  · running…", theme.dim_color(), self.small))
+            segments.append(
+                Segment(QCoreApplication.translate("ToolRows", "  · running…"), theme.dim_color(), self.small)
+            )
         elif call.name == ROUTE_FORWARD and not result.is_error:
             pass  # the hand-off line says it all; the target's reply follows in its own block
         else:
@@ -144,4 +146,7 @@ def _clip(text: str) -> str:
     """Tool output is shown up to ``MAX_DETAIL_CHARS``; the rest is counted, not drawn."""
     if len(text) <= MAX_DETAIL_CHARS:
         return text
-    return text[:MAX_DETAIL_CHARS] + f"\n… ({len(text) - MAX_DETAIL_CHARS} more characters)"
+    more = QCoreApplication.translate(
+        "ToolRows", "… (%n more character(s))", "", len(text) - MAX_DETAIL_CHARS
+    )
+    return text[:MAX_DETAIL_CHARS] + "\n" + more

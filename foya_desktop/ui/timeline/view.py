@@ -56,7 +56,7 @@ class TimelineView(QTreeView):
         self._configure()
         self.timeline_delegate = TimelineDelegate(renderer, self.viewport(), self)
         self.setItemDelegate(self.timeline_delegate)
-        self.placeholder = "No messages yet."
+        self.placeholder = self.tr("No messages yet.")
         self._stick = True
         self._anchor: tuple[QPersistentModelIndex, int] | None = None
         self._relayout = QTimer(self, singleShot=True, interval=80)
@@ -84,8 +84,8 @@ class TimelineView(QTreeView):
 
     def _make_jump_button(self) -> QToolButton:
         button = QToolButton(self.viewport())
-        button.setText("↓ Latest")
-        button.setToolTip("Jump to the newest message")
+        button.setText(self.tr("↓ Latest"))
+        button.setToolTip(self.tr("Jump to the newest message"))
         button.setCursor(Qt.CursorShape.PointingHandCursor)
         button.setAutoRaise(False)
         button.hide()
@@ -273,7 +273,7 @@ class TimelineView(QTreeView):
         """The context menu of a row as it would open now (tests trigger its actions directly)."""
         menu = QMenu(self)
         text = str(self.model().index(row, 0).data() or "")
-        menu.addAction("Copy text", lambda: QGuiApplication.clipboard().setText(text))
+        menu.addAction(self.tr("Copy text"), lambda: QGuiApplication.clipboard().setText(text))
         self.menu_requested.emit(menu, row)
         return menu
 

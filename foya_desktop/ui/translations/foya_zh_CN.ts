@@ -138,6 +138,58 @@
     </message>
 </context>
 <context>
+    <name>Boundaries</name>
+    <message>
+        <source>only your own messages can be rewound to</source>
+        <translation>只能回退到你自己发送的消息</translation>
+    </message>
+    <message>
+        <source>a sub-agent&apos;s session is read-only</source>
+        <translation>子智能体的会话是只读的</translation>
+    </message>
+    <message>
+        <source>messages with images cannot go back to the composer</source>
+        <translation>含图片的消息无法放回输入框</translation>
+    </message>
+    <message>
+        <source>messages with browser elements or a command cannot go back to the composer</source>
+        <translation>含浏览器元素或命令的消息无法放回输入框</translation>
+    </message>
+    <message>
+        <source>stop the running reply first</source>
+        <translation>请先停止正在进行的回复</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointRow</name>
+    <message>
+        <source>Earlier messages summarised for the model — the timeline keeps everything</source>
+        <translation>更早的消息已为模型生成摘要 — 时间线保留全部内容</translation>
+    </message>
+</context>
+<context>
+    <name>Checkpoints</name>
+    <message>
+        <source>↻ Auto-compacted · </source>
+        <translation>↻ 已自动压缩 · </translation>
+    </message>
+    <message>
+        <source>↻ Compacted · </source>
+        <translation>↻ 已压缩 · </translation>
+    </message>
+</context>
+<context>
+    <name>ChildBanner</name>
+    <message>
+        <source>Read-only: this is a sub-agent&apos;s session</source>
+        <translation>只读：这是子智能体的会话</translation>
+    </message>
+    <message>
+        <source>A sub-agent</source>
+        <translation>一个子智能体</translation>
+    </message>
+</context>
+<context>
     <name>Composer</name>
     <message>
         <source>Attach images or text files.</source>
@@ -220,6 +272,15 @@
     <message>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ConfirmDialog</name>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>…… 以及另外 %n 项</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -346,6 +407,81 @@
     </message>
 </context>
 <context>
+    <name>DebugPanel</name>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>speaker</source>
+        <translation>发言者</translation>
+    </message>
+    <message>
+        <source>model / tool</source>
+        <translation>模型 / 工具</translation>
+    </message>
+    <message>
+        <source>tokens in / out</source>
+        <translation>token 输入 / 输出</translation>
+    </message>
+    <message>
+        <source>stop</source>
+        <translation>停止原因</translation>
+    </message>
+    <message>
+        <source>first byte</source>
+        <translation>首字节</translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>retries</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>The turn whose model requests and tool calls are shown</source>
+        <translation>显示其模型请求和工具调用的轮次</translation>
+    </message>
+    <message>
+        <source>Turn:</source>
+        <translation>轮次：</translation>
+    </message>
+    <message>
+        <source>Turn {number} · {id}</source>
+        <translation>第 {number} 轮 · {id}</translation>
+    </message>
+    <message>
+        <source>No traces yet: send a message</source>
+        <translation>暂无调试记录：请先发送一条消息</translation>
+    </message>
+    <message>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>被拦截</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>{count} chars</source>
+        <translation>{count} 个字符</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>request</source>
+        <translation>请求</translation>
+    </message>
+</context>
+<context>
     <name>ErrorText</name>
     <message>
         <source>The session is busy; the message waits in the queue.</source>
@@ -370,6 +506,50 @@
     <message>
         <source>The question was closed without an answer.</source>
         <translation>该问题未经回答即被关闭。</translation>
+    </message>
+    <message>
+        <source>Cannot branch at a user message: branch after a complete reply or tool result instead.</source>
+        <translation>无法在用户消息处分支：请改为在完整的回复或工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>Cannot branch after a reply that did not complete: branch after an earlier complete reply or tool result.</source>
+        <translation>无法在未完成的回复之后分支：请在更早的完整回复或工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>Cannot branch after a tool call without its result: branch after the tool result instead.</source>
+        <translation>无法在没有结果的工具调用之后分支：请改为在工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>Cannot branch here: a tool call before this point gets its result only after it. Branch after the tool result.</source>
+        <translation>无法在此处分支：此处之前的某个工具调用要到之后才得到结果。请在工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>This message has attachments (images). Only plain-text messages can go back to the composer, so the history cannot be rewound to it.</source>
+        <translation>这条消息带有附件（图片）。只有纯文本消息才能放回输入框，因此无法将历史回退到这里。</translation>
+    </message>
+    <message>
+        <source>This message carries browser elements or a command id; only plain-text messages can go back to the composer, so it cannot be rewound to.</source>
+        <translation>这条消息带有浏览器元素或命令 ID；只有纯文本消息才能放回输入框，因此无法回退到这里。</translation>
+    </message>
+    <message>
+        <source>A fork of this session is already being made; wait for it to open.</source>
+        <translation>此会话正在派生中，请等待新会话打开。</translation>
+    </message>
+    <message>
+        <source>The session or its files changed since the preview; check the new preview.</source>
+        <translation>预览之后会话或其文件已发生变化，请查看新的预览。</translation>
+    </message>
+    <message>
+        <source>{vp} reached its limit of {max_steps} steps.</source>
+        <translation>{vp} 已达到 {max_steps} 步的上限。</translation>
+    </message>
+    <message>
+        <source>You rejected the tool call without a reason, so the turn stopped.</source>
+        <translation>你未说明原因就拒绝了工具调用，因此本轮已停止。</translation>
+    </message>
+    <message>
+        <source>Stopped; nothing was changed.</source>
+        <translation>已停止；没有做任何更改。</translation>
     </message>
     <message>
         <source>The model service refused the API key (missing, wrong or no access).</source>
@@ -448,8 +628,36 @@
         <translation>该路径位于会话的项目文件夹之外。</translation>
     </message>
     <message>
+        <source>These sessions cannot be merged.</source>
+        <translation>这些会话无法合并。</translation>
+    </message>
+    <message>
+        <source>Foya hit an internal error (a bug); the log has the details.</source>
+        <translation>Foya 遇到了内部错误（程序缺陷）；详情见日志。</translation>
+    </message>
+    <message>
         <source>{summary} ({detail})</source>
         <translation>{summary}（{detail}）</translation>
+    </message>
+    <message>
+        <source>Another Foya process (pid {pid}) is working in this session; the queue is paused.</source>
+        <translation>另一个 Foya 进程（pid {pid}）正在此会话中工作；队列已暂停。</translation>
+    </message>
+    <message>
+        <source>The request failed.</source>
+        <translation>请求失败。</translation>
+    </message>
+    <message>
+        <source>{reason} Retrying in {delay} s (attempt {attempt}).</source>
+        <translation>{reason} 将在 {delay} 秒后重试（第 {attempt} 次）。</translation>
+    </message>
+    <message>
+        <source>Automatic compaction failed; the turn goes on without it: {reason}</source>
+        <translation>自动压缩失败；本轮将在不压缩的情况下继续：{reason}</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json configures MCP servers you have not trusted, so none of them started: {servers}. Trust them in the window (File → MCP servers…) or with `foya projects trust {project}`.</source>
+        <translation>此项目的 .mcp.json 配置了你尚未信任的 MCP 服务器，因此一个都没有启动：{servers}。可在窗口中（文件 → MCP 服务器…）或用 `foya projects trust {project}` 信任它们。</translation>
     </message>
 </context>
 <context>
@@ -461,6 +669,74 @@
     <message>
         <source>Tokens are what the provider reported for this VP&apos;s model requests in this turn: input includes cached tokens, sub-agents are not included, and a provider that reports nothing shows &quot;not provided&quot;. Executions are tool calls that really ran (successful or failed); blocked calls were refused before running and count as failures, not executions. Repeated calls used the same tool and arguments as an earlier call of this turn; duplicate results repeated an earlier output. New evidence does not mean the task is done.</source>
         <translation>Token 数是服务商为此 VP 在本轮中的模型请求报告的数值：输入包含缓存的 token，不含子智能体；服务商未报告时显示“未提供”。执行次数是真正运行过的工具调用（无论成功或失败）；被拦截的调用在运行前即被拒绝，计为失败而非执行。重复调用是指与本轮中更早调用相同的工具和参数；重复结果是指与更早的输出相同。出现新证据并不代表任务已完成。</translation>
+    </message>
+    <message>
+        <source>Debug traces may contain project text and tool output. They are for you, the owner of this session: do not export or share them casually.</source>
+        <translation>调试记录可能包含项目文本和工具输出。它们仅供你（此会话的所有者）查看：请勿随意导出或分享。</translation>
+    </message>
+</context>
+<context>
+    <name>FindActions</name>
+    <message>
+        <source>Find in session…</source>
+        <translation>在会话中查找…</translation>
+    </message>
+    <message>
+        <source>Search all sessions…</source>
+        <translation>搜索所有会话…</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Opening the message</source>
+        <translation>打开消息</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>Find in this session</source>
+        <translation>在此会话中查找</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一处匹配（Shift+Enter）</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>下一处匹配（Enter）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Anyone</source>
+        <translation>任何人</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>{current} of {total}</source>
+        <translation>第 {current} / {total} 处</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 处匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配</translation>
     </message>
 </context>
 <context>
@@ -491,10 +767,123 @@
     </message>
 </context>
 <context>
+    <name>FolderPicker</name>
+    <message>
+        <source>Type a folder path, for example ~/code/project.</source>
+        <translation>输入文件夹路径，例如 ~/code/project。</translation>
+    </message>
+    <message>
+        <source>{path} does not exist.</source>
+        <translation>{path} 不存在。</translation>
+    </message>
+    <message>
+        <source>{path} is a file, not a folder.</source>
+        <translation>{path} 是文件，不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Foya is not allowed to read {path}.</source>
+        <translation>Foya 无权读取 {path}。</translation>
+    </message>
+    <message>
+        <source>{path} could not be read: {reason}.</source>
+        <translation>无法读取 {path}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Choose a folder</source>
+        <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <source>Use this folder</source>
+        <translation>使用此文件夹</translation>
+    </message>
+    <message>
+        <source>↑ Parent</source>
+        <translation>↑ 上一级</translation>
+    </message>
+    <message>
+        <source>Go to the folder above</source>
+        <translation>转到上一级文件夹</translation>
+    </message>
+    <message>
+        <source>Type or paste a path, then Enter</source>
+        <translation>输入或粘贴路径，然后按 Enter</translation>
+    </message>
+    <message>
+        <source>Go</source>
+        <translation>前往</translation>
+    </message>
+    <message>
+        <source>Relative paths start at {folder}. Choosing a folder moves no files and no history.</source>
+        <translation>相对路径从 {folder} 开始。选择文件夹不会移动任何文件或历史。</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>This folder has no sub-folders.</source>
+        <translation>此文件夹没有子文件夹。</translation>
+    </message>
+    <message>
+        <source>{problem} Edit the path and press Enter to try again.</source>
+        <translation>{problem} 请修改路径并按 Enter 重试。</translation>
+    </message>
+    <message>
+        <source>Folders further up</source>
+        <translation>更上层的文件夹</translation>
+    </message>
+    <message>
+        <source>Go to {folder}</source>
+        <translation>转到 {folder}</translation>
+    </message>
+    <message>
+        <source>Go to the drives</source>
+        <translation>转到驱动器列表</translation>
+    </message>
+    <message>
+        <source>Press Enter or Go to load the typed path before confirming.</source>
+        <translation>确认前，请按 Enter 或点击“前往”加载输入的路径。</translation>
+    </message>
+</context>
+<context>
+    <name>Gallery</name>
+    <message>
+        <source>Your attachment</source>
+        <translation>你的附件</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图片</translation>
+    </message>
+</context>
+<context>
     <name>HelpSheet</name>
     <message>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>ImageViewer</name>
+    <message>
+        <source>Image — Foya</source>
+        <translation>图片 — Foya</translation>
+    </message>
+    <message>
+        <source>Previous image (←)</source>
+        <translation>上一张（←）</translation>
+    </message>
+    <message>
+        <source>Next image (→)</source>
+        <translation>下一张（→）</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>This image is missing or cannot be read.</source>
+        <translation>此图片缺失或无法读取。</translation>
     </message>
 </context>
 <context>
@@ -612,6 +1001,10 @@
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+    <message>
+        <source>Foya</source>
+        <translation>Foya</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -842,6 +1235,54 @@
     </message>
 </context>
 <context>
+    <name>MergeDialog</name>
+    <message>
+        <source>both</source>
+        <translation>两者</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A new session is created; &lt;b&gt;A&lt;/b&gt; “{a}” and &lt;b&gt;B&lt;/b&gt; “{b}” stay as they are. It takes A&apos;s folder, announcement, default VP, model and project, and both rosters.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;将创建一个新会话；&lt;b&gt;A&lt;/b&gt;“{a}”和 &lt;b&gt;B&lt;/b&gt;“{b}”保持不变。新会话沿用 A 的文件夹、公告、默认 VP、模型和项目，并合并两者的成员。&lt;/p&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n common turn(s) once, then {a} from A and {b} from B by the time you sent them:</source>
+        <translation>
+            <numerusform>%n 个共同轮次（只保留一份），然后按发送时间排列来自 A 的 {a} 个和来自 B 的 {b} 个轮次：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(Both sessions are empty.)</source>
+        <translation>（两个会话都是空的。）</translation>
+    </message>
+    <message>
+        <source>Merge sessions</source>
+        <translation>合并会话</translation>
+    </message>
+    <message>
+        <source>Merge “{a}” with “{b}”?</source>
+        <translation>将“{a}”与“{b}”合并？</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <source>Quote in reply</source>
+        <translation>在回复中引用</translation>
+    </message>
+    <message>
+        <source>Edit as new message</source>
+        <translation>编辑为新消息</translation>
+    </message>
+    <message>
+        <source>Edit as new</source>
+        <translation>编辑为新消息</translation>
+    </message>
+</context>
+<context>
     <name>NewSessionDialog</name>
     <message>
         <source>New session</source>
@@ -905,6 +1346,17 @@
     </message>
 </context>
 <context>
+    <name>Node</name>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Recents</source>
+        <translation>最近</translation>
+    </message>
+</context>
+<context>
     <name>PreferencesDialog</name>
     <message>
         <source>Preferences</source>
@@ -913,10 +1365,6 @@
     <message>
         <source>Same as the system</source>
         <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>A new language applies after Foya restarts.</source>
-        <translation>新语言在 Foya 重新启动后生效。</translation>
     </message>
     <message>
         <source>Light</source>
@@ -1010,12 +1458,213 @@
         <source>Data folder</source>
         <translation>数据文件夹</translation>
     </message>
+    <message>
+        <source>{name} (not configured)</source>
+        <translation>{name}（未配置）</translation>
+    </message>
 </context>
 <context>
     <name>PreferencesState</name>
     <message>
         <source>Preferences could not be saved ({reason}).</source>
         <translation>无法保存偏好设置（{reason}）。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectActions</name>
+    <message>
+        <source>New project…</source>
+        <translation>新建项目…</translation>
+    </message>
+    <message>
+        <source>Bind to a folder…</source>
+        <translation>绑定到文件夹…</translation>
+    </message>
+    <message>
+        <source>Rename project…</source>
+        <translation>重命名项目…</translation>
+    </message>
+    <message>
+        <source>Project instruction…</source>
+        <translation>项目指令…</translation>
+    </message>
+    <message>
+        <source>Relink to the moved folder…</source>
+        <translation>重新关联到移动后的文件夹…</translation>
+    </message>
+    <message>
+        <source>Delete project…</source>
+        <translation>删除项目…</translation>
+    </message>
+    <message>
+        <source>New project</source>
+        <translation>新建项目</translation>
+    </message>
+    <message>
+        <source>Moving</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <source>Reordering</source>
+        <translation>重新排序</translation>
+    </message>
+    <message>
+        <source>Checking project folders</source>
+        <translation>检查项目文件夹</translation>
+    </message>
+    <message>
+        <source>New project — choose its folder</source>
+        <translation>新建项目 — 选择其文件夹</translation>
+    </message>
+    <message>
+        <source>Create project</source>
+        <translation>创建项目</translation>
+    </message>
+    <message>
+        <source>Cannot create the project</source>
+        <translation>无法创建项目</translation>
+    </message>
+    <message>
+        <source>Project “{name}” added — {path}</source>
+        <translation>已添加项目“{name}” — {path}</translation>
+    </message>
+    <message>
+        <source>Bind the session to a folder</source>
+        <translation>将会话绑定到文件夹</translation>
+    </message>
+    <message>
+        <source>Use this folder</source>
+        <translation>使用此文件夹</translation>
+    </message>
+    <message>
+        <source>Bind</source>
+        <translation>绑定</translation>
+    </message>
+    <message>
+        <source>Cannot use this folder</source>
+        <translation>无法使用此文件夹</translation>
+    </message>
+    <message>
+        <source>Move session</source>
+        <translation>移动会话</translation>
+    </message>
+    <message>
+        <source>This session cannot move</source>
+        <translation>此会话无法移动</translation>
+    </message>
+    <message>
+        <source>A session bound to a project stays in it (and a sub-agent session follows its parent). Branch it to continue in another place.</source>
+        <translation>已绑定到项目的会话会一直留在该项目中（子智能体会话跟随其父会话）。如需在别处继续，请对它创建分支。</translation>
+    </message>
+    <message>
+        <source>Bind session</source>
+        <translation>绑定会话</translation>
+    </message>
+    <message>
+        <source>Bind “{title}” to {project}?</source>
+        <translation>将“{title}”绑定到 {project}？</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;From now on its tools work in &lt;b&gt;{path}&lt;/b&gt; and it uses the project&apos;s instruction.&lt;/p&gt;&lt;p&gt;&lt;b&gt;This cannot be undone&lt;/b&gt;: a bound session stays in its project. No files are moved.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;从现在起，它的工具在 &lt;b&gt;{path}&lt;/b&gt; 中工作，并使用该项目的指令。&lt;/p&gt;&lt;p&gt;&lt;b&gt;此操作无法撤销&lt;/b&gt;：已绑定的会话会一直留在其项目中。不会移动任何文件。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Cannot bind the session</source>
+        <translation>无法绑定会话</translation>
+    </message>
+    <message>
+        <source>Rename project</source>
+        <translation>重命名项目</translation>
+    </message>
+    <message>
+        <source>A name for the project in {path}. The folder itself is not renamed.</source>
+        <translation>为 {path} 中的项目起个名字。文件夹本身不会被重命名。</translation>
+    </message>
+    <message>
+        <source>Project instruction — {name}</source>
+        <translation>项目指令 — {name}</translation>
+    </message>
+    <message>
+        <source>Every session in this project gets this instruction (from its next reply on). Leave it empty for none.</source>
+        <translation>此项目中的每个会话都会收到这条指令（从下一次回复起）。留空表示不使用。</translation>
+    </message>
+    <message>
+        <source>Project instruction</source>
+        <translation>项目指令</translation>
+    </message>
+    <message>
+        <source>Where is {name} now? (was {path})</source>
+        <translation>{name} 现在在哪里？（原位置 {path}）</translation>
+    </message>
+    <message>
+        <source>Relink here</source>
+        <translation>重新关联到此处</translation>
+    </message>
+    <message>
+        <source>Relink project</source>
+        <translation>重新关联项目</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;The folder &lt;b&gt;{folder}&lt;/b&gt; and its files are &lt;b&gt;not touched&lt;/b&gt;. Foya forgets the project: its instruction and “always allow” rules, and %n session(s) with their history:&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;文件夹 &lt;b&gt;{folder}&lt;/b&gt; 及其中的文件&lt;b&gt;不受影响&lt;/b&gt;。Foya 会忘记该项目：包括它的指令、“始终允许”规则，以及 %n 个会话及其历史：&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The folder &lt;b&gt;{folder}&lt;/b&gt; and its files are &lt;b&gt;not touched&lt;/b&gt;. Foya forgets the project: its instruction and “always allow” rules.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;文件夹 &lt;b&gt;{folder}&lt;/b&gt; 及其中的文件&lt;b&gt;不受影响&lt;/b&gt;。Foya 会忘记该项目：包括它的指令和“始终允许”规则。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This cannot be undone.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;此操作无法撤销。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Delete project</source>
+        <translation>删除项目</translation>
+    </message>
+    <message>
+        <source>Delete the project “{name}”?</source>
+        <translation>删除项目“{name}”？</translation>
+    </message>
+    <message>
+        <source>Cannot delete the project</source>
+        <translation>无法删除项目</translation>
+    </message>
+    <message>
+        <source>Project “{name}” deleted; {path} is untouched.</source>
+        <translation>已删除项目“{name}”；{path} 未受影响。</translation>
+    </message>
+    <message>
+        <source>Recents</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>that project</source>
+        <translation>该项目</translation>
+    </message>
+    <message>
+        <source>“{title}” cannot move to {where}</source>
+        <translation>“{title}”无法移动到 {where}</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A session bound to a project stays in it, so its history and its tools keep working in the same folder.&lt;/p&gt;&lt;p&gt;To continue this conversation elsewhere, branch it from its latest reply; the branch gets the same history and the original stays as it is.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;已绑定到项目的会话会一直留在该项目中，这样它的历史和工具始终在同一个文件夹中工作。&lt;/p&gt;&lt;p&gt;如需在别处继续此对话，请从其最新回复分支；分支会获得相同的历史，原会话保持不变。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Branch it</source>
+        <translation>创建分支</translation>
+    </message>
+    <message>
+        <source>{what} failed</source>
+        <translation>{what}失败</translation>
+    </message>
+    <message>
+        <source>Relink to another folder…</source>
+        <translation>重新关联到其他文件夹…</translation>
+    </message>
+    <message>
+        <source>Binding</source>
+        <translation>绑定</translation>
     </message>
 </context>
 <context>
@@ -1169,16 +1818,24 @@
 <context>
     <name>QuitController</name>
     <message>
+        <source>Foya</source>
+        <translation>Foya</translation>
+    </message>
+    <message>
+        <source>Show Foya</source>
+        <translation>显示 Foya</translation>
+    </message>
+    <message>
         <source>Quit</source>
         <translation>退出</translation>
     </message>
     <message>
         <source>Quit now (stop running turns)</source>
-        <translation>立即退出（停止正在运行的回合）</translation>
+        <translation>立即退出（停止运行中的轮次）</translation>
     </message>
     <message>
-        <source>Show Foya</source>
-        <translation>显示 Foya</translation>
+        <source>Closing the window</source>
+        <translation>关闭窗口</translation>
     </message>
     <message>
         <source>Foya is still running</source>
@@ -1212,6 +1869,63 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
             <numerusform>正在完成运行中的会话，然后退出（还剩 %n 个）…</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Quitting</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Stopping turns</source>
+        <translation>停止轮次</translation>
+    </message>
+</context>
+<context>
+    <name>RewindDialog</name>
+    <message>
+        <source>Something changed since this preview (new messages, or files edited in the meantime). The preview below is fresh — check it and confirm again.</source>
+        <translation>预览之后发生了变化（有新消息，或文件在此期间被编辑）。下方是最新的预览 — 请检查后再次确认。</translation>
+    </message>
+    <message>
+        <source>Rewind history</source>
+        <translation>回退历史</translation>
+    </message>
+    <message>
+        <source>Rewind the conversation to this message?</source>
+        <translation>将对话回退到这条消息？</translation>
+    </message>
+    <message>
+        <source>Rewind</source>
+        <translation>回退</translation>
+    </message>
+    <message>
+        <source>Rewinding…</source>
+        <translation>正在回退…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%n message(s)&lt;/b&gt; — this one and everything after it — leave the timeline. Your message goes back into the composer so you can edit and resend it.</source>
+        <translation>
+            <numerusform>&lt;b&gt;%n 条消息&lt;/b&gt;（这条及其之后的全部消息）将离开时间线。你的消息会放回输入框，方便你编辑后重新发送。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restored to how they were before ({count})</source>
+        <translation>恢复为之前的状态（{count}）</translation>
+    </message>
+    <message>
+        <source>Created after this message — deleted ({count})</source>
+        <translation>在这条消息之后创建 — 将删除（{count}）</translation>
+    </message>
+    <message>
+        <source>Not touched — cannot be restored safely ({count})</source>
+        <translation>不作改动 — 无法安全恢复（{count}）</translation>
+    </message>
+    <message>
+        <source>No files were changed by tools after this message.</source>
+        <translation>这条消息之后，工具没有更改任何文件。</translation>
+    </message>
+    <message>
+        <source>The history moved and this message can no longer be rewound to: {reason}</source>
+        <translation>历史已发生变化，无法再回退到这条消息：{reason}</translation>
+    </message>
 </context>
 <context>
     <name>RosterDialog</name>
@@ -1226,6 +1940,476 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Answers messages without @mentions</source>
         <translation>回答未 @提及 的消息</translation>
+    </message>
+</context>
+<context>
+    <name>RowRenderer</name>
+    <message>
+        <source>Thinking… {text}</source>
+        <translation>思考中… {text}</translation>
+    </message>
+    <message numerus="yes">
+        <source>Thought · %n word(s)</source>
+        <translation>
+            <numerusform>思考 · %n 词</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>preparing a tool call… %n character(s)</source>
+        <translation>
+            <numerusform>正在准备工具调用… %n 个字符</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SearchWindow</name>
+    <message>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <source>Last year</source>
+        <translation>最近一年</translation>
+    </message>
+    <message>
+        <source>Search all sessions</source>
+        <translation>搜索所有会话</translation>
+    </message>
+    <message>
+        <source>Search every session — words, code identifiers, 中文…</source>
+        <translation>搜索所有会话 — 单词、代码标识符、中文…</translation>
+    </message>
+    <message>
+        <source>Type to search.</source>
+        <translation>输入内容开始搜索。</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Speaker</source>
+        <translation>发言者</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>All projects</source>
+        <translation>所有项目</translation>
+    </message>
+    <message>
+        <source>Anyone</source>
+        <translation>任何人</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>搜索中…</translation>
+    </message>
+    <message>
+        <source> (the newest 200)</source>
+        <translation>（最新的 200 条）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n message(s)</source>
+        <translation>
+            <numerusform>%n 条消息</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>No messages match.</source>
+        <translation>没有匹配的消息。</translation>
+    </message>
+</context>
+<context>
+    <name>SessionActions</name>
+    <message>
+        <source>Branch from here</source>
+        <translation>从此处分支</translation>
+    </message>
+    <message>
+        <source>Rewind to here…</source>
+        <translation>回退到此处…</translation>
+    </message>
+    <message>
+        <source>Branch from latest reply</source>
+        <translation>从最新回复分支</translation>
+    </message>
+    <message>
+        <source>Merge with…</source>
+        <translation>合并到…</translation>
+    </message>
+    <message>
+        <source>Roster and default VP…</source>
+        <translation>成员与默认 VP…</translation>
+    </message>
+    <message>
+        <source>Fork session</source>
+        <translation>派生会话</translation>
+    </message>
+    <message>
+        <source>Fork from this turn</source>
+        <translation>从本轮派生</translation>
+    </message>
+    <message>
+        <source>Compact now</source>
+        <translation>立即压缩</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Show the summary…</source>
+        <translation>查看摘要…</translation>
+    </message>
+    <message>
+        <source>Delete session…</source>
+        <translation>删除会话…</translation>
+    </message>
+    <message>
+        <source>&amp;Session</source>
+        <translation>会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>派生</translation>
+    </message>
+    <message>
+        <source>Fork this session: a copy with the same history and settings opens; this one goes on unchanged (also while it is replying).</source>
+        <translation>派生此会话：打开一个具有相同历史和设置的副本；当前会话保持不变继续进行（回复进行中也可以）。</translation>
+    </message>
+    <message>
+        <source>Branching</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>Forking</source>
+        <translation>派生</translation>
+    </message>
+    <message>
+        <source>Showing the summary</source>
+        <translation>查看摘要</translation>
+    </message>
+    <message>
+        <source>Rewinding</source>
+        <translation>回退</translation>
+    </message>
+    <message>
+        <source>{action}  (a fork is being made)</source>
+        <translation>{action}  （正在派生）</translation>
+    </message>
+    <message>
+        <source>Roster</source>
+        <translation>成员</translation>
+    </message>
+    <message>
+        <source>Compacting</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <source>{action}  (wait for the reply to finish)</source>
+        <translation>{action}  （请等待回复完成）</translation>
+    </message>
+    <message>
+        <source>Deleting</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>No other session</source>
+        <translation>没有其他会话</translation>
+    </message>
+    <message>
+        <source>Merging</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>No session open</source>
+        <translation>没有打开的会话</translation>
+    </message>
+    <message>
+        <source>Loading compaction markers</source>
+        <translation>加载压缩标记</translation>
+    </message>
+</context>
+<context>
+    <name>SessionDelegate</name>
+    <message>
+        <source>folder missing</source>
+        <translation>文件夹缺失</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFlows</name>
+    <message>
+        <source>Branch</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>Cannot branch here</source>
+        <translation>无法在此处分支</translation>
+    </message>
+    <message>
+        <source>Branched into “{title}” — the original session is unchanged.</source>
+        <translation>已分支为“{title}” — 原会话保持不变。</translation>
+    </message>
+    <message>
+        <source>Fork</source>
+        <translation>派生</translation>
+    </message>
+    <message>
+        <source>Cannot fork here</source>
+        <translation>无法在此处派生</translation>
+    </message>
+    <message>
+        <source>Forked into “{title}” — the original session goes on unchanged.</source>
+        <translation>已派生为“{title}” — 原会话保持不变继续进行。</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Cannot merge these sessions</source>
+        <translation>无法合并这些会话</translation>
+    </message>
+    <message>
+        <source>Merged into “{title}” — both sessions are unchanged.</source>
+        <translation>已合并为“{title}” — 两个原会话均保持不变。</translation>
+    </message>
+    <message>
+        <source>Roster</source>
+        <translation>成员</translation>
+    </message>
+    <message>
+        <source>Cannot change the roster</source>
+        <translation>无法更改成员</translation>
+    </message>
+    <message>
+        <source>Roster saved: it applies from the next message.</source>
+        <translation>成员已保存：从下一条消息起生效。</translation>
+    </message>
+    <message>
+        <source>Nothing to branch from yet</source>
+        <translation>暂时没有可分支的位置</translation>
+    </message>
+    <message>
+        <source>A branch starts from a complete reply, and this session has none yet.</source>
+        <translation>分支需从一条完整的回复开始，而此会话还没有。</translation>
+    </message>
+    <message>
+        <source>Rewind</source>
+        <translation>回退</translation>
+    </message>
+    <message>
+        <source>Cannot rewind to this message</source>
+        <translation>无法回退到这条消息</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>Delete “{title}”?</source>
+        <translation>删除“{title}”？</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted “{title}” and %n sub-agent session(s).</source>
+        <translation>
+            <numerusform>已删除“{title}”及 %n 个子智能体会话。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deleted “{title}”.</source>
+        <translation>已删除“{title}”。</translation>
+    </message>
+    <message>
+        <source>Compacting… a summary of the history is being written.</source>
+        <translation>正在压缩… 正在撰写历史摘要。</translation>
+    </message>
+    <message>
+        <source>Compacted: later requests start from the summary; the timeline keeps everything.</source>
+        <translation>已压缩：之后的请求将从摘要开始；时间线保留全部内容。</translation>
+    </message>
+    <message>
+        <source>automatically, when the context filled up</source>
+        <translation>在上下文已满时自动</translation>
+    </message>
+    <message>
+        <source>on request</source>
+        <translation>应你的要求</translation>
+    </message>
+    <message>
+        <source>Compaction summary</source>
+        <translation>压缩摘要</translation>
+    </message>
+    <message>
+        <source>Summary written {how}</source>
+        <translation>摘要已{how}写入</translation>
+    </message>
+    <message>
+        <source>(empty summary)</source>
+        <translation>（摘要为空）</translation>
+    </message>
+    <message>
+        <source>This cannot be undone. The session&apos;s messages, settings and attachments are removed from Foya; files in the project folder are not touched.</source>
+        <translation>此操作无法撤销。会话的消息、设置和附件将从 Foya 中删除；项目文件夹中的文件不受影响。</translation>
+    </message>
+    <message>
+        <source>Untitled sub-agent session</source>
+        <translation>未命名的子智能体会话</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its %n sub-agent session(s) go too:</source>
+        <translation>
+            <numerusform>其 %n 个子智能体会话也会一并删除：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The reply in progress is stopped first.</source>
+        <translation>进行中的回复会先被停止。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) restored</source>
+        <translation>
+            <numerusform>恢复了 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n removed</source>
+        <translation>
+            <numerusform>删除了 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n left untouched</source>
+        <translation>
+            <numerusform>%n 个未改动</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rewound: %n message(s) left the timeline.</source>
+        <translation>
+            <numerusform>已回退：%n 条消息离开了时间线。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Rewound: %n message(s) left the timeline; {detail}.</source>
+        <translation>
+            <numerusform>已回退：%n 条消息离开了时间线；{detail}。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Your message is back in the composer.</source>
+        <translation>你的消息已放回输入框。</translation>
+    </message>
+</context>
+<context>
+    <name>SessionPane</name>
+    <message>
+        <source>Start the conversation.
+
+@mention a VP to address it · Enter sends · Shift+Enter adds a line · messages sent while a reply runs wait in the queue</source>
+        <translation>开始对话吧。
+
+@提及 VP 即可指定对象 · Enter 发送 · Shift+Enter 换行 · 回复进行中发送的消息会在队列中等待</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Title, announcement, VPs, model, effort, approval and agent mode</source>
+        <translation>标题、公告、VP、模型、推理强度、审批和智能体模式</translation>
+    </message>
+    <message>
+        <source>Confirming the plan</source>
+        <translation>确认计划</translation>
+    </message>
+    <message>
+        <source>Back to planning</source>
+        <translation>返回计划</translation>
+    </message>
+    <message>
+        <source>Untitled session</source>
+        <translation>未命名会话</translation>
+    </message>
+    <message>
+        <source>No folder (Recents)</source>
+        <translation>无文件夹（最近）</translation>
+    </message>
+    <message>
+        <source>The turn failed.</source>
+        <translation>本轮失败。</translation>
+    </message>
+    <message>
+        <source>Sending the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Interrupting</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Opening token usage</source>
+        <translation>打开 token 用量</translation>
+    </message>
+    <message>
+        <source>Opening session settings</source>
+        <translation>打开会话设置</translation>
+    </message>
+    <message>
+        <source>Loading debug traces</source>
+        <translation>加载调试记录</translation>
+    </message>
+    <message>
+        <source>Saving the setting</source>
+        <translation>保存设置</translation>
+    </message>
+    <message>
+        <source>Loading older messages</source>
+        <translation>加载更早的消息</translation>
+    </message>
+    <message>
+        <source>Loading the newest messages</source>
+        <translation>加载最新消息</translation>
+    </message>
+    <message>
+        <source>Attaching files</source>
+        <translation>附加文件</translation>
     </message>
 </context>
 <context>
@@ -1260,7 +2444,7 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
     <message>
         <source>A bound session keeps its folder; fork it to work elsewhere.</source>
-        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生（fork）它。</translation>
+        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生它。</translation>
     </message>
     <message>
         <source>Not bound — type a folder to bind this session once</source>
@@ -1354,6 +2538,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>导出为 JSON…</translation>
     </message>
     <message>
+        <source>Exporting</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Importing</source>
+        <translation>导入</translation>
+    </message>
+    <message>
         <source>Markdown</source>
         <translation>Markdown</translation>
     </message>
@@ -1412,6 +2604,36 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Imported “{title}”.</source>
         <translation>已导入“{title}”。</translation>
+    </message>
+</context>
+<context>
+    <name>SessionTreeView</name>
+    <message>
+        <source>New session here</source>
+        <translation>在此新建会话</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>Pin to top</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>Move to project</source>
+        <translation>移动到项目</translation>
+    </message>
+</context>
+<context>
+    <name>SpeakerDirectory</name>
+    <message>
+        <source>Assistant</source>
+        <translation>助手</translation>
     </message>
 </context>
 <context>
@@ -1534,10 +2756,214 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
 </context>
 <context>
+    <name>SubAgentBanner</name>
+    <message>
+        <source>Open parent session</source>
+        <translation>打开父会话</translation>
+    </message>
+    <message>
+        <source>Go to the session that started this sub-agent</source>
+        <translation>前往启动此子智能体的会话</translation>
+    </message>
+    <message>
+        <source>its parent session</source>
+        <translation>其父会话</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sub-agent session — read-only.&lt;/b&gt; {agent} is working on this task for &lt;b&gt;{parent}&lt;/b&gt;.</source>
+        <translation>&lt;b&gt;子智能体会话 — 只读。&lt;/b&gt;{agent} 正在为 &lt;b&gt;{parent}&lt;/b&gt; 处理此任务。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sub-agent session — read-only.&lt;/b&gt; {agent} worked on this task for &lt;b&gt;{parent}&lt;/b&gt;.</source>
+        <translation>&lt;b&gt;子智能体会话 — 只读。&lt;/b&gt;{agent} 曾为 &lt;b&gt;{parent}&lt;/b&gt; 处理此任务。</translation>
+    </message>
+    <message>
+        <source>You can read its history here; to follow up, write in the parent session (or branch from a reply).</source>
+        <translation>你可以在这里阅读它的历史；如需跟进，请在父会话中留言（或从某条回复分支）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sub-agent(s) running: {links}</source>
+        <translation>
+            <numerusform>%n 个子智能体正在运行：{links}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Summaries</name>
+    <message>
+        <source>no output</source>
+        <translation>无输出</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lines · {summary}</source>
+        <translation>
+            <numerusform>%n 行 · {summary}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n 张图片</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Interrupted — this reply was cut off</source>
+        <translation>已中断 — 此回复被截断</translation>
+    </message>
+    <message>
+        <source>Error — </source>
+        <translation>错误 — </translation>
+    </message>
+    <message>
+        <source>this reply failed</source>
+        <translation>此回复失败</translation>
+    </message>
+</context>
+<context>
+    <name>TaskListModel</name>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>● running</source>
+        <translation>● 运行中</translation>
+    </message>
+    <message>
+        <source>✓ done</source>
+        <translation>✓ 完成</translation>
+    </message>
+    <message>
+        <source>✗ failed</source>
+        <translation>✗ 失败</translation>
+    </message>
+    <message>
+        <source>■ cancelled</source>
+        <translation>■ 已取消</translation>
+    </message>
+    <message>
+        <source>? lost (app restarted)</source>
+        <translation>? 已丢失（应用已重启）</translation>
+    </message>
+    <message>
+        <source> (exit {code})</source>
+        <translation>（退出码 {code}）</translation>
+    </message>
+</context>
+<context>
     <name>TaskRunner</name>
     <message>
         <source>{what} failed: {error}</source>
         <translation>{what}失败：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>TasksPanel</name>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Cancel task</source>
+        <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Select a task to see the tail of its output.</source>
+        <translation>选择一个任务以查看其输出的末尾部分。</translation>
+    </message>
+    <message>
+        <source>Loading background tasks</source>
+        <translation>加载后台任务</translation>
+    </message>
+    <message>
+        <source>Reading the task&apos;s output</source>
+        <translation>读取任务输出</translation>
+    </message>
+    <message>
+        <source>Cancelling the task</source>
+        <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>No task selected</source>
+        <translation>未选择任务</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n running</source>
+        <translation>
+            <numerusform>%n 个运行中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished</source>
+        <translation>
+            <numerusform>%n 个已结束</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Background tasks · </source>
+        <translation>后台任务 · </translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>TextDialog</name>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+</context>
+<context>
+    <name>Thumbnails</name>
+    <message>
+        <source>image missing</source>
+        <translation>图片缺失</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>No messages yet.</source>
+        <translation>还没有消息。</translation>
+    </message>
+    <message>
+        <source>↓ Latest</source>
+        <translation>↓ 最新</translation>
+    </message>
+    <message>
+        <source>Jump to the newest message</source>
+        <translation>跳到最新消息</translation>
+    </message>
+    <message>
+        <source>Copy text</source>
+        <translation>复制文本</translation>
+    </message>
+</context>
+<context>
+    <name>ToolRows</name>
+    <message>
+        <source>  · running…</source>
+        <translation>  · 运行中…</translation>
+    </message>
+    <message numerus="yes">
+        <source>… (%n more character(s))</source>
+        <translation>
+            <numerusform>…（还有 %n 个字符）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1597,6 +3023,13 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>New session</source>
         <translation>新建会话</translation>
+    </message>
+</context>
+<context>
+    <name>TreeModel</name>
+    <message>
+        <source>No folder (Recents)</source>
+        <translation>无文件夹（最近）</translation>
     </message>
 </context>
 <context>
@@ -1665,6 +3098,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>系统提示词：这个 VP 是谁、如何工作</translation>
     </message>
     <message>
+        <source>primary (the session&apos;s model)</source>
+        <translation>主力（会话的模型）</translation>
+    </message>
+    <message>
+        <source>fast (a quicker model)</source>
+        <translation>快速（更快的模型）</translation>
+    </message>
+    <message>
         <source>empty: every tool the session allows; else e.g. read_file,grep</source>
         <translation>留空：会话允许的全部工具；否则如 read_file,grep</translation>
     </message>
@@ -1702,7 +3143,7 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
     <message>
         <source>Name (@handle)</source>
-        <translation>名称（@句柄）</translation>
+        <translation>名称（用于 @ 提及）</translation>
     </message>
     <message>
         <source>Display name</source>
@@ -1710,7 +3151,7 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
     <message>
         <source>Soul</source>
-        <translation>灵魂（Soul）</translation>
+        <translation>灵魂</translation>
     </message>
     <message>
         <source>Model hint</source>
