@@ -92,7 +92,8 @@ def _quote_exec_arg(arg: str) -> str:
 
 def desktop_entry_text(command: list[str]) -> str:
     """The ``.desktop`` file for ``command`` (one place: there is no second copy in the tree)."""
-    exec_line = " ".join(_quote_exec_arg(a) for a in command)
+    # %f: a folder dropped on the launcher opens the window with a new session there (`foya FOLDER`).
+    exec_line = " ".join(_quote_exec_arg(a) for a in command) + " %f"
     return "\n".join([
         "[Desktop Entry]",
         "Type=Application",

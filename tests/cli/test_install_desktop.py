@@ -55,7 +55,8 @@ def test_install_writes_a_valid_entry_that_launches_this_installation(tmp_path: 
                    capture_output=True, text=True)
     keys = _desktop_keys(files.desktop_entry.read_text(encoding="utf-8"))
     assert keys["Icon"] == DESKTOP_ID
-    command = shlex.split(keys["Exec"])
+    *command, field_code = shlex.split(keys["Exec"])
+    assert field_code == "%f"  # a folder dropped on the launcher: `foya FOLDER`
     assert Path(command[0]).is_absolute() and os.access(command[0], os.X_OK)
     version = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60, check=False)
     assert version.stdout.strip() == f"foya {__version__}", version.stderr
