@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QApplication
 
+from foya_desktop import DESKTOP_ID
 from foya_desktop.resources import ICON_SIZES
 from foya_desktop.ui.icons import app_icon, app_pixmap
 
@@ -16,3 +22,18 @@ def test_every_packaged_size_loads(qapp: QApplication) -> None:
     assert set(icon.availableSizes()) == {QSize(size, size) for size in ICON_SIZES}
     pixmap = app_pixmap(72)
     assert not pixmap.isNull() and pixmap.width() <= 72
+
+
+def test_the_application_reports_the_installed_desktop_file_name() -> None:
+    """Docks and Wayland group the windows under the menu entry `foya install-desktop` writes.
+
+    In a subprocess: ``make_application`` restyles the application it is given."""
+    from foya_desktop.cli.install_desktop import DesktopFiles
+
+    probe = "from foya_desktop.app import make_application; print(make_application([]).desktopFileName())"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                         timeout=120, check=True)
+    name = out.stdout.strip()
+    assert name == DESKTOP_ID
+    assert DesktopFiles(Path("/x")).desktop_entry.name == f"{name}.desktop"
