@@ -13,7 +13,8 @@ translation may use each as ``{name}``. A code with no params has a sentence
 that is particular to its raise site: translate it as a general sentence for
 the code, or show the English text. Events that show an error or a notice
 carry the same: ``VPStatus.error_code``/``error_params`` (a FoyaError's code,
-or :data:`INTERNAL_ERROR`) and ``Notice.code``/``params`` (:data:`NOTICE_CODES`).
+or :data:`INTERNAL_ERROR`), ``TurnFinished.error_code``/``error_params``
+(:data:`TURN_FAILED`) and ``Notice.code``/``params`` (:data:`NOTICE_CODES`).
 ``tests/engine/test_error_codes.py``
 proves that every error class in the package and every code given at a raise
 site is listed here, with the same params, and that nothing listed is stale.
@@ -113,3 +114,7 @@ NOTICE_CODES: Mapping[str, ErrorCode] = _codes(
 
 INTERNAL_ERROR = ErrorCode("internal_error", "A VP run crashed on a bug (not a FoyaError).", ("type",))
 """The code of ``VPStatus.error_code`` when the error was not a FoyaError."""
+
+TURN_FAILED = ErrorCode("turn_failed", "One or more VPs of a turn failed (``TurnFinished.error_code``).",
+                        ("failures",))
+"""``failures``: per failed VP ``vp`` (its name), ``code``/``params`` (a code above), ``error`` (English)."""

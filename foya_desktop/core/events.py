@@ -142,7 +142,24 @@ class TurnFinished(Event):
     turn_id: str
     status: TurnStatus
     error: str = ""
+    """The English sentence (the CLI prints it): each failed VP's ``name: error``, joined by ``; ``."""
     usage: Usage = dataclasses.field(default_factory=Usage)
+    error_code: str = ""
+    """``turn_failed`` (``core/error_codes.py`` TURN_FAILED) when ``status`` is ``error``."""
+    error_params: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    """``failures``: one mapping per failed VP (``vp``, ``code``, ``params``, ``error``), so a window
+    can say each in its language (see :func:`turn_failure`)."""
+
+
+def turn_failure(vp: str, code: str, params: Mapping[str, object], error: str) -> dict[str, object]:
+    """One failed VP of a turn, as ``TurnFinished.error_params["failures"]`` holds it."""
+    return {"vp": vp, "code": code, "params": dict(params), "error": error}
+
+
+def turn_failed(failures: list[dict[str, object]]) -> tuple[str, str, dict[str, object]]:
+    """``(error, error_code, error_params)`` of a failed turn: the English sentence and its code."""
+    english = "; ".join(f"{f['vp']}: {f['error']}" for f in failures)
+    return english, "turn_failed", {"failures": tuple(failures)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,6 +182,27 @@ def coded_text(code: str, params: Mapping[str, object], english: str) -> str:
     return detail.format(summary=summary, detail=english)
 
 
+def turn_error_text(error_code: str, error_params: Mapping[str, object], english: str) -> str:
+    """A failed turn's text (``TurnFinished.error_code``/``error_params``) in the window's language.
+
+    ``turn_failed`` lists each failed VP with its own code; each is said through
+    :func:`coded_text` as ``VP: sentence``. Anything else (or English) gives ``english``.
+    """
+    raw = error_params.get("failures")
+    if error_code != "turn_failed" or i18n.active() == "en" or not isinstance(raw, (list, tuple)):
+        return english
+    parts = []
+    for failure in raw:
+        if not isinstance(failure, Mapping):
+            continue
+        params = failure.get("params")
+        text = coded_text(str(failure.get("code", "")), params if isinstance(params, Mapping) else {},
+                          str(failure.get("error", "")))
+        parts.append(QCoreApplication.translate("ErrorText", "{vp}: {error}").format(
+            vp=failure.get("vp", "?"), error=text))
+    return QCoreApplication.translate("ErrorText", "; ").join(parts) or english
+
+
 def notice_text(code: str, params: Mapping[str, object], english: str) -> str:
     """A ``Notice`` event's text by its code (``core/error_codes.py`` NOTICE_CODES); else ``english``."""
     translate = QCoreApplication.translate

@@ -38,6 +38,7 @@ from foya_desktop.ui.composer.status_line import StatusLine
 from foya_desktop.ui.debug_panel import DebugPanel
 from foya_desktop.ui.dialogs.session_settings import SessionSettingsDialog, open_session_settings
 from foya_desktop.ui.dialogs.usage import UsageDialog, open_usage
+from foya_desktop.ui.error_text import turn_error_text
 from foya_desktop.ui.images.browser import ImageBrowser
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.speakers import SpeakerDirectory
@@ -248,7 +249,8 @@ class SessionPane(QWidget):
             self._load_debug()
             self._refresh_run_state()
             if event.status == "error":
-                self.status.set_error(event.error or self.tr("The turn failed."))
+                text = turn_error_text(event.error_code, event.error_params, event.error)
+                self.status.set_error(text or self.tr("The turn failed."))
 
     def on_vp_status(self, event: VPStatus) -> None:
         """Per-VP progress."""

@@ -19,11 +19,16 @@ from PySide6.QtCore import QCoreApplication, QDate, QLocale
 from PySide6.QtWidgets import QApplication
 
 from foya_desktop.core.errors import AuthError, DiskFull, InvalidOperation
+from foya_desktop.core.events import TurnFinished
+from foya_desktop.engine.kernel import Kernel
 from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import Preferences, PreferencesFile
 from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import describe_error
-from foya_desktop.ui.error_text import error_code, error_text
+from foya_desktop.ui.error_text import error_code, error_text, turn_error_text
+from foya_desktop.ui.main_window import MainWindow
+from tests.fakeprovider import FakeProviderServer, Fault, Reply
+from tests.ui.helpers import open_session, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -172,3 +177,30 @@ def test_event_codes_are_translated(zh: None) -> None:
         assert code in broad or coded_text(code, params, "ENGLISH") != "ENGLISH", code
     for code, spec in NOTICE_CODES.items():
         assert notice_text(code, dict.fromkeys(spec.params, "x"), "ENGLISH") != "ENGLISH", code
+
+
+async def test_failed_turn_is_said_in_chinese(zh: None, real_window: MainWindow, real_kernel: Kernel,
+                                              fake_provider: FakeProviderServer) -> None:
+    """A failed turn carries ``turn_failed`` + each VP's code; the zh_CN window says it in Chinese.
+
+    The English sentence stays on the event (the CLI prints it) and in the English window.
+    """
+    fake_provider.script(Reply(fault=Fault.status(401)))
+    session_id = await open_session(real_window, real_kernel, title="Fails")
+    finished: list[TurnFinished] = []
+    real_kernel.bus.subscribe(lambda e: finished.append(e) if isinstance(e, TurnFinished) else None)
+    await real_kernel.send(session_id, "hi")
+    await wait_until(lambda: bool(finished), what="turn finished")
+    (done,) = finished
+    assert done.status == "error" and done.error_code == "turn_failed"
+    failures = done.error_params["failures"]
+    assert isinstance(failures, tuple) and len(failures) == 1
+    failure = failures[0]
+    assert failure["code"] == "auth_error" and failure["vp"] in done.error
+    label = real_window.pane.status.vp_label
+    await wait_until(lambda: "API 密钥" in label.text(), what="Chinese turn error in the status line")
+    assert "refused" not in label.text().split("(")[0]
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    i18n.install("en", app)
+    assert turn_error_text(done.error_code, done.error_params, done.error) == done.error

@@ -23,6 +23,8 @@ from foya_desktop.core.events import (
     TurnFinished,
     TurnStarted,
     TurnStatus,
+    turn_failed,
+    turn_failure,
 )
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
@@ -83,6 +85,7 @@ class ChildAgents:
         """The child's one turn; its owner publishes the returned ``TurnFinished`` once idle."""
         self._svc.bus.publish(TurnStarted(run.session_id, run.turn_id, message.id, (run.vp.id,)))
         state, error = "completed", ""
+        failure: dict[str, object] | None = None
         try:
             await run_vp(self._svc, run)
         except asyncio.CancelledError:
@@ -91,12 +94,15 @@ class ChildAgents:
             state = "cancelled"
         except FoyaError as exc:
             state, error = "failed", str(exc)
+            failure = turn_failure(run.vp.name, exc.code, exc.params, error)
         except Exception as exc:
             log.exception("sub-agent run crashed")
             state, error = "failed", f"internal error ({type(exc).__name__}: {exc})"
-        return await asyncio.shield(self._finish(task, run, state, error))
+            failure = turn_failure(run.vp.name, "internal_error", {"type": type(exc).__name__}, error)
+        return await asyncio.shield(self._finish(task, run, state, error, failure))
 
-    async def _finish(self, task: ChildTask, run: VPRun, state: str, error: str) -> TurnFinished:
+    async def _finish(self, task: ChildTask, run: VPRun, state: str, error: str,
+                      failure: dict[str, object] | None = None) -> TurnFinished:
         answer = await self._svc.store.read(rows.last_reply, run.session_id)
         output = answer if state == "completed" else "\n".join(x for x in (error, answer) if x)
         try:
@@ -107,7 +113,8 @@ class ChildAgents:
         self._runs.pop(task.record.id, None)
         status: TurnStatus = ("completed" if state == "completed" else
                               "stopped" if state == "cancelled" else "error")
-        return TurnFinished(run.session_id, run.turn_id, status, error, run.usage)
+        code, params = ("", {}) if failure is None else turn_failed([failure])[1:]
+        return TurnFinished(run.session_id, run.turn_id, status, error, run.usage, code, params)
 
     async def wait(self, task_id: str) -> TaskRecord:
         """Wait for a run to end (waiting is not cancelling: the caller cancels explicitly)."""

@@ -75,7 +75,7 @@ class SessionOwner:
         self._held_by: str | None = None
         self._stop_asked = False
         """A stop came while a hold had no work running yet: its work is refused when it starts."""
-        self._vp_runs: dict[str, asyncio.Task[str]] = {}
+        self._vp_runs: dict[str, asyncio.Task[Any]] = {}
         """The running turn's per-VP runs by speaker (one VP can be stopped alone)."""
         self._releasing = 0
         """Releases under way: free for the next turn already, not yet idle for waiters."""
@@ -289,7 +289,7 @@ class SessionOwner:
 
     # ---- one VP of the running turn ------------------------------------------------------
 
-    def track_vp(self, speaker: str, run: asyncio.Task[str]) -> None:
+    def track_vp(self, speaker: str, run: asyncio.Task[Any]) -> None:
         """Remember the running turn's task for one VP, so :meth:`stop_vp` can end it alone."""
         self._vp_runs[speaker] = run
 

@@ -9,7 +9,15 @@ import asyncio
 import logging
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.core.events import MessageAdded, TurnFinished, TurnStarted, TurnStatus, Usage
+from foya_desktop.core.events import (
+    MessageAdded,
+    TurnFinished,
+    TurnStarted,
+    TurnStatus,
+    Usage,
+    turn_failed,
+    turn_failure,
+)
 from foya_desktop.core.figures import add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
@@ -89,7 +97,8 @@ class TurnManager:
         lock = asyncio.Lock()  # parallel VPs of this turn compact at most once
         runs = [VPRun(owner.session_id, turn_id, vp, roster, owner, lock) for vp in picked]
         status: TurnStatus = "stopped" if stopped else "completed"
-        error = ""
+        error, code = "", ""
+        params: dict[str, object] = {}
         try:
             self.svc.bus.publish(TurnStarted(owner.session_id, turn_id, message.id,
                                              tuple(v.id for v in picked)))
@@ -97,7 +106,8 @@ class TurnManager:
             results = await asyncio.gather(*(self._chain(owner, r, runs) for r in list(runs)))
             errors = [e for errs in results for e in errs]
             if errors:
-                status, error = "error", "; ".join(errors)
+                status = "error"
+                error, code, params = turn_failed(errors)
         except asyncio.CancelledError:
             status = "stopped"
         finally:
@@ -107,9 +117,9 @@ class TurnManager:
                 usage = add_usage(usage, r.usage)
             if status == "completed":
                 await asyncio.shield(after_turn(self.svc.store, self.svc.bus, owner.session_id, status))
-        return TurnFinished(owner.session_id, turn_id, status, error, usage)
+        return TurnFinished(owner.session_id, turn_id, status, error, usage, code, params)
 
-    async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun]) -> list[str]:
+    async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun]) -> list[dict[str, object]]:
         """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn).
 
         Each VP runs as its own task, known to the owner, so its Stop ends it (and
@@ -133,8 +143,8 @@ class TurnManager:
             errors.extend(errs)
         return errors
 
-    async def _guarded(self, owner: SessionOwner, run: VPRun) -> str:
-        """Run one VP; return a plain error sentence instead of raising (siblings go on).
+    async def _guarded(self, owner: SessionOwner, run: VPRun) -> dict[str, object] | None:
+        """Run one VP; return its failure (``turn_failure``) instead of raising (siblings go on).
 
         A rejection without feedback stops the whole turn, siblings included.
         """
@@ -146,13 +156,14 @@ class TurnManager:
         except TurnStopped:
             publish_status(self.svc, run, "stopped")
             owner.cancel_self()
-            return ""
+            return None
         except FoyaError as exc:
             publish_status(self.svc, run, "error", str(exc), code=exc.code, params=exc.params)
-            return f"{run.vp.name}: {exc}"
+            return turn_failure(run.vp.name, exc.code, exc.params, str(exc))
         except Exception as exc:
             log.exception("VP run crashed")
-            publish_status(self.svc, run, "error", str(exc), code="internal_error",
-                           params={"type": type(exc).__name__})
-            return f"{run.vp.name}: internal error ({type(exc).__name__}: {exc})"
-        return ""
+            params = {"type": type(exc).__name__}
+            publish_status(self.svc, run, "error", str(exc), code="internal_error", params=params)
+            return turn_failure(run.vp.name, "internal_error", params,
+                                f"internal error ({type(exc).__name__}: {exc})")
+        return None

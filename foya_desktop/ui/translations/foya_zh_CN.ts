@@ -640,6 +640,14 @@
         <translation>{summary}（{detail}）</translation>
     </message>
     <message>
+        <source>{vp}: {error}</source>
+        <translation>{vp}：{error}</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
         <source>Another Foya process (pid {pid}) is working in this session; the queue is paused.</source>
         <translation>另一个 Foya 进程（pid {pid}）正在此会话中工作；队列已暂停。</translation>
     </message>

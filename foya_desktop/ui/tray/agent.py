@@ -33,6 +33,7 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.model import Phase
 from foya_desktop.store.preferences import Preferences
+from foya_desktop.ui.error_text import turn_error_text
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.tray.alerts import Alert, AlertDesk, AlertKind, Digest
@@ -89,7 +90,9 @@ class TrayAgent(QObject):
         self._schedule()
 
     def on_turn_finished(self, event: TurnFinished) -> None:
-        self._deliver(self.desk.turn_finished(event.session_id, event.turn_id, event.status, event.error))
+        self._deliver(self.desk.turn_finished(
+            event.session_id, event.turn_id, event.status,
+            turn_error_text(event.error_code, event.error_params, event.error)))
         self._schedule()
 
     def on_approval_requested(self, event: ApprovalRequested) -> None:
