@@ -156,6 +156,46 @@ async def test_a_waiting_approval_in_another_session_notifies_and_opens_at_its_c
     assert len(shown.items) == 1  # the finish of the session in view is not notified
 
 
+async def test_a_waiting_question_in_another_session_is_listed_notified_and_opens_at_its_card(
+        tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
+    """The question half of "waiting for the person": listed in the tray menu, one notification,
+    and clicking it opens the session with the question card visible at its call."""
+    from foya_desktop.ui.cards.question_card import QuestionCard
+
+    fake_provider.script(
+        Reply(tool_calls=[ToolCallSpec("ask_user", {"question": "Which database?", "choices": ["SQLite", "Postgres"]})]),
+        Reply(text="SQLite it is."))
+    shown = _Shown(tray_window)
+    other = await open_session(tray_window, real_kernel, title="Elsewhere")
+    sid = await open_session(tray_window, real_kernel, title="Asker")
+    _send(tray_window, "set up storage")
+    await show(tray_window, other)
+    await wait_until(lambda: shown.items, timeout=10, what="needs-you notification for the question")
+    kind, title, body = shown.items[0]
+    assert (kind, title) == ("needs_you", "Foya needs you") and body.startswith("Asker: ")
+    await settle()
+    agent = tray_window.tray_agent
+    assert agent.state == "needs_you" and [s for s, _ in agent.waiting] == [sid]
+    texts = _menu_texts(tray_window)
+    assert "Waiting for you" in texts and texts[texts.index("Waiting for you") + 1] == "Asker"
+    tray = tray_window.quit_controller.tray
+    assert tray is not None
+    tray.messageClicked.emit()
+    await wait_until(lambda: tray_window.current_session_id() == sid, what="the asking session opened")
+    await tray_window.runner.drain()
+
+    def visible_card() -> QuestionCard | None:
+        return next((c for c in tray_window.pane.cards.cards.values()
+                     if isinstance(c, QuestionCard) and c.isVisible() and c.choice_buttons), None)
+    await wait_until(lambda: visible_card() is not None, what="the question card in view")
+    card = visible_card()
+    assert card is not None
+    assert tray_window.pane.timeline_view.viewport().rect().intersects(card.geometry())  # in view
+    next(b for b in card.choice_buttons if b.text() == "SQLite").click()
+    await wait_until(lambda: agent.state == "idle", what="tray idle again")
+    assert len(shown.items) == 1
+
+
 async def test_each_kind_can_be_turned_off(
         tray_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer,
         prefs: PreferencesFile) -> None:
