@@ -118,3 +118,43 @@ INTERNAL_ERROR = ErrorCode("internal_error", "A VP run crashed on a bug (not a F
 TURN_FAILED = ErrorCode("turn_failed", "One or more VPs of a turn failed (``TurnFinished.error_code``).",
                         ("failures",))
 """``failures``: per failed VP ``vp`` (its name), ``code``/``params`` (a code above), ``error`` (English)."""
+
+APPROVAL_REASONS: Mapping[str, ErrorCode] = _codes(
+    ErrorCode("secret_file", "The file looks like it holds secrets."),
+    ErrorCode("read_only_mode", "The session is in read-only mode (a deny)."),
+    ErrorCode("file_change_ask_mode", "File changes need approval in ask mode."),
+    ErrorCode("command_names_secret", "The command names a file that looks like it holds secrets."),
+    ErrorCode("command_uses_network", "The command uses the network."),
+    ErrorCode("command_policy", "The command policy's reasons (``parts``: COMMAND_REASONS).", ("parts",)),
+    ErrorCode("auto_mode_unconfined", "Auto mode would confine the command, but the sandbox is missing "
+              "(``why_not``: the system's English reason).", ("parts", "why_not")),
+    ErrorCode("cannot_confine", "Foya cannot confine an allowed command here, so it asks.",
+              ("parts", "why_not")),
+    ErrorCode("mcp_policy", "An MCP server's tool needs approval (``parts``).", ("parts",)),
+    ErrorCode("mcp_outside", "An MCP tool's arguments name a path outside the project.", ("parts",)),
+)
+"""Codes of ``ApprovalRequested.reason_code`` (and of the policy's ``Verdict.code``)."""
+
+COMMAND_REASONS: Mapping[str, ErrorCode] = _codes(
+    ErrorCode("commands_need_approval", "Commands need approval (the policy's default)."),
+    ErrorCode("mcp_needs_approval", "MCP tools need approval (the policy's default)."),
+    ErrorCode("mcp_tool", "The MCP tool and its server, with its hints.",
+              ("tool", "server", "read_only", "open_world")),
+    ErrorCode("command_empty", "The command is empty."),
+    ErrorCode("command_unrecognised", "The command runs nothing Foya recognises."),
+    ErrorCode("reaches_network", "A program of the command reaches the network.", ("name",)),
+    ErrorCode("runs_another_command", "A program runs another command (xargs, env, …).", ("name",)),
+    ErrorCode("runs_shell", "A program runs a shell.", ("name",)),
+    ErrorCode("runs_eval", "eval runs a computed command."),
+    ErrorCode("outside_path", "A word names a path outside the project (``protected``: git internals "
+              "or Foya's data folder).", ("path", "protected")),
+    ErrorCode("writes_by_redirection", "The command writes a file by redirection.", ("target",)),
+    ErrorCode("sets_variable", "The command sets a shell variable."),
+    ErrorCode("sets_command_variables", "The command sets variables for a program (NAME=value)."),
+    ErrorCode("expands_variable", "The command expands a variable."),
+    ErrorCode("runs_in_background", "The command runs something in the background."),
+    ErrorCode("uses_heredoc", "The command uses a here-document."),
+    ErrorCode("defines_function", "The command defines a function."),
+    ErrorCode("more_reasons", "How many more reasons were left out.", ("count",)),
+)
+"""Codes of the parts of a command policy's reason (``params["parts"]``; ``""``: free-form text)."""

@@ -236,6 +236,10 @@ class ApprovalRequested(Event):
     """Whether a narrow persistent rule can be made for this call."""
     call_id: str = ""
     """The tool call waiting for this decision (places the card at the call)."""
+    reason_code: str = ""
+    """``reason``'s stable code (``core/error_codes.py`` APPROVAL_REASONS); ``""`` for a free-form one."""
+    reason_params: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    """The values ``reason`` was built from, so a window can say it in its language."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ then is :meth:`Tool.run` awaited.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -65,7 +65,9 @@ class Action:
     """``exec``/``mcp``: the command or arguments name a path outside the project (never approved
     automatically, and no standing rule covers it)."""
     policy_reason: str = ""
-    """``exec`` only: the command policy's reason, shown when the person is asked."""
+    """``exec``/``mcp``: the command policy's (or the MCP tool's) reason, shown when the person is asked."""
+    policy_parts: tuple[Mapping[str, object], ...] = ()
+    """``policy_reason`` as translatable parts (``tools/shell_verdict.py`` ``reason_parts``)."""
 
 
 @dataclass(frozen=True, slots=True)

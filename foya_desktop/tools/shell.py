@@ -125,7 +125,7 @@ class RunCommandTool:
         return Action(kind="exec", summary=summary or command[:200], command=command,
                       paths=(ctx.workdir,), network=verdict.network,
                       auto_allow=verdict.decision == "allow", outside=verdict.outside,
-                      policy_reason=verdict.reason)
+                      policy_reason=verdict.reason, policy_parts=verdict.reason_parts)
 
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Run it (confined when ``ctx.sandbox`` says so); a timeout or cancellation kills the group."""

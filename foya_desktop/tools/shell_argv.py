@@ -15,7 +15,7 @@ from collections.abc import Callable
 from foya_desktop.tools import shell_rules as rules
 from foya_desktop.tools.shell_judge import PathJudge
 from foya_desktop.tools.shell_readonly import check_read_only, git_subcommand
-from foya_desktop.tools.shell_verdict import Verdict
+from foya_desktop.tools.shell_verdict import Verdict, coded
 from foya_desktop.tools.shell_words import Word
 
 Report = Callable[[Verdict], None]
@@ -124,8 +124,11 @@ class ArgvRules:
         self.names: list[str] = []
         """Commands seen, for the reason of an ``allow``."""
 
-    def ask(self, reason: str, network: bool = False, outside: bool = False) -> None:
-        self.report(Verdict("ask", reason, network, outside))
+    def ask(self, reason: str, network: bool = False, outside: bool = False, code: str = "",
+            **params: object) -> None:
+        """Ask; ``code`` (COMMAND_REASONS) and ``params`` when the reason is a standard one."""
+        self.report(coded("ask", code, reason, params, network=network, outside=outside) if code
+                    else Verdict("ask", reason, network, outside))
 
     def deny(self, reason: str) -> None:
         self.report(Verdict("deny", reason))
@@ -141,7 +144,7 @@ class ArgvRules:
         self.names.append(name)
         self._deny_rules(name, argv)
         if is_network(argv):
-            self.ask(f"{name} reaches the network", network=True)
+            self.ask(f"{name} reaches the network", network=True, code="reaches_network", name=name)
         for word in argv:
             if word.expands:
                 self.ask(f"{word.raw!r} {word.expands}")
@@ -163,23 +166,24 @@ class ArgvRules:
                 judged.append(self.judge.text(word.text.partition("=")[2]))
             for judgement in judged:
                 if judgement.where in ("outside", "protected"):
-                    self.ask(judgement.reason, outside=True)
+                    self.ask(judgement.reason, outside=True, code="outside_path",
+                             path=word.raw, protected=judgement.where == "protected")
 
     def _dispatch(self, name: str, argv: list[Word]) -> bool:
         """Apply the rules for ``name``; True when it is on the read-only list (paths checked there)."""
         if name in rules.WRAPPER_VALUES:
-            self.ask(f"{name} runs another command")
+            self.ask(f"{name} runs another command", code="runs_another_command", name=name)
             inner, split = unwrap(argv)
             if split is not None:
                 self.nested(split)
             self.check(inner)
         elif name in rules.SHELLS:
-            self.ask(f"{name} runs a shell")
+            self.ask(f"{name} runs a shell", code="runs_shell", name=name)
             string = shell_string(argv)
             if string is not None and not string.expands:
                 self.nested(string.text)
         elif name == "eval":
-            self.ask("eval runs a computed command")
+            self.ask("eval runs a computed command", code="runs_eval")
             self.nested(" ".join(w.text for w in argv[1:]))
         elif argv[0].text != name:
             self.ask(f"{argv[0].raw!r} runs a program by path")

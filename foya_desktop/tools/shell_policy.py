@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from foya_desktop.tools.shell_argv import ArgvRules, base_name, is_interpreter, unwrap
 from foya_desktop.tools.shell_judge import PathJudge
 from foya_desktop.tools.shell_rules import FETCHERS, SHELLS, WRAPPER_VALUES
-from foya_desktop.tools.shell_verdict import Verdict, combine
+from foya_desktop.tools.shell_verdict import Verdict, coded, combine
 from foya_desktop.tools.shell_words import Word, odd_characters, read_word
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def _opaque(text: str, reason: str) -> Verdict:
 
 def _classify(command: str, judge: PathJudge, depth: int) -> Verdict:
     if not isinstance(command, str) or not command.strip():
-        return Verdict("ask", "empty command")
+        return coded("ask", "command_empty", "empty command")
     if len(command) > MAX_COMMAND_CHARS:
         return _opaque(command, "the command is too long to check")
     odd = odd_characters(command)
@@ -111,7 +111,7 @@ def _classify(command: str, judge: PathJudge, depth: int) -> Verdict:
     except (AttributeError, IndexError, TypeError, ValueError, RecursionError):  # a shape not foreseen
         return _opaque(command, "the command has a shape Foya cannot check")
     if not walker.findings and not walker.rules.names:
-        return Verdict("ask", "the command runs nothing Foya recognises")
+        return coded("ask", "command_unrecognised", "the command runs nothing Foya recognises")
     names = ", ".join(dict.fromkeys(walker.rules.names))
     return combine(walker.findings, f"read-only and inside the project: {names}")
 
@@ -163,8 +163,9 @@ class _Walker:
     def _report(self, verdict: Verdict) -> None:
         self.findings.append(verdict)
 
-    def ask(self, reason: str) -> None:
-        self.findings.append(Verdict("ask", reason))
+    def ask(self, reason: str, code: str = "", **params: object) -> None:
+        """Ask; ``code`` (COMMAND_REASONS) and ``params`` when the reason is a standard one."""
+        self.findings.append(coded("ask", code, reason, params) if code else Verdict("ask", reason))
 
     def deny(self, reason: str) -> None:
         self.findings.append(Verdict("deny", reason))
@@ -211,7 +212,7 @@ class _Walker:
             self.ask("uses a test ([[ ]] or [ ])")
             self._parts(node)
         elif kind == "variable_assignment":
-            self.ask("sets a variable")
+            self.ask("sets a variable", "sets_variable")
             self._parts(node)
         elif kind in ("declaration_command", "unset_command"):
             self.ask(f"uses {node.children[0].type} (changes variables)")
@@ -236,7 +237,7 @@ class _Walker:
         for child in node.children:
             if not child.is_named:
                 if child.type == "&":
-                    self.ask("runs something in the background")
+                    self.ask("runs something in the background", "runs_in_background")
                 elif child.type in _CASE_ENDS and node.type != "case_item":
                     self.ask(f"uses {child.type!r} outside a case")
                 elif not (child.type in _SEPARATORS | _CASE_ENDS | _BRACKETS or child.type.isalpha()):
@@ -295,7 +296,7 @@ class _Walker:
         redirects = inner + (outer or [])
         for child in node.children:
             if child.type == "variable_assignment":
-                self.ask("sets variables for the command (NAME=value)")
+                self.ask("sets variables for the command (NAME=value)", "sets_command_variables")
                 self._parts(child)
             elif child.type == "command_name":
                 continue
@@ -362,14 +363,14 @@ class _Walker:
         elif word.text == "/dev/null" and not word.expands:
             return
         elif word.text in _HARMLESS_DEVICES:
-            self.ask(f"writes to {word.raw} by redirection")
+            self.ask(f"writes to {word.raw} by redirection", "writes_by_redirection", target=word.raw)
         elif word.text.startswith("/dev/") or self.rules.escapes(word):
             self.deny(f"redirects output to {word.raw!r}, outside the project or in git internals")
         else:
-            self.ask(f"writes to {word.raw!r} by redirection")
+            self.ask(f"writes to {word.raw!r} by redirection", "writes_by_redirection", target=word.raw)
 
     def _heredoc(self, node: Node, names: list[str]) -> None:
-        self.ask("uses a here-document")
+        self.ask("uses a here-document", "uses_heredoc")
         for child in node.children:
             if child.type == "heredoc_body":
                 self.words(child)  # an unquoted delimiter expands $(…) in the body
@@ -390,7 +391,7 @@ class _Walker:
         return names
 
     def _function(self, node: Node) -> None:
-        self.ask("defines a function")
+        self.ask("defines a function", "defines_function")
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
         if name is None or body is None:
             self.ask("defines a function in a shape Foya does not check")
@@ -415,7 +416,7 @@ class _Walker:
         elif kind in ("simple_expansion", "expansion"):
             value = self.text(node)
             self.findings.append(_opaque(value, "expands a variable") if ("$(" in value or "`" in value)
-                                 else Verdict("ask", "expands a variable"))
+                                 else coded("ask", "expands_variable", "expands a variable"))
             self._word_parts(node)
         elif kind == "arithmetic_expansion":
             self.ask("uses arithmetic expansion $(( ))")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,6 +22,25 @@ class Verdict:
     outside: bool = False
     """The command names a path outside the project or in git internals (``cat ../x``,
     ``cp ~/.ssh/id_rsa .``): never approved automatically, even where other commands are."""
+    parts: tuple[Mapping[str, object], ...] = ()
+    """``reason`` as parts a window can translate: each ``{"code", "params", "text"}``, the code
+    one of ``core/error_codes.py`` COMMAND_REASONS (``""``: free-form, show ``text``)."""
+
+    @property
+    def reason_parts(self) -> tuple[Mapping[str, object], ...]:
+        """The parts of ``reason`` (one free-form part when none were given)."""
+        return self.parts or (reason_part("", self.reason),)
+
+
+def reason_part(code: str, text: str, **params: object) -> dict[str, object]:
+    """One translatable part of a reason: its code, the values it was built from, the English text."""
+    return {"code": code, "params": params, "text": text}
+
+
+def coded(decision: Decision, code: str, text: str, params: Mapping[str, object] | None = None, *,
+          network: bool = False, outside: bool = False) -> Verdict:
+    """A verdict whose reason is one of the standard ones (``code``, see COMMAND_REASONS)."""
+    return Verdict(decision, text, network, outside, (reason_part(code, text, **(params or {})),))
 
 
 def combine(parts: Iterable[Verdict], allow_reason: str) -> Verdict:
@@ -34,4 +53,9 @@ def combine(parts: Iterable[Verdict], allow_reason: str) -> Verdict:
         return Verdict("allow", allow_reason, network, outside)
     reasons = list(dict.fromkeys(v.reason for v in found if v.decision == worst))
     shown = "; ".join(reasons[:4]) + (f" (and {len(reasons) - 4} more)" if len(reasons) > 4 else "")
-    return Verdict(worst, shown, network, outside)
+    by_text = {str(p["text"]): p for v in found if v.decision == worst for p in v.reason_parts}
+    pieces = list(by_text.values())
+    if len(pieces) > 4:
+        more = len(pieces) - 4
+        pieces = [*pieces[:4], reason_part("more_reasons", f"(and {more} more)", count=more)]
+    return Verdict(worst, shown, network, outside, tuple(pieces))

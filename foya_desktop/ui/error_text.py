@@ -233,3 +233,96 @@ def notice_text(code: str, params: Mapping[str, object], english: str) -> str:
             "{project}`.",
         ).format(servers=servers, project=params.get("project", ""))
     return english
+
+
+def _reason_part(code: str, p: Mapping[str, object], english: str) -> str:
+    """One part of a command policy's reason (``COMMAND_REASONS``); free-form parts stay English."""
+    translate = QCoreApplication.translate
+    if code == "mcp_tool":
+        hints = [translate("ErrorText", "the server marks it read-only")] if p.get("read_only") else []
+        if p.get("open_world"):
+            hints.append(translate("ErrorText", "it may reach beyond this computer"))
+        text = translate("ErrorText", "MCP tool {tool} of the server {server}").format(
+            tool=p.get("tool", "?"), server=p.get("server", "?"))
+        return translate("ErrorText", "{text} ({hints})").format(
+            text=text, hints=translate("ErrorText", "; ").join(hints)) if hints else text
+    if code == "outside_path":
+        return (translate("ErrorText", "{path} is inside git internals or Foya's data folder")
+                if p.get("protected") else translate("ErrorText", "{path} is outside the project")
+                ).format(path=p.get("path", "?"))
+    fixed = {
+        "commands_need_approval": translate("ErrorText", "commands need approval"),
+        "mcp_needs_approval": translate("ErrorText", "MCP tools need approval"),
+        "command_empty": translate("ErrorText", "the command is empty"),
+        "command_unrecognised": translate("ErrorText", "the command runs nothing Foya recognises"),
+        "runs_eval": translate("ErrorText", "eval runs a computed command"),
+        "sets_variable": translate("ErrorText", "it sets a variable"),
+        "sets_command_variables": translate("ErrorText", "it sets variables for the command (NAME=value)"),
+        "expands_variable": translate("ErrorText", "it expands a variable"),
+        "runs_in_background": translate("ErrorText", "it runs something in the background"),
+        "uses_heredoc": translate("ErrorText", "it uses a here-document"),
+        "defines_function": translate("ErrorText", "it defines a function"),
+    }
+    named = {
+        "reaches_network": translate("ErrorText", "{name} reaches the network"),
+        "runs_another_command": translate("ErrorText", "{name} runs another command"),
+        "runs_shell": translate("ErrorText", "{name} runs a shell"),
+    }
+    if code in fixed:
+        return fixed[code]
+    if code in named:
+        return named[code].format(name=p.get("name", "?"))
+    if code == "writes_by_redirection":
+        return translate("ErrorText", "it writes to {target} by redirection").format(
+            target=p.get("target", "?"))
+    if code == "more_reasons":
+        return translate("ErrorText", "(and {count} more)").format(count=p.get("count", "?"))
+    return english
+
+
+def _parts_text(raw: object) -> str:
+    parts = raw if isinstance(raw, (list, tuple)) else ()
+    said = []
+    for part in parts:
+        if isinstance(part, Mapping):
+            params = part.get("params")
+            code, text = str(part.get("code", "")), str(part.get("text", ""))
+            said.append(_reason_part(code, params if isinstance(params, Mapping) else {}, text))
+    return QCoreApplication.translate("ErrorText", "; ").join(said)
+
+
+def approval_reason_text(code: str, params: Mapping[str, object], english: str) -> str:
+    """Why an approval is asked (``ApprovalRequested.reason_code``/``reason_params``), in the window's words.
+
+    Codes are ``core/error_codes.py`` APPROVAL_REASONS; the command policy's parts
+    (COMMAND_REASONS) are said one by one, free-form ones (a parsed command's
+    details) in English. Unknown codes, or the English window, give ``english``.
+    """
+    translate = QCoreApplication.translate
+    if not code or i18n.active() == "en":
+        return english
+    fixed = {
+        "secret_file": translate("ErrorText", "the file looks like it holds secrets"),
+        "read_only_mode": translate("ErrorText", "the session is in read-only mode"),
+        "file_change_ask_mode": translate("ErrorText", "file changes need approval in ask mode"),
+        "command_names_secret": translate(
+            "ErrorText", "the command names a file that looks like it holds secrets"),
+        "command_uses_network": translate("ErrorText", "the command uses the network"),
+    }
+    if code in fixed:
+        return fixed[code]
+    parts = _parts_text(params.get("parts")) or english
+    if code in ("command_policy", "mcp_policy"):
+        return parts
+    if code == "mcp_outside":
+        return translate("ErrorText", "{reason}; its arguments name a path outside the project").format(
+            reason=parts)
+    if code == "auto_mode_unconfined":
+        return translate(
+            "ErrorText", "{reason}; auto mode runs commands confined, but {why_not}, so Foya asks"
+        ).format(reason=parts, why_not=params.get("why_not", "?"))
+    if code == "cannot_confine":
+        return translate(
+            "ErrorText", "{reason}; Foya cannot confine it because {why_not}, so it asks"
+        ).format(reason=parts, why_not=params.get("why_not", "?"))
+    return english

@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QDate, QLocale
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from foya_desktop.core.errors import AuthError, DiskFull, InvalidOperation
 from foya_desktop.core.events import TurnFinished
@@ -204,3 +204,50 @@ async def test_failed_turn_is_said_in_chinese(zh: None, real_window: MainWindow,
     assert isinstance(app, QApplication)
     i18n.install("en", app)
     assert turn_error_text(done.error_code, done.error_params, done.error) == done.error
+
+
+async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Kernel, tmp_path: Path,
+                                                       fake_provider: FakeProviderServer) -> None:
+    """The policy's reasons carry codes (APPROVAL_REASONS, COMMAND_REASONS); the zh_CN card says them.
+
+    A standard part of the command policy's reason is Chinese; a free-form one (the parsed
+    command's own detail) stays English; the decision itself is unchanged (still ``ask``).
+    """
+    from foya_desktop.core.events import ApprovalRequested
+    from foya_desktop.core.model import ApprovalMode
+    from foya_desktop.ui.cards.approval_card import ApprovalCard
+    from foya_desktop.ui.error_text import approval_reason_text
+    from tests.fakeprovider import ToolCallSpec
+
+    fake_provider.script(
+        Reply(tool_calls=[ToolCallSpec("run_command", {"command": "echo hi > out.txt"})]),
+        Reply(tool_calls=[ToolCallSpec("run_command", {"command": "curl https://example.com"})]),
+        Reply(text="done"))
+    real_kernel.set_interactive(True)
+    session = await real_kernel.create_session(workdir=str(tmp_path), approval_mode=ApprovalMode.ASK,
+                                               connection="fake", model="fake-model")
+    asked: list[ApprovalRequested] = []
+    real_kernel.bus.subscribe(lambda e: asked.append(e) if isinstance(e, ApprovalRequested) else None)
+    await real_kernel.send(session.id, "go")
+    await wait_until(lambda: len(asked) == 1, what="first approval")
+    redirect = asked[0]
+    assert redirect.reason_code == "command_policy", redirect
+    assert "by redirection" in redirect.reason  # the English sentence, for the CLI and the English window
+    card = ApprovalCard(redirect, "Omni", waiting=0)
+    texts = " ".join(w.text() for w in card.findChildren(QLabel))
+    assert "通过重定向写入 'out.txt'" in texts or "通过重定向写入 out.txt" in texts, texts
+    assert "by redirection" not in texts
+    real_kernel.answer_approval(redirect.request_id, "once")
+    await wait_until(lambda: len(asked) == 2, what="second approval")
+    network = asked[1]
+    assert network.reason_code == "command_uses_network"
+    assert approval_reason_text(network.reason_code, network.reason_params, network.reason) == "命令会使用网络"
+    free = {"parts": ({"code": "", "params": {}, "text": "make runs a build"},
+                      {"code": "runs_shell", "params": {"name": "bash"}, "text": "bash runs a shell"})}
+    assert approval_reason_text("command_policy", free, "x") == "make runs a build；bash 会运行一个 shell"
+    real_kernel.answer_approval(network.request_id, "deny", "no network")
+    card.deleteLater()
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    i18n.install("en", app)
+    assert approval_reason_text(redirect.reason_code, redirect.reason_params, redirect.reason) == redirect.reason

@@ -8,6 +8,7 @@ An ``ask`` verdict of the policy (``engine/permissions/policy.py``) becomes an
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -45,7 +46,8 @@ class ApprovalBroker:
     _pending: dict[str, _Pending] = field(default_factory=dict)
 
     async def ask(self, session_id: str, speaker: str, call: ToolCallPart, action: Action,
-                  reason: str, can_always: bool) -> Answer:
+                  reason: str, can_always: bool, code: str = "",
+                  params: Mapping[str, object] | None = None) -> Answer:
         """Publish a request and wait for the answer (deny at once when nobody can answer)."""
         if not self.interactive:
             return Answer("deny", f"This needs approval ({reason}), and there is no window to "
@@ -55,7 +57,7 @@ class ApprovalBroker:
         event = ApprovalRequested(
             session_id, request_id, speaker, call.name, dict(call.arguments), action.summary,
             action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always,
-            call.call_id)
+            call.call_id, code, dict(params or {}))
         self._pending[request_id] = _Pending(event, future)
         self.bus.publish(event)
         try:

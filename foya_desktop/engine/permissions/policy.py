@@ -7,7 +7,8 @@ in any mode. ``ask`` goes to the approval broker (``engine/asks/approvals.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -29,6 +30,10 @@ class Verdict:
     reason: str
     confine: bool = False
     """Run a command allowed without the person inside the Landlock sandbox."""
+    code: str = ""
+    """``reason``'s stable code (``core/error_codes.py`` APPROVAL_REASONS) so a window can translate it."""
+    params: Mapping[str, object] = field(default_factory=dict)
+    """The values ``reason`` was built from (``parts``: the command policy's reason parts)."""
 
 
 def grant_key(action: Action, workdir: Path) -> str | None:
@@ -59,10 +64,10 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) 
         return _mcp(action, mode, workdir, grants)
     if action.kind == "read":
         if any(is_secret_looking(p) for p in action.paths):
-            return Verdict("ask", "the file looks like it holds secrets")
+            return Verdict("ask", "the file looks like it holds secrets", code="secret_file")
         return Verdict("allow", "read inside the project")
     if mode == ApprovalMode.READ_ONLY:
-        return Verdict("deny", "the session is in read-only mode")
+        return Verdict("deny", "the session is in read-only mode", code="read_only_mode")
     verdict = _write_or_exec(action, mode)
     if verdict.decision == "ask" and not action.network:
         key = grant_key(action, workdir)
@@ -79,38 +84,48 @@ def _mcp(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) ->
     and a standing rule never covers those either (``grant_key`` gives none).
     """
     if mode == ApprovalMode.READ_ONLY:
-        return Verdict("deny", "the session is in read-only mode")
+        return Verdict("deny", "the session is in read-only mode", code="read_only_mode")
     reason = action.policy_reason or "MCP tools need approval"
+    parts = {"parts": action.policy_parts or (_part("mcp_needs_approval", reason),)}
     if action.outside:
-        return Verdict("ask", f"{reason}; its arguments name a path outside the project")
+        return Verdict("ask", f"{reason}; its arguments name a path outside the project",
+                       code="mcp_outside", params=parts)
     key = grant_key(action, workdir)
     if key is not None and key in grants:
         return Verdict("allow", "allowed earlier by the person")
     if action.auto_allow and not action.network and mode in (ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
         return Verdict("allow", f"{mode} mode: the server marks the tool read-only and local")
-    return Verdict("ask", reason)
+    return Verdict("ask", reason, code="mcp_policy", params=parts)
 
 
 def _write_or_exec(action: Action, mode: ApprovalMode) -> Verdict:
     if action.kind == "write":
         if any(is_secret_looking(p) for p in action.paths):
-            return Verdict("ask", "the file looks like it holds secrets")
+            return Verdict("ask", "the file looks like it holds secrets", code="secret_file")
         if mode in (ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
             return Verdict("allow", f"file edits are allowed in {mode} mode")
-        return Verdict("ask", "file changes need approval in ask mode")
+        return Verdict("ask", "file changes need approval in ask mode", code="file_change_ask_mode")
     # The command policy already ran in the tool's plan (a "deny" never gets here).
     reason = action.policy_reason or "commands need approval"
+    parts = {"parts": action.policy_parts or (_part("commands_need_approval", reason),)}
     if action.sensitive or command_names_secret(action.command):
-        return Verdict("ask", "the command names a file that looks like it holds secrets")
+        return Verdict("ask", "the command names a file that looks like it holds secrets",
+                       code="command_names_secret")
     if action.network:
-        return Verdict("ask", "the command uses the network")
+        return Verdict("ask", "the command uses the network", code="command_uses_network")
     if action.outside:
-        return Verdict("ask", reason)
+        return Verdict("ask", reason, code="command_policy", params=parts)
     if action.auto_allow:
         return Verdict("allow", reason, confine=sandbox.available())
     if mode == ApprovalMode.AUTO:
         why_not = sandbox.support()
         if why_not is None:
             return Verdict("allow", "auto mode: the command runs confined to the project", confine=True)
-        return Verdict("ask", f"{reason}; auto mode runs commands confined, but {why_not}, so Foya asks")
-    return Verdict("ask", reason)
+        return Verdict("ask", f"{reason}; auto mode runs commands confined, but {why_not}, so Foya asks",
+                       code="auto_mode_unconfined", params={**parts, "why_not": why_not})
+    return Verdict("ask", reason, code="command_policy", params=parts)
+
+
+def _part(code: str, text: str) -> dict[str, object]:
+    """A reason part (as ``tools/shell_verdict.reason_part`` builds them) for the policy's own defaults."""
+    return {"code": code, "params": {}, "text": text}

@@ -20,7 +20,7 @@ from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolRes
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.asks.approvals import Answer
 from foya_desktop.engine.asks.questions import QuestionUnanswered, new_question
-from foya_desktop.engine.permissions.policy import decide, grant_key
+from foya_desktop.engine.permissions.policy import Verdict, decide, grant_key
 from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
@@ -68,9 +68,11 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
     if refusal is None and confine and action.kind == "exec":
         ctx, why_not = await asyncio.to_thread(_confined, ctx, svc, session)
         if why_not is not None:
-            refusal, approved = await _ask(svc, session, vp, call, action,
-                                           f"{action.policy_reason or 'a command'}; Foya cannot confine "
-                                           f"it because {why_not}, so it asks")
+            reason = action.policy_reason or "a command"
+            refusal, approved = await _ask(svc, session, vp, call, action, Verdict(
+                "ask", f"{reason}; Foya cannot confine it because {why_not}, so it asks",
+                code="cannot_confine", params={"parts": action.policy_parts or (
+                    {"code": "", "params": {}, "text": reason},), "why_not": why_not}))
     if refusal is not None:
         return _result(session, vp, turn_id, call, refusal, blocked=True)
     before = await asyncio.to_thread(scan_tree, ctx.workdir) if action.kind == "exec" else None
@@ -136,15 +138,16 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
         return None, False, verdict.confine
     if verdict.decision == "deny":
         return ToolOutput(f"Not allowed: {verdict.reason}.", is_error=True), False, False
-    refusal, approved = await _ask(svc, session, vp, call, action, verdict.reason)
+    refusal, approved = await _ask(svc, session, vp, call, action, verdict)
     return refusal, approved, False
 
 
 async def _ask(svc: Services, session: Session, vp: VP, call: ToolCallPart, action: Action,
-               reason: str) -> tuple[ToolOutput | None, bool]:
+               verdict: Verdict) -> tuple[ToolOutput | None, bool]:
     """Ask the person; (refusal or ``None``, approved). May raise ``TurnStopped``."""
     key = grant_key(action, Path(session.workdir))
-    answer = await svc.approvals.ask(session.id, vp.id, call, action, reason,
+    answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
+                                     code=verdict.code, params=verdict.params,
                                      can_always=key is not None and session.project_id is not None
                                      and (not action.network or action.kind == "mcp"))
     refusal = await _apply_answer(svc, session, answer, key)

@@ -59,7 +59,10 @@ class McpTool:
             (f" ({'; '.join(hints)})" if hints else "")
         return Action(kind="mcp", summary=f"{self.server}: {self.remote_name} {brief}", paths=outside,
                       command=self.name, network=self.open_world, auto_allow=self.read_only,
-                      outside=bool(outside), policy_reason=reason)
+                      outside=bool(outside), policy_reason=reason,
+                      policy_parts=({"code": "mcp_tool", "text": reason, "params": {
+                          "tool": self.remote_name, "server": self.server, "read_only": self.read_only,
+                          "open_world": self.open_world}},))
 
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Call the server (errors come back as error outputs, never raise)."""

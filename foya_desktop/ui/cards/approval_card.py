@@ -28,6 +28,7 @@ from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.ui import theme
 from foya_desktop.ui.cards.common import button, card_frame, label
 from foya_desktop.ui.cards.diff_view import DiffView
+from foya_desktop.ui.error_text import approval_reason_text
 from foya_desktop.ui.timeline.summaries import first_line
 
 
@@ -100,7 +101,8 @@ class ApprovalCard(QFrame):
         else:
             self.diff = None
         if request.reason:
-            layout.addWidget(label(self.tr("Why you are asked: {reason}").format(reason=request.reason),
+            reason = approval_reason_text(request.reason_code, request.reason_params, request.reason)
+            layout.addWidget(label(self.tr("Why you are asked: {reason}").format(reason=reason),
                                    color=theme.dim_color()))
         self.feedback = QLineEdit(
             placeholderText=self.tr("Why not? (optional: the agent reads it and tries another way)"))

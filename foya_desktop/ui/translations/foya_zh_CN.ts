@@ -667,6 +667,126 @@
         <source>This project&apos;s .mcp.json configures MCP servers you have not trusted, so none of them started: {servers}. Trust them in the window (File → MCP servers…) or with `foya projects trust {project}`.</source>
         <translation>此项目的 .mcp.json 配置了你尚未信任的 MCP 服务器，因此一个都没有启动：{servers}。可在窗口中（文件 → MCP 服务器…）或用 `foya projects trust {project}` 信任它们。</translation>
     </message>
+    <message>
+        <source>the server marks it read-only</source>
+        <translation>服务器标记其为只读</translation>
+    </message>
+    <message>
+        <source>it may reach beyond this computer</source>
+        <translation>它可能访问本机以外的资源</translation>
+    </message>
+    <message>
+        <source>MCP tool {tool} of the server {server}</source>
+        <translation>服务器 {server} 的 MCP 工具 {tool}</translation>
+    </message>
+    <message>
+        <source>{text} ({hints})</source>
+        <translation>{text}（{hints}）</translation>
+    </message>
+    <message>
+        <source>{path} is inside git internals or Foya&apos;s data folder</source>
+        <translation>{path} 位于 git 内部目录或 Foya 的数据文件夹中</translation>
+    </message>
+    <message>
+        <source>{path} is outside the project</source>
+        <translation>{path} 位于项目之外</translation>
+    </message>
+    <message>
+        <source>commands need approval</source>
+        <translation>运行命令需要批准</translation>
+    </message>
+    <message>
+        <source>MCP tools need approval</source>
+        <translation>MCP 工具需要批准</translation>
+    </message>
+    <message>
+        <source>the command is empty</source>
+        <translation>命令为空</translation>
+    </message>
+    <message>
+        <source>the command runs nothing Foya recognises</source>
+        <translation>命令中没有 Foya 认识的程序</translation>
+    </message>
+    <message>
+        <source>eval runs a computed command</source>
+        <translation>eval 会运行一个运行时才确定的命令</translation>
+    </message>
+    <message>
+        <source>it sets a variable</source>
+        <translation>命令设置了变量</translation>
+    </message>
+    <message>
+        <source>it sets variables for the command (NAME=value)</source>
+        <translation>命令为程序设置了变量（NAME=value）</translation>
+    </message>
+    <message>
+        <source>it expands a variable</source>
+        <translation>命令展开了变量</translation>
+    </message>
+    <message>
+        <source>it runs something in the background</source>
+        <translation>命令在后台运行程序</translation>
+    </message>
+    <message>
+        <source>it uses a here-document</source>
+        <translation>命令使用了 here-document</translation>
+    </message>
+    <message>
+        <source>it defines a function</source>
+        <translation>命令定义了函数</translation>
+    </message>
+    <message>
+        <source>{name} reaches the network</source>
+        <translation>{name} 会访问网络</translation>
+    </message>
+    <message>
+        <source>{name} runs another command</source>
+        <translation>{name} 会运行另一个命令</translation>
+    </message>
+    <message>
+        <source>{name} runs a shell</source>
+        <translation>{name} 会运行一个 shell</translation>
+    </message>
+    <message>
+        <source>it writes to {target} by redirection</source>
+        <translation>命令通过重定向写入 {target}</translation>
+    </message>
+    <message>
+        <source>(and {count} more)</source>
+        <translation>（另有 {count} 条）</translation>
+    </message>
+    <message>
+        <source>the file looks like it holds secrets</source>
+        <translation>该文件看起来包含机密信息</translation>
+    </message>
+    <message>
+        <source>the session is in read-only mode</source>
+        <translation>会话处于只读模式</translation>
+    </message>
+    <message>
+        <source>file changes need approval in ask mode</source>
+        <translation>在询问模式下修改文件需要批准</translation>
+    </message>
+    <message>
+        <source>the command names a file that looks like it holds secrets</source>
+        <translation>命令涉及一个看起来包含机密信息的文件</translation>
+    </message>
+    <message>
+        <source>the command uses the network</source>
+        <translation>命令会使用网络</translation>
+    </message>
+    <message>
+        <source>{reason}; its arguments name a path outside the project</source>
+        <translation>{reason}；其参数指向项目之外的路径</translation>
+    </message>
+    <message>
+        <source>{reason}; auto mode runs commands confined, but {why_not}, so Foya asks</source>
+        <translation>{reason}；自动模式会在沙箱中运行命令，但 {why_not}，所以 Foya 需要询问</translation>
+    </message>
+    <message>
+        <source>{reason}; Foya cannot confine it because {why_not}, so it asks</source>
+        <translation>{reason}；由于 {why_not}，Foya 无法将其限制在沙箱中，所以需要询问</translation>
+    </message>
 </context>
 <context>
     <name>Figures</name>
