@@ -12,6 +12,7 @@ import ast
 import importlib
 import inspect
 import pkgutil
+import re
 from pathlib import Path
 from typing import get_args
 
@@ -138,3 +139,34 @@ async def test_a_failed_vp_and_a_retry_carry_their_codes(kernel: Kernel, fake: F
     failed = next(v for v in rec.of(VPStatus) if isinstance(v, VPStatus) and v.state == "error")
     assert failed.error_code == "auth_error" and failed.error_params["status"] == 401
     assert failed.error  # the English sentence stays beside the code
+
+
+def test_every_approval_reason_code_is_listed() -> None:
+    """Codes the policy gives its reasons (``Verdict(code=...)``, ``coded(...)``, a walker's ``ask``) are listed.
+
+    ``APPROVAL_REASONS`` for the policy's verdicts, ``COMMAND_REASONS`` for the parts of a command
+    policy's reason; nothing listed is unused.
+    """
+    from foya_desktop.core.error_codes import APPROVAL_REASONS, COMMAND_REASONS
+
+    used: set[str] = set()
+    for source in sorted(PACKAGE.rglob("*.py")):
+        if source.is_relative_to(PACKAGE / "ui"):
+            continue
+        for node in ast.walk(ast.parse(source.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            values = [kw.value for kw in node.keywords if kw.arg == "code"]
+            if name == "coded" or (name == "ask" and source.name == "shell_policy.py"):
+                values += node.args[1:2]
+            if name in ("reason_part", "_part"):
+                values += node.args[:1]
+            if name in ("Verdict", "coded", "ask", "reason_part", "_part"):
+                used.update(v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+        used.update(re.findall(r'"code": "([a-z_]+)"', source.read_text()))
+    used.discard("")
+    listed = set(APPROVAL_REASONS) | set(COMMAND_REASONS)
+    assert used - listed == set(), "list these codes in core/error_codes.py"
+    assert listed - used == set(), "listed but never given"

@@ -8,6 +8,7 @@ engine errors are translated through their codes.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -159,8 +160,14 @@ def test_plurals_follow_the_count(qapp: QApplication) -> None:
 
 def test_event_codes_are_translated(zh: None) -> None:
     """VP status errors and notices carry codes (core/error_codes.py); the window says them in Chinese."""
-    from foya_desktop.core.error_codes import ERROR_CODES, NOTICE_CODES
-    from foya_desktop.ui.error_text import coded_text, notice_text
+    from foya_desktop.core.error_codes import (
+        APPROVAL_REASONS,
+        COMMAND_REASONS,
+        ERROR_CODES,
+        NOTICE_CODES,
+        TURN_FAILED,
+    )
+    from foya_desktop.ui.error_text import approval_reason_text, coded_text, notice_text
 
     assert coded_text("step_limit_reached", {"vp": "Omni", "max_steps": 40},
                       "Omni reached its limit of 40 steps.") == "Omni 已达到 40 步的上限。"
@@ -177,6 +184,16 @@ def test_event_codes_are_translated(zh: None) -> None:
         assert code in broad or coded_text(code, params, "ENGLISH") != "ENGLISH", code
     for code, spec in NOTICE_CODES.items():
         assert notice_text(code, dict.fromkeys(spec.params, "x"), "ENGLISH") != "ENGLISH", code
+    # approval reasons and the command policy's standard reason parts: each has a Chinese sentence
+    for code, spec in APPROVAL_REASONS.items():
+        params: dict[str, object] = dict.fromkeys(spec.params, "x")
+        params["parts"] = ({"code": "runs_eval", "params": {}, "text": "eval runs a computed command"},)
+        assert approval_reason_text(code, params, "ENGLISH") not in ("ENGLISH", ""), code
+    for code, spec in COMMAND_REASONS.items():
+        part = {"code": code, "params": dict.fromkeys(spec.params, "x"), "text": "ENGLISH"}
+        said = approval_reason_text("command_policy", {"parts": (part,)}, "ENGLISH")
+        assert "ENGLISH" not in said and re.search(r"[\u4e00-\u9fff]", said), code
+    assert TURN_FAILED.code == "turn_failed"
 
 
 async def test_failed_turn_is_said_in_chinese(zh: None, real_window: MainWindow, real_kernel: Kernel,
