@@ -186,9 +186,9 @@ def test_event_codes_are_translated(zh: None) -> None:
         assert notice_text(code, dict.fromkeys(spec.params, "x"), "ENGLISH") != "ENGLISH", code
     # approval reasons and the command policy's standard reason parts: each has a Chinese sentence
     for code, spec in APPROVAL_REASONS.items():
-        params: dict[str, object] = dict.fromkeys(spec.params, "x")
-        params["parts"] = ({"code": "runs_eval", "params": {}, "text": "eval runs a computed command"},)
-        assert approval_reason_text(code, params, "ENGLISH") not in ("ENGLISH", ""), code
+        given: dict[str, object] = dict.fromkeys(spec.params, "x")
+        given["parts"] = ({"code": "runs_eval", "params": {}, "text": "eval runs a computed command"},)
+        assert approval_reason_text(code, given, "ENGLISH") not in ("ENGLISH", ""), code
     for code, spec in COMMAND_REASONS.items():
         part = {"code": code, "params": dict.fromkeys(spec.params, "x"), "text": "ENGLISH"}
         said = approval_reason_text("command_policy", {"parts": (part,)}, "ENGLISH")
