@@ -34,6 +34,7 @@ from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.composer.status_line import approval_labels, effort_choices
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.projects.broad import confirm_broad
 
 
 def agent_mode_labels() -> dict[AgentMode, str]:
@@ -180,8 +181,11 @@ async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: 
     async def apply(changes: dict[str, Any], folder: str) -> None:
         try:
             if folder:
-                project = await kernel.add_project(folder)
-                await kernel.bind_project(session.id, project.id)
+                allow_broad = await confirm_broad(kernel, dialog, folder)
+                if allow_broad is None:
+                    return  # cancelled: nothing bound, the dialog stays open
+                project = await kernel.add_project(folder, allow_broad=allow_broad)
+                await kernel.bind_project(session.id, project.id, allow_broad=allow_broad)
             if changes:
                 await kernel.update_session(session.id, **changes)
         except FoyaError as exc:
