@@ -16,7 +16,6 @@ from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import (
     ApprovalRequested,
     ApprovalResolved,
-    Checkpoint,
     CompactionCheckpoint,
     Event,
     HistoryRewound,
@@ -25,17 +24,16 @@ from foya_desktop.core.events import (
     QuestionAnswered,
     QuestionAsked,
     QueueChanged,
-    QueueItem,
     SessionBranched,
     SessionChanged,
     SessionDeletedEvent,
     TaskChanged,
-    TaskRecord,
 )
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.discovery import Offer
