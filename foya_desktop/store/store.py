@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 import peewee as pw
 
 from foya_desktop.core.errors import StorageReadOnly
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, Connection, Phase, Project, Session
