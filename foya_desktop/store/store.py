@@ -104,6 +104,10 @@ class Store:
         own = self.lease.lease_id if self.lease else None
         await self.read(leases.check_free, self.home.run, own, session_id)
 
+    async def held_by_live_process(self, session_id: str) -> bool:
+        """Whether some live process (this one included) holds the session now (reads only)."""
+        return await self.read(leases.held_by_live_process, self.home.run, session_id)
+
     async def release(self, session_id: str) -> None:
         """Give the session back to every process (idle here)."""
         if self.lease is not None:
