@@ -41,6 +41,14 @@
         <translation>{who} 想要使用 {tool}</translation>
     </message>
     <message>
+        <source>Show the call ↑</source>
+        <translation>显示该调用 ↑</translation>
+    </message>
+    <message>
+        <source>Scroll the timeline to the tool call this request is about</source>
+        <translation>将时间线滚动到此请求对应的工具调用</translation>
+    </message>
+    <message>
         <source>Why you are asked: {reason}</source>
         <translation>询问原因：{reason}</translation>
     </message>
@@ -801,6 +809,10 @@
     <message>
         <source>Debug traces may contain project text and tool output. They are for you, the owner of this session: do not export or share them casually.</source>
         <translation>调试记录可能包含项目文本和工具输出。它们仅供你（此会话的所有者）查看：请勿随意导出或分享。</translation>
+    </message>
+    <message>
+        <source>Per-tool detail is not available for this run: it was recorded by an older Foya that did not store whether each call ran or was blocked. The totals count every call.</source>
+        <translation>本次运行没有按工具的明细：它由旧版 Foya 记录，当时未保存每次调用是实际执行还是被拦截。总计仍包含全部调用。</translation>
     </message>
 </context>
 <context>
@@ -2480,6 +2492,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>标题、公告、VP、模型、推理强度、审批和智能体模式</translation>
     </message>
     <message>
+        <source>Showing the call</source>
+        <translation>正在显示该调用</translation>
+    </message>
+    <message>
         <source>Confirming the plan</source>
         <translation>确认计划</translation>
     </message>
@@ -3084,6 +3100,34 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
 <context>
     <name>ToolRows</name>
     <message>
+        <source>  ✗ denied</source>
+        <translation>  ✗ 已拒绝</translation>
+    </message>
+    <message>
+        <source>  · not run (the turn stopped)</source>
+        <translation>  · 未运行（本轮已停止）</translation>
+    </message>
+    <message>
+        <source>  ⚠ interrupted</source>
+        <translation>  ⚠ 已中断</translation>
+    </message>
+    <message>
+        <source>  → done</source>
+        <translation>  → 完成</translation>
+    </message>
+    <message>
+        <source>  ✗ failed</source>
+        <translation>  ✗ 失败</translation>
+    </message>
+    <message>
+        <source>  · waiting for your approval</source>
+        <translation>  · 等待你的批准</translation>
+    </message>
+    <message>
+        <source>  · queued</source>
+        <translation>  · 排队中</translation>
+    </message>
+    <message>
         <source>  · running…</source>
         <translation>  · 运行中…</translation>
     </message>
@@ -3367,8 +3411,24 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         </translation>
     </message>
     <message>
-        <source>input {input} · output {output} tokens · {requests} model requests · {runs} tool executions</source>
-        <translation>输入 {input} · 输出 {output} token · {requests} 次模型请求 · {runs} 次工具执行</translation>
+        <source>{tokens} · {requests} model requests · {runs} tool executions</source>
+        <translation>{tokens} · {requests} 次模型请求 · {runs} 次工具执行</translation>
+    </message>
+    <message>
+        <source>tokens: not provided by the service</source>
+        <translation>token 用量：服务未提供</translation>
+    </message>
+    <message>
+        <source>input {input} tokens · output: not provided</source>
+        <translation>输入 {input} token · 输出：未提供</translation>
+    </message>
+    <message>
+        <source>input: not provided · output {output} tokens</source>
+        <translation>输入：未提供 · 输出 {output} token</translation>
+    </message>
+    <message>
+        <source>input {input} · output {output} tokens</source>
+        <translation>输入 {input} · 输出 {output} token</translation>
     </message>
     <message>
         <source>No tool calls yet.</source>
