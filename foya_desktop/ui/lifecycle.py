@@ -146,7 +146,7 @@ class QuitController(QObject):
     async def _ask_without_tray(self) -> None:
         self._asking = True
         try:
-            box, quit_button, keep_button = self.make_close_question(len(self.busy_sessions()))
+            box, quit_button, _keep = self.make_close_question(len(self.busy_sessions()))
             await run_dialog(box)
             clicked = box.clickedButton()
             if clicked is quit_button:
