@@ -88,6 +88,7 @@ class RowRenderer(ToolRows):
             canvas.hits[:] = [(rect.translated(gutter, 0), part) for rect, part in canvas.hits]
             canvas.images[:] = [(rect.translated(gutter, 0), sha) for rect, sha in canvas.images]
             canvas.slots[:] = [(rect.translated(gutter, 0), cid) for rect, cid in canvas.slots]
+            canvas.copies[:] = [(rect.translated(gutter, 0), code) for rect, code in canvas.copies]
 
     def _walk(self, canvas: Canvas, row: Row, header: bool) -> None:
         if isinstance(row, CheckpointRow):

@@ -169,6 +169,17 @@
     </message>
 </context>
 <context>
+    <name>Canvas</name>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
     <name>CheckpointRow</name>
     <message>
         <source>Earlier messages summarised for the model — the timeline keeps everything</source>
