@@ -93,7 +93,8 @@ class MainWindow(QMainWindow):
                                               use_tray=use_tray, preferences=self.prefs)
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
-                                    self._session_title, self.session_in_view, self.prefs.load, self)
+                                    self._session_title, self.session_in_view, self.prefs.load, self,
+                                    self.runner)
         self.mcp_dialog: McpServersDialog | None = None
         self._mcp_offered: set[str] = set()
         """The open MCP servers panel (tests drive it)."""
@@ -213,6 +214,8 @@ class MainWindow(QMainWindow):
         # what waits for the person: cards in the pane, a mark in the tree
         b.approval_requested.connect(pane.attention.on_approval_requested)
         b.approval_resolved.connect(pane.attention.on_approval_resolved)
+        for asked in (b.approval_requested, b.approval_resolved):  # tool rows say "waiting for approval"
+            asked.connect(lambda _event: pane.timeline_view.viewport().update())
         b.question_asked.connect(pane.cards.book.on_asked)
         b.question_answered.connect(pane.cards.book.on_answered)
         b.question_closed.connect(pane.cards.book.on_closed)

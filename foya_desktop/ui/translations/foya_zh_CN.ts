@@ -45,6 +45,14 @@
         <translation>{who} 想要使用 {tool}</translation>
     </message>
     <message>
+        <source>Show the call ↑</source>
+        <translation>显示该调用 ↑</translation>
+    </message>
+    <message>
+        <source>Scroll the timeline to the tool call this request is about</source>
+        <translation>将时间线滚动到此请求对应的工具调用</translation>
+    </message>
+    <message>
         <source>Why you are asked: {reason}</source>
         <translation>询问原因：{reason}</translation>
     </message>
@@ -162,6 +170,17 @@
     <message>
         <source>stop the running reply first</source>
         <translation>请先停止正在进行的回复</translation>
+    </message>
+</context>
+<context>
+    <name>Canvas</name>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
@@ -1981,23 +2000,9 @@
         <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
         <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
     </message>
-    <message numerus="yes">
-        <source>There is no system tray here, so closing the window quits Foya.
-
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
-        <translation>
-            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
-
-仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Quit when finished</source>
         <translation>完成后退出</translation>
-    </message>
-    <message>
-        <source>Keep a small window</source>
-        <translation>保留小窗口</translation>
     </message>
     <message numerus="yes">
         <source>Finishing running sessions before quitting (%n left)…</source>
@@ -2008,6 +2013,20 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Quitting</source>
         <translation>退出</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya quits as soon as they have finished and their replies are stored; the window stays open until then.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，所以关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。它们完成并保存回复后 Foya 就会退出；在此之前窗口保持打开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep the window open</source>
+        <translation>保持窗口打开</translation>
     </message>
     <message>
         <source>Stopping turns</source>
@@ -2486,6 +2505,10 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Title, announcement, VPs, model, effort, approval and agent mode</source>
         <translation>标题、公告、VP、模型、推理强度、审批和智能体模式</translation>
+    </message>
+    <message>
+        <source>Showing the call</source>
+        <translation>正在显示该调用</translation>
     </message>
     <message>
         <source>Confirming the plan</source>
@@ -3123,6 +3146,34 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 <context>
     <name>ToolRows</name>
     <message>
+        <source>  ✗ denied</source>
+        <translation>  ✗ 已拒绝</translation>
+    </message>
+    <message>
+        <source>  · not run (the turn stopped)</source>
+        <translation>  · 未运行（本轮已停止）</translation>
+    </message>
+    <message>
+        <source>  ⚠ interrupted</source>
+        <translation>  ⚠ 已中断</translation>
+    </message>
+    <message>
+        <source>  → done</source>
+        <translation>  → 完成</translation>
+    </message>
+    <message>
+        <source>  ✗ failed</source>
+        <translation>  ✗ 失败</translation>
+    </message>
+    <message>
+        <source>  · waiting for your approval</source>
+        <translation>  · 等待你的批准</translation>
+    </message>
+    <message>
+        <source>  · queued</source>
+        <translation>  · 排队中</translation>
+    </message>
+    <message>
         <source>  · running…</source>
         <translation>  · 运行中…</translation>
     </message>
@@ -3135,6 +3186,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 </context>
 <context>
     <name>TrayAgent</name>
+    <message>
+        <source>Showing a notification</source>
+        <translation>显示通知</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
     <message numerus="yes">
         <source>+%n more</source>
         <translation>
