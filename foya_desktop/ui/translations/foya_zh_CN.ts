@@ -4,8 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <source>Foya cannot open its data folder ({folder}).</source>
-        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+        <source>Restored the backup {backup}; the damaged database is kept as {damaged}.</source>
+        <translation>已恢复备份 {backup}；损坏的数据库保留为 {damaged}。</translation>
+    </message>
+    <message>
+        <source>The backup could not be restored: {why}</source>
+        <translation>无法恢复备份：{why}</translation>
     </message>
 </context>
 <context>
@@ -2034,23 +2038,9 @@
         <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
         <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
     </message>
-    <message numerus="yes">
-        <source>There is no system tray here, so closing the window quits Foya.
-
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
-        <translation>
-            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
-
-仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Quit when finished</source>
         <translation>完成后退出</translation>
-    </message>
-    <message>
-        <source>Keep a small window</source>
-        <translation>保留小窗口</translation>
     </message>
     <message numerus="yes">
         <source>Finishing running sessions before quitting (%n left)…</source>
@@ -2061,6 +2051,20 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Quitting</source>
         <translation>退出</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya quits as soon as they have finished and their replies are stored; the window stays open until then.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，所以关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。它们完成并保存回复后 Foya 就会退出；在此之前窗口保持打开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep the window open</source>
+        <translation>保持窗口打开</translation>
     </message>
     <message>
         <source>Stopping turns</source>
@@ -2949,6 +2953,37 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
 </context>
 <context>
+    <name>StorageFaultDialog</name>
+    <message>
+        <source>Foya cannot open its data</source>
+        <translation>Foya 无法打开其数据</translation>
+    </message>
+    <message>
+        <source>Foya cannot open its data folder ({folder}).</source>
+        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+    </message>
+    <message>
+        <source>Restore the newest backup</source>
+        <translation>恢复最新备份</translation>
+    </message>
+    <message>
+        <source>Puts {backup} in place; the damaged file is kept beside it for a repair.</source>
+        <translation>用 {backup} 替换数据库；损坏的文件保留在旁边，以便修复。</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Open the data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+<context>
     <name>SubAgentBanner</name>
     <message>
         <source>Open parent session</source>
@@ -3189,6 +3224,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 </context>
 <context>
     <name>TrayAgent</name>
+    <message>
+        <source>Showing a notification</source>
+        <translation>显示通知</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
     <message numerus="yes">
         <source>+%n more</source>
         <translation>
