@@ -124,6 +124,7 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
         await done
     finally:
         bridge.close()
+        await window.tray_agent.close()
         await kernel.close()
         window.hide()
         window.deleteLater()

@@ -93,7 +93,8 @@ class MainWindow(QMainWindow):
                                               use_tray=use_tray, preferences=self.prefs)
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
-                                    self._session_title, self.session_in_view, self.prefs.load, self)
+                                    self._session_title, self.session_in_view, self.prefs.load, self,
+                                    self.runner)
         self.mcp_dialog: McpServersDialog | None = None
         self._mcp_offered: set[str] = set()
         """The open MCP servers panel (tests drive it)."""

@@ -92,7 +92,7 @@ class ApprovalCard(QFrame):
         self.waiting = label(self._more_waiting(waiting), color=theme.dim_color())
         self.waiting.setVisible(waiting > 0)
         head.addWidget(self.waiting)
-        self.show_call_button = QToolButton()
+        self.show_call_button = QToolButton(self)  # a parent now: setVisible on an orphan opens a window
         self.show_call_button.setText(self.tr("Show the call ↑"))
         self.show_call_button.setToolTip(
             self.tr("Scroll the timeline to the tool call this request is about"))

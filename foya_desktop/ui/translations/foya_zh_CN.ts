@@ -2059,23 +2059,9 @@
         <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
         <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
     </message>
-    <message numerus="yes">
-        <source>There is no system tray here, so closing the window quits Foya.
-
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
-        <translation>
-            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
-
-仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Quit when finished</source>
         <translation>完成后退出</translation>
-    </message>
-    <message>
-        <source>Keep a small window</source>
-        <translation>保留小窗口</translation>
     </message>
     <message numerus="yes">
         <source>Finishing running sessions before quitting (%n left)…</source>
@@ -2086,6 +2072,20 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Quitting</source>
         <translation>退出</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya quits as soon as they have finished and their replies are stored; the window stays open until then.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，所以关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。它们完成并保存回复后 Foya 就会退出；在此之前窗口保持打开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep the window open</source>
+        <translation>保持窗口打开</translation>
     </message>
     <message>
         <source>Stopping turns</source>
@@ -3226,6 +3226,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 </context>
 <context>
     <name>TrayAgent</name>
+    <message>
+        <source>Showing a notification</source>
+        <translation>显示通知</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
     <message numerus="yes">
         <source>+%n more</source>
         <translation>
