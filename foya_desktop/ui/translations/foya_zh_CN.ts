@@ -4,8 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <source>Foya cannot open its data folder ({folder}).</source>
-        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+        <source>Restored the backup {backup}; the damaged database is kept as {damaged}.</source>
+        <translation>已恢复备份 {backup}；损坏的数据库保留为 {damaged}。</translation>
+    </message>
+    <message>
+        <source>The backup could not be restored: {why}</source>
+        <translation>无法恢复备份：{why}</translation>
     </message>
 </context>
 <context>
@@ -2983,6 +2987,37 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>(no connection)</source>
         <translation>（无连接）</translation>
+    </message>
+</context>
+<context>
+    <name>StorageFaultDialog</name>
+    <message>
+        <source>Foya cannot open its data</source>
+        <translation>Foya 无法打开其数据</translation>
+    </message>
+    <message>
+        <source>Foya cannot open its data folder ({folder}).</source>
+        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+    </message>
+    <message>
+        <source>Restore the newest backup</source>
+        <translation>恢复最新备份</translation>
+    </message>
+    <message>
+        <source>Puts {backup} in place; the damaged file is kept beside it for a repair.</source>
+        <translation>用 {backup} 替换数据库；损坏的文件保留在旁边，以便修复。</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Open the data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
     </message>
 </context>
 <context>
