@@ -348,6 +348,11 @@ class FakeKernel:
         self._record("usage_report", session_id)
         return UsageReport((), 0, Usage(), None, 0)
 
+    async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
+                        output_per_mtok: float | None, cache_read_per_mtok: float | None = None,
+                        cache_write_per_mtok: float | None = None) -> None:
+        self._record("set_price", connection, model, input_per_mtok, output_per_mtok)
+
     async def stop_vp(self, session_id: str, speaker: str) -> bool:
         self._record("stop_vp", session_id, speaker)
         return True
