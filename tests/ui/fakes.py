@@ -57,6 +57,7 @@ from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
+from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
 
 
@@ -220,6 +221,11 @@ class FakeKernel:
 
     async def message_seq(self, message_id: str) -> int:
         raise NotFound(f"No message {message_id}.")
+
+    async def outline(self, session_id: str) -> list[OutlineEntry]:
+        return [OutlineEntry(m.id, m.seq, "" if m.role == "user" else m.speaker or "", m.created_at,
+                             m.text.split("\n")[0]) for m in self.history.get(session_id, [])
+                if m.role in ("user", "assistant")]
 
     async def list_vps(self) -> list[VP]:
         return list(self.vps)
