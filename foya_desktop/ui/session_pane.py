@@ -191,9 +191,13 @@ class SessionPane(QWidget):
         self.title.setText(session.title or self.tr("Untitled session") if session else "")
         folder = session.workdir if session and session.workdir else self.tr("No folder (Recents)")
         extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
-        self.subtitle.setText(folder + extra if session else "")
         if session is not None:
             self._speakers.set_roster(session.roster, session.default_vp)
+            # the session status names who is on the roster (Yeaft Y38), default VP first
+            names = ", ".join("@" + self._speakers.name(vp) for vp in self._speakers.roster)
+            extra += "  ·  " + self.tr("VPs: {names}").format(names=names) if names else ""
+        self.subtitle.setText(folder + extra if session else "")
+        if session is not None:
             self.composer.set_mentions(self._speakers.handles(), self._speakers.name(session.default_vp))
             self.status.show_session(session)
 

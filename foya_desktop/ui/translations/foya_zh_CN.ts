@@ -2628,6 +2628,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>无文件夹（最近）</translation>
     </message>
     <message>
+        <source>VPs: {names}</source>
+        <translation>VP：{names}</translation>
+    </message>
+    <message>
         <source>The turn failed.</source>
         <translation>本轮失败。</translation>
     </message>
