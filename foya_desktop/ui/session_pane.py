@@ -36,7 +36,7 @@ from foya_desktop.ui.composer.composer import Composer, SentAttachment
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
 from foya_desktop.ui.debug_panel import DebugPanel
-from foya_desktop.ui.dialogs.session_settings import SessionSettingsDialog, open_session_settings
+from foya_desktop.ui.dialogs.session_settings import Binder, SessionSettingsDialog, open_session_settings
 from foya_desktop.ui.dialogs.usage import UsageDialog, open_usage
 from foya_desktop.ui.error_text import turn_error_text
 from foya_desktop.ui.images.browser import ImageBrowser
@@ -82,6 +82,7 @@ class SessionPane(QWidget):
             self.tr("Title, announcement, VPs, model, effort, approval and agent mode")
         )
         self.settings_dialog: SessionSettingsDialog | None = None
+        self._binder: Binder | None = None
         self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
         self.attention = AttentionPanel(speakers, kernel.answer_approval)
@@ -163,7 +164,7 @@ class SessionPane(QWidget):
         self.status.stop_requested.connect(self._stop_vp)
         self.status.debug_toggled.connect(self._toggle_debug)
         self.settings_button.clicked.connect(self._open_settings)
-        self.status.usage_requested.connect(self._open_usage)
+        self.status.usage_requested.connect(self.open_usage)
 
     # ---- showing a session ----------------------------------------------------------------
 
@@ -190,9 +191,13 @@ class SessionPane(QWidget):
         self.title.setText(session.title or self.tr("Untitled session") if session else "")
         folder = session.workdir if session and session.workdir else self.tr("No folder (Recents)")
         extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
-        self.subtitle.setText(folder + extra if session else "")
         if session is not None:
             self._speakers.set_roster(session.roster, session.default_vp)
+            # the session status names who is on the roster (Yeaft Y38), default VP first
+            names = ", ".join("@" + self._speakers.name(vp) for vp in self._speakers.roster)
+            extra += "  ·  " + self.tr("VPs: {names}").format(names=names) if names else ""
+        self.subtitle.setText(folder + extra if session else "")
+        if session is not None:
             self.composer.set_mentions(self._speakers.handles(), self._speakers.name(session.default_vp))
             self.status.show_session(session)
 
@@ -371,12 +376,17 @@ class SessionPane(QWidget):
         if self.session is not None:
             self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), self.tr("Stopping"))
 
-    def _open_usage(self) -> None:
+    def open_usage(self) -> None:
+        """The usage window: this session's tokens (when one is open) and all time."""
         sid = self.session.id if self.session else None
 
         async def show() -> None:
             self.usage_dialog = await open_usage(self._kernel, self._runner, sid, self)
         self._runner.spawn(show(), self.tr("Opening token usage"))
+
+    def set_binder(self, binder: Binder) -> None:
+        """The window's one binding flow (picker + irreversible confirmation), for the settings dialog."""
+        self._binder = binder
 
     def _open_settings(self) -> None:
         if self.session is None:
@@ -384,7 +394,8 @@ class SessionPane(QWidget):
         session = self.session
 
         async def show() -> None:
-            self.settings_dialog = await open_session_settings(self._kernel, self._runner, session, self)
+            self.settings_dialog = await open_session_settings(self._kernel, self._runner, session, self,
+                                                               self._binder)
         self._runner.spawn(show(), self.tr("Opening session settings"))
 
     def _toggle_debug(self, shown: bool) -> None:

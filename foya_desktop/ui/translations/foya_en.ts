@@ -276,6 +276,16 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     </message>
 </context>
 <context>
+    <name>UsageDialog</name>
+    <message numerus="yes">
+        <source>{cost} + %n line(s) without a price</source>
+        <translation>
+            <numerusform>{cost} + %n line without a price</numerusform>
+            <numerusform>{cost} + %n lines without a price</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>VPStatusBlock</name>
     <message numerus="yes">
         <source>%n failed</source>

@@ -4,8 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <source>Foya cannot open its data folder ({folder}).</source>
-        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+        <source>Restored the backup {backup}; the damaged database is kept as {damaged}.</source>
+        <translation>已恢复备份 {backup}；损坏的数据库保留为 {damaged}。</translation>
+    </message>
+    <message>
+        <source>The backup could not be restored: {why}</source>
+        <translation>无法恢复备份：{why}</translation>
     </message>
 </context>
 <context>
@@ -1015,6 +1019,29 @@
     </message>
 </context>
 <context>
+    <name>HistoryOutline</name>
+    <message>
+        <source>History outline</source>
+        <translation>历史大纲</translation>
+    </message>
+    <message>
+        <source>Your messages appear here; click one to jump to it.</source>
+        <translation>你的消息会列在这里；点击一条即可跳转到它。</translation>
+    </message>
+    <message>
+        <source>Loading the outline</source>
+        <translation>正在加载大纲</translation>
+    </message>
+    <message>
+        <source>(attachment)</source>
+        <translation>（附件）</translation>
+    </message>
+    <message>
+        <source>Opening the message</source>
+        <translation>正在打开消息</translation>
+    </message>
+</context>
+<context>
     <name>ImageViewer</name>
     <message>
         <source>Image — Foya</source>
@@ -1144,6 +1171,10 @@
     <message>
         <source>MCP servers…</source>
         <translation>MCP 服务器…</translation>
+    </message>
+    <message>
+        <source>Token usage…</source>
+        <translation>Token 用量…</translation>
     </message>
     <message>
         <source>Close window</source>
@@ -1508,6 +1539,21 @@
     </message>
 </context>
 <context>
+    <name>OutlineActions</name>
+    <message>
+        <source>Show or hide the list of your messages beside the timeline</source>
+        <translation>在时间线旁显示或隐藏你的消息列表</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Outline</source>
+        <translation>大纲</translation>
+    </message>
+</context>
+<context>
     <name>PreferencesDialog</name>
     <message>
         <source>Preferences</source>
@@ -1619,6 +1665,65 @@
     <message>
         <source>Preferences could not be saved ({reason}).</source>
         <translation>无法保存偏好设置（{reason}）。</translation>
+    </message>
+</context>
+<context>
+    <name>PriceDialog</name>
+    <message>
+        <source>Price of {model}</source>
+        <translation>{model} 的价格</translation>
+    </message>
+    <message>
+        <source>for example 3.00</source>
+        <translation>例如 3.00</translation>
+    </message>
+    <message>
+        <source>for example 15.00</source>
+        <translation>例如 15.00</translation>
+    </message>
+    <message>
+        <source>same as input</source>
+        <translation>与输入相同</translation>
+    </message>
+    <message>
+        <source>Connection / model</source>
+        <translation>连接 / 模型</translation>
+    </message>
+    <message>
+        <source>Input, USD per million tokens</source>
+        <translation>输入，美元 / 百万 token</translation>
+    </message>
+    <message>
+        <source>Output, USD per million tokens</source>
+        <translation>输出，美元 / 百万 token</translation>
+    </message>
+    <message>
+        <source>Cache read (optional)</source>
+        <translation>缓存读取（可选）</translation>
+    </message>
+    <message>
+        <source>Cache write (optional)</source>
+        <translation>缓存写入（可选）</translation>
+    </message>
+    <message>
+        <source>{what}: “{text}” is not a number of dollars.</source>
+        <translation>{what}：“{text}”不是有效的美元金额。</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Cache read</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>Cache write</source>
+        <translation>缓存写入</translation>
     </message>
 </context>
 <context>
@@ -2523,6 +2628,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>无文件夹（最近）</translation>
     </message>
     <message>
+        <source>VPs: {names}</source>
+        <translation>VP：{names}</translation>
+    </message>
+    <message>
         <source>The turn failed.</source>
         <translation>本轮失败。</translation>
     </message>
@@ -2598,12 +2707,16 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>该连接的默认模型</translation>
     </message>
     <message>
-        <source>A bound session keeps its folder; fork it to work elsewhere.</source>
-        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生它。</translation>
+        <source>Bind to a folder…</source>
+        <translation>绑定到文件夹…</translation>
     </message>
     <message>
-        <source>Not bound — type a folder to bind this session once</source>
-        <translation>未绑定 — 输入文件夹即可绑定此会话（仅一次）</translation>
+        <source>Choose the folder this session works in. Binding is for good: a bound session stays in its project.</source>
+        <translation>选择此会话工作的文件夹。绑定不可撤销：已绑定的会话会一直留在其项目中。</translation>
+    </message>
+    <message>
+        <source>A bound session keeps its folder; fork it to work elsewhere.</source>
+        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生它。</translation>
     </message>
     <message>
         <source>Title</source>
@@ -2666,8 +2779,16 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
     </message>
     <message>
+        <source>Not bound (Recents)</source>
+        <translation>未绑定（最近）</translation>
+    </message>
+    <message>
         <source>Saving session settings</source>
         <translation>保存会话设置</translation>
+    </message>
+    <message>
+        <source>Binding the session</source>
+        <translation>正在绑定会话</translation>
     </message>
 </context>
 <context>
@@ -2908,6 +3029,37 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>(no connection)</source>
         <translation>（无连接）</translation>
+    </message>
+</context>
+<context>
+    <name>StorageFaultDialog</name>
+    <message>
+        <source>Foya cannot open its data</source>
+        <translation>Foya 无法打开其数据</translation>
+    </message>
+    <message>
+        <source>Foya cannot open its data folder ({folder}).</source>
+        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+    </message>
+    <message>
+        <source>Restore the newest backup</source>
+        <translation>恢复最新备份</translation>
+    </message>
+    <message>
+        <source>Puts {backup} in place; the damaged file is kept beside it for a repair.</source>
+        <translation>用 {backup} 替换数据库；损坏的文件保留在旁边，以便修复。</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Open the data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
     </message>
 </context>
 <context>
@@ -3258,6 +3410,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>费用</translation>
     </message>
     <message>
+        <source>no price</source>
+        <translation>未设价格</translation>
+    </message>
+    <message>
         <source>Token usage</source>
         <translation>Token 用量</translation>
     </message>
@@ -3270,8 +3426,26 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>&lt;b&gt;全部历史&lt;/b&gt;（含已删除的会话）</translation>
     </message>
     <message>
-        <source>Cost appears only for models with a price: foya usage price CONNECTION MODEL --input USD --output USD (per million tokens).</source>
-        <translation>只有设置了价格的模型才显示费用：foya usage price CONNECTION MODEL --input USD --output USD（每百万 token）。</translation>
+        <source>Input counts every prompt token, cached ones included, for every service. Cost appears only for models with a price (USD per million tokens): pick a row and set its price.</source>
+        <translation>对所有服务，输入都计入全部提示 token（含缓存）。只有设置了价格（美元 / 百万 token）的模型才显示费用：选中一行即可设置其价格。</translation>
+    </message>
+    <message>
+        <source>Set price…</source>
+        <translation>设置价格…</translation>
+    </message>
+    <message>
+        <source>Setting a price</source>
+        <translation>正在设置价格</translation>
+    </message>
+    <message>
+        <source>Saving the price</source>
+        <translation>正在保存价格</translation>
+    </message>
+    <message numerus="yes">
+        <source>{cost} + %n line(s) without a price</source>
+        <translation>
+            <numerusform>{cost} + %n 行未设价格</numerusform>
+        </translation>
     </message>
     <message>
         <source>Total</source>
