@@ -32,7 +32,7 @@ from foya_desktop.engine.connections.discovery import (
     local_offers,
     try_connection,
 )
-from foya_desktop.engine.connections.usage import UsageReport, usage_report
+from foya_desktop.engine.connections.usage import UsageReport, checked_price, save_price, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.mcp.ops import McpOps
 from foya_desktop.engine.ops.recovery import repair_session
@@ -312,6 +312,13 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
     async def usage_report(self, session_id: str | None = None) -> UsageReport:
         """Tokens (and cost where priced) by connection/model and day; all time without an id."""
         return await usage_report(self.store, session_id)
+
+    async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
+                        output_per_mtok: float | None, cache_read_per_mtok: float | None = None,
+                        cache_write_per_mtok: float | None = None) -> None:
+        """USD per million tokens for one connection and model (refused in words when invalid)."""
+        await save_price(self.store, checked_price(connection, model, input_per_mtok, output_per_mtok,
+                                                   cache_read_per_mtok, cache_write_per_mtok))
 
     async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
         """The session's debug traces (see ``engine.turn.debug_trace``), oldest first."""

@@ -11,9 +11,14 @@ Policy (DESIGN §1: "keeps running from the system tray"):
   and exits. The tray offers "Quit now", which stops running turns — they
   are persisted as interrupted — and exits.
 * Without a tray (GNOME without the AppIndicator extension), closing the
-  window with nothing running quits; with something running it asks: quit
-  once it has finished, or keep a small (minimised) window. The window never
-  hides without a tray: a hidden app with no icon has no way back.
+  window quits, as GNOME apps do when their last window closes. With
+  something running it says so plainly and asks: quit as soon as the running
+  replies are finished and stored (the window stays up, saying what it waits
+  for, until then), or keep the window open. No "small window" or minimising:
+  GNOME has no minimise button and no tray to restore from, and a window that
+  went out of sight with work still running is what people there do not
+  expect. The window never hides without a tray: a hidden app with no icon
+  has no way back.
 * The first close to the tray says once (ever, remembered in the
   preferences' ``told_about_tray``) that Foya keeps running there.
 """
@@ -125,14 +130,15 @@ class QuitController(QObject):
 
     def make_close_question(self, busy: int) -> tuple[QMessageBox, QAbstractButton, QAbstractButton]:
         """The question asked when the window closes with work running and no tray to keep it in:
-        the box, its "Quit when finished" and its "Keep a small window" buttons."""
+        the box, its "Quit when finished" and its "Keep the window open" buttons."""
         box = QMessageBox(QMessageBox.Icon.Question, "Foya", self.tr(
             "There is no system tray here, so closing the window quits Foya.\n\n"
-            "Sessions still running: %n. Foya can quit as soon as they have finished and been "
-            "stored, or keep running in a small window.", "", busy), parent=self._window)
+            "Sessions still running: %n. Foya quits as soon as they have finished and their replies "
+            "are stored; the window stays open until then.", "", busy), parent=self._window)
         quit_button = box.addButton(self.tr("Quit when finished"), QMessageBox.ButtonRole.AcceptRole)
-        keep_button = box.addButton(self.tr("Keep a small window"), QMessageBox.ButtonRole.RejectRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
+        keep_button = box.addButton(self.tr("Keep the window open"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(quit_button)
+        box.setEscapeButton(keep_button)
         box.setObjectName("close-without-tray")
         self.close_question = box
         return box, quit_button, keep_button
@@ -140,13 +146,11 @@ class QuitController(QObject):
     async def _ask_without_tray(self) -> None:
         self._asking = True
         try:
-            box, quit_button, keep_button = self.make_close_question(len(self.busy_sessions()))
+            box, quit_button, _keep = self.make_close_question(len(self.busy_sessions()))
             await run_dialog(box)
             clicked = box.clickedButton()
             if clicked is quit_button:
                 self.request_quit()
-            elif clicked is keep_button:
-                self._window.showMinimized()
             self.close_question = None
             box.deleteLater()
         finally:

@@ -49,6 +49,7 @@ from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
+from foya_desktop.ui.reading.outline import OutlineActions
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -93,7 +94,8 @@ class MainWindow(QMainWindow):
                                               use_tray=use_tray, preferences=self.prefs)
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
-                                    self._session_title, self.session_in_view, self.prefs.load, self)
+                                    self._session_title, self.session_in_view, self.prefs.load, self,
+                                    self.runner)
         self.mcp_dialog: McpServersDialog | None = None
         self._mcp_offered: set[str] = set()
         """The open MCP servers panel (tests drive it)."""
@@ -103,8 +105,10 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         # issue 11's parts wire themselves to the views they extend (none touches the bridge)
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
+        self.pane.set_binder(self.project_actions.bind_to_folder)  # the settings dialog binds the same way
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
@@ -121,12 +125,17 @@ class MainWindow(QMainWindow):
         return SessionActions(flows, self.kernel, self.runner, tree, self.tree_view, pane,
                               pane.timeline_model, pane.composer, self)
 
+    def _open_usage(self) -> None:
+        """File → Token usage…: the same window as the status line's usage icon."""
+        self.pane.open_usage()
+
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence, str]] = {
             "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
             "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
             "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
             "mcp": (self.tr("MCP servers…"), QKeySequence(), ""),
+            "usage": (self.tr("Token usage…"), QKeySequence(), "usage"),
             "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
             "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
@@ -155,7 +164,7 @@ class MainWindow(QMainWindow):
         splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
-        for name in ("new", "connections", "vps", "mcp"):
+        for name in ("new", "connections", "vps", "mcp", "usage"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -213,6 +222,8 @@ class MainWindow(QMainWindow):
         # what waits for the person: cards in the pane, a mark in the tree
         b.approval_requested.connect(pane.attention.on_approval_requested)
         b.approval_resolved.connect(pane.attention.on_approval_resolved)
+        for asked in (b.approval_requested, b.approval_resolved):  # tool rows say "waiting for approval"
+            asked.connect(lambda _event: pane.timeline_view.viewport().update())
         b.question_asked.connect(pane.cards.book.on_asked)
         b.question_answered.connect(pane.cards.book.on_answered)
         b.question_closed.connect(pane.cards.book.on_closed)
@@ -253,6 +264,7 @@ class MainWindow(QMainWindow):
             lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
+        self._actions["usage"].triggered.connect(self._open_usage)
         self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
         self._actions["mcp"].triggered.connect(
             lambda: self.runner.spawn(self.mcp_flow(), self.tr("MCP servers")))
