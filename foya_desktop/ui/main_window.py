@@ -39,7 +39,7 @@ from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.keyboard import KeyboardActions
-from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.lifecycle import QuitController, bring_to_front
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
@@ -383,10 +383,11 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
-    def handle_launch(self, folder: str = "") -> None:
-        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
-        new session there."""
-        self.quit_controller.show_window()
+    def handle_launch(self, folder: str = "", activation_token: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front — also from the
+        tray or minimised — and a folder gets a new session there."""
+        if not self.quit_controller.quitting:
+            bring_to_front(self, activation_token)
         if folder:
             self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
 

@@ -2627,6 +2627,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>返回计划</translation>
     </message>
     <message>
+        <source>Loading the turn&apos;s figures</source>
+        <translation>正在读取本轮统计</translation>
+    </message>
+    <message>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
     </message>
