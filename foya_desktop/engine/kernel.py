@@ -43,6 +43,7 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.session.outside import OutsideWrites
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.session.status import TurnStatus, turn_status
 from foya_desktop.engine.transfer.ops import TransferOps
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
@@ -314,6 +315,10 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
     async def usage_report(self, session_id: str | None = None) -> UsageReport:
         """Tokens (and cost where priced) by connection/model and day; all time without an id."""
         return await usage_report(self.store, session_id)
+
+    async def turn_status(self, session_id: str) -> TurnStatus | None:
+        """The running or last turn's figures per VP, from the store (``foya sessions status``)."""
+        return await turn_status(self.store, session_id)
 
     async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
                         output_per_mtok: float | None, cache_read_per_mtok: float | None = None,

@@ -180,6 +180,8 @@ class SessionPane(QWidget):
             return
         self._refresh_run_state()
         self._load_debug()
+        if self._kernel.phase(session.id) == Phase.TURN:
+            self._runner.spawn(self._catch_up(session.id), self.tr("Loading the turn's figures"))
 
         async def loader(before: int | None, limit: int) -> list[Message]:
             return await self._kernel.history_page(session.id, before_seq=before, limit=limit)
@@ -191,9 +193,13 @@ class SessionPane(QWidget):
         self.title.setText(session.title or self.tr("Untitled session") if session else "")
         folder = session.workdir if session and session.workdir else self.tr("No folder (Recents)")
         extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
-        self.subtitle.setText(folder + extra if session else "")
         if session is not None:
             self._speakers.set_roster(session.roster, session.default_vp)
+            # the session status names who is on the roster (Yeaft Y38), default VP first
+            names = ", ".join("@" + self._speakers.name(vp) for vp in self._speakers.roster)
+            extra += "  ·  " + self.tr("VPs: {names}").format(names=names) if names else ""
+        self.subtitle.setText(folder + extra if session else "")
+        if session is not None:
             self.composer.set_mentions(self._speakers.handles(), self._speakers.name(session.default_vp))
             self.status.show_session(session)
 
@@ -263,6 +269,21 @@ class SessionPane(QWidget):
             if event.status == "error":
                 text = turn_error_text(event.error_code, event.error_params, event.error)
                 self.status.set_error(text or self.tr("The turn failed."))
+
+    async def _catch_up(self, session_id: str) -> None:
+        """Back on a session whose turn runs: its figures so far, from the store, until live ones come.
+
+        Only while that turn still runs here (a turn that ended meanwhile shows nothing: Y46), and
+        never over a VP's live block (the event is newer than the store).
+        """
+        status = await self._kernel.turn_status(session_id)
+        if status is None or not status.running or not self._is_current(session_id) \
+                or self._turns.get(session_id) != status.turn_id:
+            return  # that turn ended (or another began) while the figures were read
+        for speaker, f in status.vps:
+            if speaker not in self.status.vp_panel.blocks:
+                self.status.set_vp_status(VPStatus(session_id, status.turn_id, speaker, "running", f.requests,
+                                                   f.executions, f.failures, figures=f))
 
     def on_vp_status(self, event: VPStatus) -> None:
         """Per-VP progress."""

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 
 from foya_desktop.core.events import TurnFinished, VPStatus
-from foya_desktop.core.model import AgentMode, ApprovalMode
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui import i18n
 from foya_desktop.ui.composer.vp_status import tokens_phrase
@@ -129,3 +129,17 @@ def test_token_phrase_says_what_was_not_provided_in_english_and_chinese(qapp: QA
         assert tokens_phrase(1234, None) == "输入 1,234 token · 输出：未提供"
     finally:
         i18n.install("en", qapp)
+
+
+async def test_session_status_names_the_announcement_and_the_roster(
+        real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
+    """Y38: the session's status under its title: folder, announcement and who is on the roster
+    (active background tasks have their panel: tests/ui/test_tasks.py)."""
+    await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    sid = await _open(real_window, real_kernel, roster=("omni", "linus"), default_vp="linus")
+    await real_kernel.update_session(sid, announcement="Keep answers short.")
+    pane = real_window.pane
+    await wait_until(lambda: "📣 Keep answers short." in pane.subtitle.text(), what="announcement shown")
+    assert "VPs: @Linus, @Omni" in pane.subtitle.text(), "the default VP first"
+    await settle(2)
+    real_window.grab().save(str(shots / "session_status_header.png"))

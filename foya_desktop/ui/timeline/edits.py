@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont
 from foya_desktop.core.events import StreamStarted
 from foya_desktop.core.messages import Message
 from foya_desktop.ui.timeline.incremental import StreamingDocument
-from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
+from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow, new_revision
 
 
 class RowEditsMixin(QAbstractItemModel):
@@ -213,7 +213,7 @@ class RowEditsMixin(QAbstractItemModel):
         return next((r for r in streams if r.message_id == message_id), None)
 
     def _touch(self, row: Row) -> None:
-        row.revision += 1
+        row.revision = new_revision()
         self._changed(self._rows.index(row))
 
     def _changed(self, i: int) -> None:

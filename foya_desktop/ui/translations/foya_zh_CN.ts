@@ -1019,6 +1019,29 @@
     </message>
 </context>
 <context>
+    <name>HistoryOutline</name>
+    <message>
+        <source>History outline</source>
+        <translation>历史大纲</translation>
+    </message>
+    <message>
+        <source>Your messages appear here; click one to jump to it.</source>
+        <translation>你的消息会列在这里；点击一条即可跳转到它。</translation>
+    </message>
+    <message>
+        <source>Loading the outline</source>
+        <translation>正在加载大纲</translation>
+    </message>
+    <message>
+        <source>(attachment)</source>
+        <translation>（附件）</translation>
+    </message>
+    <message>
+        <source>Opening the message</source>
+        <translation>正在打开消息</translation>
+    </message>
+</context>
+<context>
     <name>ImageViewer</name>
     <message>
         <source>Image — Foya</source>
@@ -1513,6 +1536,21 @@
     <message>
         <source>Recents</source>
         <translation>最近</translation>
+    </message>
+</context>
+<context>
+    <name>OutlineActions</name>
+    <message>
+        <source>Show or hide the list of your messages beside the timeline</source>
+        <translation>在时间线旁显示或隐藏你的消息列表</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Outline</source>
+        <translation>大纲</translation>
     </message>
 </context>
 <context>
@@ -2582,12 +2620,20 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>返回计划</translation>
     </message>
     <message>
+        <source>Loading the turn&apos;s figures</source>
+        <translation>正在读取本轮统计</translation>
+    </message>
+    <message>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
     </message>
     <message>
         <source>No folder (Recents)</source>
         <translation>无文件夹（最近）</translation>
+    </message>
+    <message>
+        <source>VPs: {names}</source>
+        <translation>VP：{names}</translation>
     </message>
     <message>
         <source>The turn failed.</source>
