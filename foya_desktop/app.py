@@ -125,6 +125,7 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
             backup=restored.backup.name, damaged=kept))
     try:
         await window.start()
+        kernel.watch_other_processes()  # `foya` commands beside the window show up in it
         if folder:
             window.handle_launch(folder)
         await done

@@ -50,6 +50,7 @@ from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.reading.outline import OutlineActions
+from foya_desktop.ui.reading.selection import TextSelection
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
         self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
+        self.text_selection = TextSelection(self, self.message_actions)  # select text in a message
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
