@@ -14,6 +14,7 @@ names) must contain no Latin word. Screenshots go to the ``shots`` folder.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -266,6 +267,10 @@ async def test_language_follows_the_preference_at_start_up(real_kernel: Kernel, 
 
 
 
+def _replaced(window: MainWindow, card: ApprovalCard) -> bool:
+    return window.pane.attention.card is not card
+
+
 def _painted_texts(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every text the timeline's rows paint (the delegate draws them: no widget holds them)."""
     from foya_desktop.ui.timeline.canvas import Canvas, Segment
@@ -320,7 +325,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
                            "询问原因：touch 不在只读命令列表中"])  # the tool call itself: the agent's words
         problems += [f"{kind} card: {p}" for p in english_in(card, calls)]
         card.buttons["once"].click()
-        await wait_until(lambda c=card: window.pane.attention.card is not c, timeout=15, what="answered")
+        await wait_until(functools.partial(_replaced, window, card), timeout=15, what="answered")
     await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="turn over")
     rows = window.pane.timeline_model.rowCount()
     window.pane.composer.input.setPlainText("再详细一点")
