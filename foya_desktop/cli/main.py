@@ -16,6 +16,7 @@ from foya_desktop import __version__
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
 from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
+from foya_desktop.cli.restore_backup import add_restore_backup_parser, restore_backup_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
@@ -35,8 +36,16 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
-READ_ONLY_ACTIONS = ("list", "show", "export")
-"""``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
+READ_ONLY_ACTIONS = {
+    "sessions": ("list", "show", "export"),
+    "projects": ("list", "info"),
+    "connections": ("list",),
+    "vps": ("list",),
+    "mcp": ("list",),
+}
+"""``foya COMMAND ACTION`` pairs that only read: they open the database read-only (no lease, no
+migration, no recovery, never the write lock), so they also work on a read-only data folder and
+beside a running window."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "show the rules, skills, agents and servers a folder offers"))
     add_mcp_parser(sub.add_parser("mcp", help="MCP servers: list them, keep header secrets in the keyring"))
     add_install_desktop_parser(sub)
+    add_restore_backup_parser(sub)
     return parser
 
 
@@ -129,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "install-desktop":  # touches no database: no logging set-up, no kernel
             return install_desktop_command(args)
+        if args.command == "restore-backup":  # replaces the database a kernel could not open
+            return restore_backup_command(args)
         setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
@@ -159,7 +171,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await usage_command(args)
     if args.command == "run":
         args.prompt = read_prompt(args)  # bad input is refused before the database is opened
-    reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
+    reading = getattr(args, "action", None) in READ_ONLY_ACTIONS.get(args.command, ())
     kernel = await open_kernel(read_only=reading)
     try:
         if args.command == "connections":

@@ -39,7 +39,7 @@ from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.keyboard import KeyboardActions
-from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.lifecycle import QuitController, bring_to_front
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
@@ -50,6 +50,8 @@ from foya_desktop.ui.projects.broad import confirm_broad
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
+from foya_desktop.ui.reading.outline import OutlineActions
+from foya_desktop.ui.reading.selection import TextSelection
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -87,12 +89,15 @@ class MainWindow(QMainWindow):
         self.first_run.hide()
         self.welcome.add_offers(self.first_run)
         self._offers_searched = False
+        self._showing: str | None = None
+        """The session last asked for (``show_session``); a slower earlier switch gives way to it."""
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
                                               use_tray=use_tray, preferences=self.prefs)
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
-                                    self._session_title, self.session_in_view, self.prefs.load, self)
+                                    self._session_title, self.session_in_view, self.prefs.load, self,
+                                    self.runner)
         self.mcp_dialog: McpServersDialog | None = None
         self._mcp_offered: set[str] = set()
         """The open MCP servers panel (tests drive it)."""
@@ -102,8 +107,11 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         # issue 11's parts wire themselves to the views they extend (none touches the bridge)
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
+        self.pane.set_binder(self.project_actions.bind_to_folder)  # the settings dialog binds the same way
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
+        self.text_selection = TextSelection(self, self.message_actions)  # select text in a message
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
@@ -120,12 +128,17 @@ class MainWindow(QMainWindow):
         return SessionActions(flows, self.kernel, self.runner, tree, self.tree_view, pane,
                               pane.timeline_model, pane.composer, self)
 
+    def _open_usage(self) -> None:
+        """File → Token usage…: the same window as the status line's usage icon."""
+        self.pane.open_usage()
+
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence, str]] = {
             "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
             "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
             "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
             "mcp": (self.tr("MCP servers…"), QKeySequence(), ""),
+            "usage": (self.tr("Token usage…"), QKeySequence(), "usage"),
             "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
             "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
@@ -154,7 +167,7 @@ class MainWindow(QMainWindow):
         splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
-        for name in ("new", "connections", "vps", "mcp"):
+        for name in ("new", "connections", "vps", "mcp", "usage"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -212,6 +225,8 @@ class MainWindow(QMainWindow):
         # what waits for the person: cards in the pane, a mark in the tree
         b.approval_requested.connect(pane.attention.on_approval_requested)
         b.approval_resolved.connect(pane.attention.on_approval_resolved)
+        for asked in (b.approval_requested, b.approval_resolved):  # tool rows say "waiting for approval"
+            asked.connect(lambda _event: pane.timeline_view.viewport().update())
         b.question_asked.connect(pane.cards.book.on_asked)
         b.question_answered.connect(pane.cards.book.on_answered)
         b.question_closed.connect(pane.cards.book.on_closed)
@@ -252,6 +267,7 @@ class MainWindow(QMainWindow):
             lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
+        self._actions["usage"].triggered.connect(self._open_usage)
         self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
         self._actions["mcp"].triggered.connect(
             lambda: self.runner.spawn(self.mcp_flow(), self.tr("MCP servers")))
@@ -292,14 +308,28 @@ class MainWindow(QMainWindow):
     def open_session(self, session_id: str) -> None:
         """Show a session picked in the tree."""
         session = self.tree_model.session(session_id)
-        if session is not None and (self.pane.session is None or self.pane.session.id != session_id):
-            self.runner.spawn(self.show_session(session), self.tr("Opening the session"))
+        if session is not None and self._showing != session_id:
+            self._showing = session_id
+            self.runner.spawn(self._show(session), self.tr("Opening the session"))
 
     async def show_session(self, session: Session | None) -> None:
         """Switch the pane (or the welcome page) to ``session``."""
+        self._showing = session.id if session is not None else None
+        await self._show(session)
+
+    async def _show(self, session: Session | None) -> None:
+        """NOTE: the last switch asked for wins. Reading the VPs awaits; a click on another
+        session meanwhile must not be overtaken by this one (the pane, its composer
+        placeholder and the tree selection then named different sessions)."""
+        wanted = session.id if session is not None else None
+        if self._showing != wanted:
+            return
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
-            self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
+            vps = await self.kernel.list_vps()  # a VP added since start-up
+            if self._showing != wanted:
+                return
+            self.speakers.set_vps(vps)
         self.setWindowTitle(self._title_for(session) if session else self.tr("Foya"))
         await self.pane.show_session(session)
         if session is not None:
@@ -354,10 +384,11 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
-    def handle_launch(self, folder: str = "") -> None:
-        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
-        new session there."""
-        self.quit_controller.show_window()
+    def handle_launch(self, folder: str = "", activation_token: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front — also from the
+        tray or minimised — and a folder gets a new session there."""
+        if not self.quit_controller.quitting:
+            bring_to_front(self, activation_token)
         if folder:
             self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
 

@@ -1,8 +1,21 @@
 """A hand-written in-memory kernel for UI tests (fakes over mocks).
 
-It implements the ``KernelApi`` the UI codes against, publishes the same
-events the real kernel does, and records every call so a test can assert
-"the queue widget asked to move item X to index 0".
+It implements the ``KernelApi`` the UI codes against (``tests/typing_checks.py``
+proves it statically), publishes the same events the real kernel does, and
+records every call so a test can assert "the queue widget asked to move item X
+to index 0".
+
+Where it may be used (the audit of issue 7): only for tests of how the window
+*renders* a given engine state — scripted events (streams, approval and
+question cards, checkpoints, tasks), the timeline model and delegate, screenshots
+of set-up states — and for wiring checks of the bridge. Every *flow*, where the
+kernel's rules decide the outcome (sending, queueing, stop/interrupt, quit,
+approvals answered, branch/rewind/delete/compact, fork/merge, projects,
+connections and keys, settings), runs on the real kernel with the HTTP fake
+model: ``test_end_to_end``, ``test_queue_and_quit_flows``, ``test_approvals``
+(second half), ``test_first_run``, ``test_session_ops``, ``test_picker_flows``,
+``test_projects``, ``test_fork_ui``, ``test_session_settings`` and the rest use
+``real_window``. A new flow test on this fake is a review finding.
 """
 
 from __future__ import annotations
@@ -16,7 +29,6 @@ from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import (
     ApprovalRequested,
     ApprovalResolved,
-    Checkpoint,
     CompactionCheckpoint,
     Event,
     HistoryRewound,
@@ -25,17 +37,16 @@ from foya_desktop.core.events import (
     QuestionAnswered,
     QuestionAsked,
     QueueChanged,
-    QueueItem,
     SessionBranched,
     SessionChanged,
     SessionDeletedEvent,
     TaskChanged,
-    TaskRecord,
 )
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.discovery import Offer
@@ -45,7 +56,9 @@ from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
+from foya_desktop.engine.session.status import TurnStatus
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
+from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
 
 
@@ -215,6 +228,11 @@ class FakeKernel:
     async def message_seq(self, message_id: str) -> int:
         raise NotFound(f"No message {message_id}.")
 
+    async def outline(self, session_id: str) -> list[OutlineEntry]:
+        return [OutlineEntry(m.id, m.seq, "" if m.role == "user" else m.speaker or "", m.created_at,
+                             m.text.split("\n")[0]) for m in self.history.get(session_id, [])
+                if m.role in ("user", "assistant")]
+
     async def list_vps(self) -> list[VP]:
         return list(self.vps)
 
@@ -341,6 +359,15 @@ class FakeKernel:
     async def usage_report(self, session_id: str | None = None) -> UsageReport:
         self._record("usage_report", session_id)
         return UsageReport((), 0, Usage(), None, 0)
+
+    async def turn_status(self, session_id: str) -> TurnStatus | None:
+        self._record("turn_status", session_id)
+        return None
+
+    async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
+                        output_per_mtok: float | None, cache_read_per_mtok: float | None = None,
+                        cache_write_per_mtok: float | None = None) -> None:
+        self._record("set_price", connection, model, input_per_mtok, output_per_mtok)
 
     async def stop_vp(self, session_id: str, speaker: str) -> bool:
         self._record("stop_vp", session_id, speaker)
