@@ -170,7 +170,7 @@ async def test_dropping_a_session_into_a_broad_project_asks_and_cancel_binds_not
 
 async def test_session_settings_folder_and_relink_ask_for_a_broad_folder(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
-    """The settings dialog's folder and Relink: Cancel leaves the session unbound and the project
+    """The settings dialog's Bind to a folder… and Relink: Cancel leaves the session unbound and the project
     where it was."""
     sid = await open_session(real_window, real_kernel, title="Settings")
     pane = real_window.pane
@@ -178,12 +178,13 @@ async def test_session_settings_folder_and_relink_ask_for_a_broad_folder(
     await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible())
     dialog = pane.settings_dialog
     assert dialog is not None
-    dialog.folder.setText(str(tmp_path))
-    dialog.buttons.accepted.emit()
+    dialog.bind_button.click()
+    (await _pick(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await wait_until(lambda: _visible(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
-    await settle()
+    await real_window.runner.drain()
     assert dialog.isVisible() and (await real_kernel.get_session(sid)).project_id is None
+    assert await real_kernel.list_projects() == []
     dialog.reject()
     small = tmp_path / "small"
     small.mkdir()

@@ -641,6 +641,10 @@
         <translation>无法在此处分支：此处之前的某个工具调用要到之后才得到结果。请在工具结果之后分支。</translation>
     </message>
     <message>
+        <source>The folder {folder} is too broad to be a project (the root, your home folder, or around Foya&apos;s data folder): tools and commands could reach nearly everything. It needs your explicit confirmation.</source>
+        <translation>文件夹 {folder} 范围过大，不适合作为项目（根目录、你的主文件夹，或包含 Foya 数据文件夹的文件夹）：工具和命令几乎可以触及一切。需要你明确确认。</translation>
+    </message>
+    <message>
         <source>This message has attachments (images). Only plain-text messages can go back to the composer, so the history cannot be rewound to it.</source>
         <translation>这条消息带有附件（图片）。只有纯文本消息才能放回输入框，因此无法将历史回退到这里。</translation>
     </message>
