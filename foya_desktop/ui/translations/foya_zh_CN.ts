@@ -1233,8 +1233,8 @@
         <translation>跟随系统（{name}）</translation>
     </message>
     <message>
-        <source>The new language is used the next time Foya starts.</source>
-        <translation>新语言将在下次启动 Foya 时生效。</translation>
+        <source>The window switches to the new language when you press OK.</source>
+        <translation>按“确定”后窗口立即切换到新语言。</translation>
     </message>
 </context>
 <context>
