@@ -26,7 +26,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.store.preferences import PreferencesFile
-from foya_desktop.ui import theme
+from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
@@ -50,6 +50,7 @@ from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.reading.outline import OutlineActions
+from foya_desktop.ui.reading.selection import TextSelection
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -68,6 +69,8 @@ class MainWindow(QMainWindow):
     """
 
     session_shown = Signal(str)
+    language_changed = Signal(str)
+    """The person chose another language in Preferences (the window host rebuilds the window)."""
 
     def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
                  preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
@@ -109,6 +112,7 @@ class MainWindow(QMainWindow):
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
         self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
+        self.text_selection = TextSelection(self, self.message_actions)  # select text in a message
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
@@ -507,9 +511,11 @@ class MainWindow(QMainWindow):
         self.preferences_dialog = dialog
         try:
             if await run_dialog(dialog) == PreferencesDialog.DialogCode.Accepted:
-                self.prefs.replace(dialog.values())
+                new = self.prefs.replace(dialog.values())
                 if self.prefs.problem:
                     self.statusBar().showMessage("⚠ " + self.prefs.problem, 15000)
+                if i18n.resolve(new.language) != i18n.active():
+                    self.language_changed.emit(new.language)  # applied at once (ui/window_host.py)
         finally:
             self.preferences_dialog = None
             dialog.deleteLater()
