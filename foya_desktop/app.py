@@ -129,6 +129,7 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
         await first_paint.wait(FIRST_PAINT_WAIT_S)  # the frame first, then fill it (issue 14)
         warm = asyncio.get_running_loop().run_in_executor(None, warm_up)
         await window.start()
+        kernel.watch_other_processes()  # `foya` commands beside the window show up in it
         if folder:
             window.handle_launch(folder)
         await done

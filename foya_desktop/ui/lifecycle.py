@@ -28,9 +28,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton, QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
@@ -41,6 +42,28 @@ from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 
 POLL_SECONDS = 0.25
+
+
+def bring_to_front(window: QWidget, activation_token: str = "") -> None:
+    """Show ``window`` (also when hidden to the tray), unminimise it, raise it and make it active.
+
+    ``activation_token`` is the launch's ``XDG_ACTIVATION_TOKEN`` (Wayland) or
+    ``DESKTOP_STARTUP_ID`` (X11 startup notification) handed over by a second
+    launch: the compositor lets the app that holds it take the focus. Qt's
+    Wayland plugin reads ``XDG_ACTIVATION_TOKEN`` from the environment when
+    asked to activate; it is removed again right after.
+    """
+    if activation_token:
+        os.environ["XDG_ACTIVATION_TOKEN"] = activation_token
+    state = window.windowState() & ~Qt.WindowState.WindowMinimized
+    window.setWindowState(state | Qt.WindowState.WindowActive)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    handle = window.windowHandle()
+    if handle is not None:
+        handle.requestActivate()
+    os.environ.pop("XDG_ACTIVATION_TOKEN", None)  # used once; commands the agent runs must not inherit it
 
 
 class QuitController(QObject):
@@ -94,11 +117,15 @@ class QuitController(QObject):
         return tray
 
     def show_window(self) -> None:
-        """Bring the window back from the tray."""
+        """Bring the window to the front: back from the tray, unminimised, raised and active.
+
+        A maximised window stays maximised (``showNormal`` would restore its size). Window
+        managers may refuse focus to an app in the background ("focus stealing prevention");
+        ``requestActivate`` on X11 and the second launch's activation token on Wayland
+        (see :func:`bring_to_front`) are how the request is made in their terms.
+        """
         if not self.quitting:
-            self._window.showNormal()
-            self._window.raise_()
-            self._window.activateWindow()
+            bring_to_front(self._window)
 
     def window_closing(self) -> bool:
         """Called from ``closeEvent``; returns True if the close should be ignored (hidden to tray)."""

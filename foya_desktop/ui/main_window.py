@@ -39,7 +39,7 @@ from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.keyboard import KeyboardActions
-from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.lifecycle import QuitController, bring_to_front
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
@@ -50,6 +50,7 @@ from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
 from foya_desktop.ui.reading.outline import OutlineActions
+from foya_desktop.ui.reading.selection import TextSelection
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -109,6 +110,7 @@ class MainWindow(QMainWindow):
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
         self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
+        self.text_selection = TextSelection(self, self.message_actions)  # select text in a message
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
@@ -381,10 +383,11 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
-    def handle_launch(self, folder: str = "") -> None:
-        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
-        new session there."""
-        self.quit_controller.show_window()
+    def handle_launch(self, folder: str = "", activation_token: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front — also from the
+        tray or minimised — and a folder gets a new session there."""
+        if not self.quit_controller.quitting:
+            bring_to_front(self, activation_token)
         if folder:
             self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
 

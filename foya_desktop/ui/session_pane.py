@@ -180,6 +180,8 @@ class SessionPane(QWidget):
             return
         self._refresh_run_state()
         self._load_debug()
+        if self._kernel.phase(session.id) == Phase.TURN:
+            self._runner.spawn(self._catch_up(session.id), self.tr("Loading the turn's figures"))
 
         async def loader(before: int | None, limit: int) -> list[Message]:
             return await self._kernel.history_page(session.id, before_seq=before, limit=limit)
@@ -267,6 +269,21 @@ class SessionPane(QWidget):
             if event.status == "error":
                 text = turn_error_text(event.error_code, event.error_params, event.error)
                 self.status.set_error(text or self.tr("The turn failed."))
+
+    async def _catch_up(self, session_id: str) -> None:
+        """Back on a session whose turn runs: its figures so far, from the store, until live ones come.
+
+        Only while that turn still runs here (a turn that ended meanwhile shows nothing: Y46), and
+        never over a VP's live block (the event is newer than the store).
+        """
+        status = await self._kernel.turn_status(session_id)
+        if status is None or not status.running or not self._is_current(session_id) \
+                or self._turns.get(session_id) != status.turn_id:
+            return  # that turn ended (or another began) while the figures were read
+        for speaker, f in status.vps:
+            if speaker not in self.status.vp_panel.blocks:
+                self.status.set_vp_status(VPStatus(session_id, status.turn_id, speaker, "running", f.requests,
+                                                   f.executions, f.failures, figures=f))
 
     def on_vp_status(self, event: VPStatus) -> None:
         """Per-VP progress."""

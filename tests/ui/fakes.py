@@ -56,6 +56,7 @@ from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
+from foya_desktop.engine.session.status import TurnStatus
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
@@ -353,6 +354,10 @@ class FakeKernel:
     async def usage_report(self, session_id: str | None = None) -> UsageReport:
         self._record("usage_report", session_id)
         return UsageReport((), 0, Usage(), None, 0)
+
+    async def turn_status(self, session_id: str) -> TurnStatus | None:
+        self._record("turn_status", session_id)
+        return None
 
     async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
                         output_per_mtok: float | None, cache_read_per_mtok: float | None = None,

@@ -189,3 +189,40 @@ async def test_read_only_chosen_in_the_composer_while_a_write_streams_refuses_th
     results = [m.tool_result for m in await real_kernel.history_page(sid) if m.tool_result is not None]
     assert len(results) == 1 and results[0].is_error and "read-only" in results[0].content
 
+
+
+async def test_coming_back_to_a_running_session_shows_its_figures_so_far(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path) -> None:
+    """Y41: switch away and back while a reply streams: the figures so far, not an empty line;
+    then gone when the turn ends (Y46)."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "README.md").write_text("hello\n")
+    fake_provider.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], usage=(4321, 12)),
+                         Reply(text="a long answer that streams slowly " * 10, chunk_size=4, delay_per_chunk=0.03,
+                               usage=(5000, 40)))
+    busy = await _open(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO,
+                       title="Busy")
+    other = await real_kernel.create_session(connection="fake", model="fake-model", title="Other")
+    await wait_until(lambda: real_window.tree_model.session(other.id) is not None, what="other row")
+    finished = _finished(real_kernel)
+    deltas: list[PartDelta] = []
+    real_kernel.bus.subscribe(lambda e: deltas.append(e) if isinstance(e, PartDelta) and e.kind == "text" else None)
+    pane = real_window.pane
+    pane.composer.input.setPlainText("read it")
+    pane.composer.send_button.click()
+    await wait_until(lambda: len(deltas) > 2, timeout=15, what="the second reply streaming")
+    real_window.tree_view.select_session(other.id)
+    await wait_until(lambda: pane.session is not None and pane.session.id == other.id, what="other shown")
+    assert not pane.status.vp_panel.blocks, "another session shows none of this turn's figures"
+    seen = len(deltas)
+    real_window.tree_view.select_session(busy)
+    await wait_until(lambda: "omni" in pane.status.vp_panel.blocks, timeout=10, what="figures so far")
+    assert not finished, "the figures came while the turn still ran"
+    text = pane.status.vp_panel.blocks["omni"].figures_label.text()
+    assert "input 4,321 · output 12 tokens" in text and "1 tool executions" in text
+    assert pane.status.vp_panel.blocks["omni"].state_label.text() == "Running"
+    assert len(deltas) > seen, "the reply was still streaming"
+    await wait_until(lambda: finished, timeout=20, what="turn finished")
+    await settle(3)
+    assert not pane.status.vp_panel.blocks

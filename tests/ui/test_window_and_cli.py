@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -25,21 +24,14 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home
 from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.timeline.rows import MessageRow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
+from tests.helpers.cli_process import foya_async
 from tests.helpers.fake_keyring import MemoryKeyring
 from tests.ui.conftest import _window
 from tests.ui.helpers import wait_until
 
 HOLD = "while [ ! -e release-me ]; do sleep 0.05; done; echo released"
-
-
-async def _foya(home: Path, *args: str) -> tuple[int, str, str]:
-    env = {**os.environ, "FOYA_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    env.pop("QT_QPA_PLATFORM", None)
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "foya_desktop", *args, env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(proc.communicate(), 120)
-    return proc.returncode or 0, out.decode(), err.decode()
 
 
 def _rows(home: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
@@ -80,13 +72,13 @@ async def test_cli_commands_beside_a_window_running_a_turn(
                                                "parts LIKE '%\"state\": \"running\"%'", sid)),
                          timeout=30, what="the window's tool call running")
 
-        code, out, err = await _foya(home, "sessions", "list")  # reading: no lease, no recovery
+        code, out, err = await foya_async(home, "sessions", "list")  # reading: no lease, no recovery
         assert code == 0 and "In the window" in out, err
-        code, _, err = await _foya(home, "run", "--session", sid, "me too")
+        code, _, err = await foya_async(home, "run", "--session", sid, "me too")
         assert code == 10 and f"in the Foya window (pid {os.getpid()})" in err, err
         first_user = _rows(home, "SELECT id FROM message_row WHERE session_id=? AND role='user'", sid)[0][0]
         for args in (("sessions", "rewind", sid, "--to", str(first_user)), ("sessions", "delete", sid, "--yes")):
-            code, _, err = await _foya(home, *args)
+            code, _, err = await foya_async(home, *args)
             assert code == 10 and f"pid {os.getpid()}" in err and "Traceback" not in err, (args, err)
         # another process's start-up recovery did not touch the window's running call or its phase
         assert window_kernel.phase(sid) == Phase.TURN
@@ -102,7 +94,7 @@ async def test_cli_commands_beside_a_window_running_a_turn(
 
         # once the window is done with it, the CLI may run a turn there
         fake_provider.script(Reply(text="from the command line"))
-        code, out, err = await _foya(home, "run", "--session", sid, "now you")
+        code, out, err = await foya_async(home, "run", "--session", sid, "now you")
         assert code == 0 and "from the command line" in out, err
 
 
@@ -111,3 +103,55 @@ async def _select(window: MainWindow, sid: str) -> None:
     window.tree_view.select_session(sid)
     await wait_until(lambda: window.pane.session is not None and window.pane.session.id == sid)
     await window.runner.drain()
+
+
+def _texts(window: MainWindow) -> list[str]:
+    model = window.pane.timeline_model
+    rows = [model.row_at(i) for i in range(model.rowCount())]
+    return [r.message.text for r in rows if isinstance(r, MessageRow)]
+
+
+async def test_what_foya_commands_write_shows_up_in_the_open_window(
+        window_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path) -> None:
+    """A turn run by ``foya run --session`` streams into the timeline on screen (as stored messages),
+    a rename and a new session appear in the sidebar, a deletion removes it — no restart, and the
+    window's own turns are not shown twice."""
+    home = tmp_path / "foya-home"
+    project = tmp_path / "proj"
+    project.mkdir()
+    window_kernel.watch_other_processes()
+    async with _window(window_kernel) as window:
+        session = await window_kernel.create_session(title="Shared", workdir=str(project),
+                                                     connection="fake", model="fake-model")
+        sid = session.id
+        await _select(window, sid)
+        fake_provider.script(Reply(text="typed in the window"))
+        window.pane.composer.input.setPlainText("hello from the window")
+        window.pane.send()
+        await wait_until(lambda: _texts(window) == ["hello from the window", "typed in the window"],
+                         timeout=30, what="the window's own turn")
+
+        fake_provider.script(Reply(text="answered in a terminal"))
+        code, _, err = await foya_async(home, "run", "--session", sid, "hello from a terminal")
+        assert code == 0, err
+        await wait_until(lambda: _texts(window)[2:] == ["hello from a terminal", "answered in a terminal"],
+                         timeout=15, what="the terminal's turn in the open timeline")
+        await asyncio.sleep(2.5)  # two more looks: nothing is told twice
+        assert _texts(window) == ["hello from the window", "typed in the window",
+                                  "hello from a terminal", "answered in a terminal"]
+
+        code, _, err = await foya_async(home, "sessions", "set", sid, "--title", "Renamed in a terminal")
+        assert code == 0, err
+        await wait_until(lambda: (s := window.tree_model.session(sid)) is not None
+                         and s.title == "Renamed in a terminal", timeout=15, what="the new title")
+
+        fake_provider.script(Reply(text="a new one"))
+        code, _, err = await foya_async(home, "run", "--project", str(project), "started in a terminal")
+        assert code == 0, err
+        (other,) = [s for s in await window_kernel.list_sessions() if s.id != sid]
+        await wait_until(lambda: window.tree_model.session(other.id) is not None, timeout=15,
+                         what="the terminal's new session in the sidebar")
+        code, _, err = await foya_async(home, "sessions", "delete", other.id, "--yes")
+        assert code == 0, err
+        await wait_until(lambda: window.tree_model.session(other.id) is None, timeout=15,
+                         what="the deleted session gone from the sidebar")

@@ -2295,6 +2295,13 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     </message>
 </context>
 <context>
+    <name>SelectableText</name>
+    <message>
+        <source>Select text and press Ctrl+C to copy; Esc closes</source>
+        <translation>选中文字后按 Ctrl+C 复制；按 Esc 关闭</translation>
+    </message>
+</context>
+<context>
     <name>SessionActions</name>
     <message>
         <source>Branch from here</source>
@@ -2618,6 +2625,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Back to planning</source>
         <translation>返回计划</translation>
+    </message>
+    <message>
+        <source>Loading the turn&apos;s figures</source>
+        <translation>正在读取本轮统计</translation>
     </message>
     <message>
         <source>Untitled session</source>
@@ -3232,6 +3243,13 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Save</source>
         <translation>保存</translation>
+    </message>
+</context>
+<context>
+    <name>TextSelection</name>
+    <message>
+        <source>Select text</source>
+        <translation>选择文字</translation>
     </message>
 </context>
 <context>
