@@ -35,6 +35,7 @@ from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, instance_address
+from foya_desktop.ui.window_host import WindowHost
 
 if TYPE_CHECKING:
     from foya_desktop.engine.kernel import Kernel
@@ -104,37 +105,42 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
     if isinstance(opened, int):
         return opened
     kernel, restored = opened
-    bridge = EngineBridge(kernel.bus)
-    window = MainWindow(kernel, bridge, use_tray=use_tray,
-                        preferences=PreferencesFile(data))
+    host = WindowHost(lambda: MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray,
+                                         preferences=PreferencesFile(data)))
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:
         if not done.done():
             done.set_result(None)
 
-    window.quit_controller.finished.connect(finish)
-    _quit_on_signals(window)
-    first_paint = _FirstPaint(window, _smoke_quit_ms())
-    window.show()
-    if instance is not None:
-        instance.activated.connect(window.handle_launch)
+    def adopt(window: MainWindow) -> None:
+        """Wire a (new) window: quitting ends the app; later launches come to it."""
+        window.quit_controller.finished.connect(finish)
+        if instance is not None:
+            instance.activated.connect(window.handle_launch)
+
+    adopt(host.window)
+    host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
+    _quit_on_signals(host)
+    first_paint = _FirstPaint(host.window, _smoke_quit_ms())
+    host.window.show()
     if restored is not None:
         kept = restored.damaged_copy.name if restored.damaged_copy else "—"
-        window.statusBar().showMessage(QCoreApplication.translate(
+        host.window.statusBar().showMessage(QCoreApplication.translate(
             "App", "Restored the backup {backup}; the damaged database is kept as {damaged}.").format(
             backup=restored.backup.name, damaged=kept))
     warm: asyncio.Future[None] | None = None
     try:
         await first_paint.wait(FIRST_PAINT_WAIT_S)  # the frame first, then fill it (issue 14)
         warm = asyncio.get_running_loop().run_in_executor(None, warm_up)
-        await window.start()
+        await host.window.start()
         kernel.watch_other_processes()  # `foya` commands beside the window show up in it
         if folder:
-            window.handle_launch(folder)
+            host.window.handle_launch(folder)
         await done
     finally:
-        bridge.close()
+        window = host.window
+        window.bridge.close()
         await window.tray_agent.close()
         await kernel.close()
         window.hide()
@@ -211,18 +217,18 @@ def _smoke_quit_ms() -> int | None:
         return None
 
 
-def _quit_on_signals(window: MainWindow) -> None:
+def _quit_on_signals(host: WindowHost) -> None:
     """Ctrl+C / SIGTERM quit like the menu does: running turns finish first.
 
     NOTE: Python runs signal handlers only between bytecodes, and Qt's C++ loop
     may sleep for long; a cheap periodic timer gives the interpreter a chance.
     """
     def request(_signum: int, _frame: object) -> None:
-        QTimer.singleShot(0, window.quit_controller.request_quit)
+        QTimer.singleShot(0, host.window.quit_controller.request_quit)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request)
-    wake = QTimer(window)
+    wake = QTimer(host)
     wake.timeout.connect(lambda: None)
     wake.start(250)
 

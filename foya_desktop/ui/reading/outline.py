@@ -16,7 +16,16 @@ from __future__ import annotations
 
 import bisect
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt, QTimer
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QAction, QFont, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -229,7 +238,7 @@ class OutlineActions(QObject):
         self.splitter.addWidget(self.outline)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
-        self.action = QAction(self.tr(OUTLINE), self)
+        self.action = QAction(QCoreApplication.translate("HistoryOutline", OUTLINE), self)  # its context
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.action.setToolTip(self.tr("Show or hide the list of your messages beside the timeline"))

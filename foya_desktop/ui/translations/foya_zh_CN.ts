@@ -104,6 +104,53 @@
     </message>
 </context>
 <context>
+    <name>ApprovalSummary</name>
+    <message>
+        <source>Write {what}</source>
+        <translation>写入 {what}</translation>
+    </message>
+    <message>
+        <source>Edit {what}</source>
+        <translation>编辑 {what}</translation>
+    </message>
+    <message>
+        <source>Read {what}</source>
+        <translation>读取 {what}</translation>
+    </message>
+    <message>
+        <source>List {what}</source>
+        <translation>列出 {what}</translation>
+    </message>
+    <message>
+        <source>View the image {what}</source>
+        <translation>查看图片 {what}</translation>
+    </message>
+    <message>
+        <source>Load the skill {what}</source>
+        <translation>加载技能 {what}</translation>
+    </message>
+    <message>
+        <source>Start a sub-agent: {what}</source>
+        <translation>启动子智能体：{what}</translation>
+    </message>
+    <message>
+        <source>Hand over to {what}</source>
+        <translation>转交给 {what}</translation>
+    </message>
+    <message>
+        <source>Load the schema of {what}</source>
+        <translation>加载 {what} 的参数结构</translation>
+    </message>
+    <message>
+        <source>Find {pattern} in {where}</source>
+        <translation>在 {where} 中查找 {pattern}</translation>
+    </message>
+    <message>
+        <source>Search {pattern} in {where}</source>
+        <translation>在 {where} 中搜索 {pattern}</translation>
+    </message>
+</context>
+<context>
     <name>AttachmentChips</name>
     <message>
         <source>Sent to the model as an image</source>
@@ -779,6 +826,42 @@
         <translation>（另有 {count} 条）</translation>
     </message>
     <message>
+        <source>{name} is not on the read-only list</source>
+        <translation>{name} 不在只读命令列表中</translation>
+    </message>
+    <message>
+        <source>git {name} is not on the read-only list</source>
+        <translation>git {name} 不在只读命令列表中</translation>
+    </message>
+    <message>
+        <source>{name} with {count} operands writes a file</source>
+        <translation>带 {count} 个操作数的 {name} 会写入文件</translation>
+    </message>
+    <message>
+        <source>sed without a script</source>
+        <translation>sed 没有脚本</translation>
+    </message>
+    <message>
+        <source>git without a subcommand</source>
+        <translation>git 没有子命令</translation>
+    </message>
+    <message>
+        <source>find -L follows symbolic links</source>
+        <translation>find -L 会跟随符号链接</translation>
+    </message>
+    <message>
+        <source>git branch NAME creates a branch</source>
+        <translation>git branch 名称 会创建分支</translation>
+    </message>
+    <message>
+        <source>cd without exactly one folder</source>
+        <translation>cd 没有恰好一个文件夹参数</translation>
+    </message>
+    <message>
+        <source>cd {name} leaves the project or goes to an unknown folder</source>
+        <translation>cd {name} 会离开项目或进入未知文件夹</translation>
+    </message>
+    <message>
         <source>the file looks like it holds secrets</source>
         <translation>该文件看起来包含机密信息</translation>
     </message>
@@ -1150,8 +1233,8 @@
         <translation>跟随系统（{name}）</translation>
     </message>
     <message>
-        <source>The new language is used the next time Foya starts.</source>
-        <translation>新语言将在下次启动 Foya 时生效。</translation>
+        <source>The window switches to the new language when you press OK.</source>
+        <translation>按“确定”后窗口立即切换到新语言。</translation>
     </message>
 </context>
 <context>
@@ -2201,6 +2284,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
 <context>
     <name>RowRenderer</name>
     <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
         <source>Thinking… {text}</source>
         <translation>思考中… {text}</translation>
     </message>
@@ -3139,6 +3226,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>this reply failed</source>
         <translation>此回复失败</translation>
+    </message>
+    <message>
+        <source>stopped by you</source>
+        <translation>已被你停止</translation>
     </message>
 </context>
 <context>
