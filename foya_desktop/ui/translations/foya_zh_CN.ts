@@ -776,6 +776,10 @@
         <translation>命令会使用网络</translation>
     </message>
     <message>
+        <source>saving to the person&apos;s own memory (seen in every session) needs approval</source>
+        <translation>保存到用户本人的记忆（所有会话可见）需要批准</translation>
+    </message>
+    <message>
         <source>{reason}; its arguments name a path outside the project</source>
         <translation>{reason}；其参数指向项目之外的路径</translation>
     </message>
