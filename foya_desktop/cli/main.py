@@ -36,8 +36,16 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
-READ_ONLY_ACTIONS = ("list", "show", "export")
-"""``foya sessions`` actions that only read: no lease, no recovery, never the write lock."""
+READ_ONLY_ACTIONS = {
+    "sessions": ("list", "show", "export"),
+    "projects": ("list", "info"),
+    "connections": ("list",),
+    "vps": ("list",),
+    "mcp": ("list",),
+}
+"""``foya COMMAND ACTION`` pairs that only read: they open the database read-only (no lease, no
+migration, no recovery, never the write lock), so they also work on a read-only data folder and
+beside a running window."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,7 +170,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await usage_command(args)
     if args.command == "run":
         args.prompt = read_prompt(args)  # bad input is refused before the database is opened
-    reading = args.command == "sessions" and args.action in READ_ONLY_ACTIONS
+    reading = getattr(args, "action", None) in READ_ONLY_ACTIONS.get(args.command, ())
     kernel = await open_kernel(read_only=reading)
     try:
         if args.command == "connections":

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from foya_desktop.core.figures import HOW_COUNTED, RunFigures, tokens_text
+from foya_desktop.core.figures import HOW_COUNTED, NO_TOOL_DETAIL, RunFigures, tokens_text
 from foya_desktop.engine.agents.vps import all_vps
 from foya_desktop.engine.project_files.rules import RULES_BUDGET_CHARS, Rules
 from foya_desktop.engine.project_files.session_files import rules_in_effect
@@ -76,14 +76,25 @@ def status_json(status: TurnStatus | None, names: dict[str, str]) -> dict[str, A
     if status is None:
         return {"turn_id": None, "running": False, "vps": [], "how_counted": HOW_COUNTED}
     return {"session_id": status.session_id, "turn_id": status.turn_id, "running": status.running,
+            "state": turn_state(status),
             "vps": [{"speaker": s, "name": names.get(s, s), **asdict(f)} for s, f in status.vps],
             "how_counted": HOW_COUNTED}
 
 
+def turn_state(status: TurnStatus) -> str:
+    """``running`` (live now), ``interrupted`` (its process stopped mid-turn) or ``finished``."""
+    return "running" if status.running else "interrupted" if status.interrupted else "finished"
+
+
 def status_text(status: TurnStatus, names: dict[str, str]) -> str:
-    """Plain lines, one block per VP."""
-    state = "running" if status.running else "finished"
-    lines = [f"Turn {status.turn_id} ({state})"]
+    """Plain lines, one block per VP: the running turn's figures, or the last turn's, said so."""
+    heading = {
+        "running": f"Running turn {status.turn_id} (figures so far)",
+        "finished": f"Last turn {status.turn_id} (finished; these are its final figures, not live)",
+        "interrupted": f"Last turn {status.turn_id} (interrupted: the process running it stopped; "
+                       "figures as recorded, not live)",
+    }[turn_state(status)]
+    lines = [heading]
     for speaker, f in status.vps:
         lines += ["", f"{names.get(speaker, speaker)}", *figure_lines(f)]
     lines += ["", f"How counted: {HOW_COUNTED}"]
@@ -93,14 +104,18 @@ def status_text(status: TurnStatus, names: dict[str, str]) -> str:
 def figure_lines(f: RunFigures) -> list[str]:
     """The figures of one VP as indented lines."""
     cache = f" (cache reads {f.cache_read_tokens:,})" if f.cache_read_tokens else ""
-    lines = [f"  input tokens {tokens_text(f.input_tokens)}{cache} · "
-             f"output tokens {tokens_text(f.output_tokens)}",
+    tokens = (f"  input tokens {tokens_text(f.input_tokens)}{cache} · output tokens "
+              f"{tokens_text(f.output_tokens)}" if f.input_tokens is not None or f.output_tokens is not None
+              else "  tokens: not provided by the service")
+    lines = [tokens,
              f"  model requests {f.requests} · tool executions {f.executions} · failed {f.failures} "
              f"(blocked {f.blocked})"]
     for t in f.tools:
         lines.append(f"    {t.name}: {t.executions} executions, {t.failures} failures, {t.blocked} blocked")
     if f.tools_omitted:
         lines.append(f"    … {f.tools_omitted} more tool kinds (counted in the totals)")
+    if not f.tool_detail:
+        lines.append(f"    {NO_TOOL_DETAIL}")
     evidence = (datetime.fromtimestamp(f.latest_evidence_at / 1000).strftime("%H:%M:%S")
                 if f.latest_evidence_at else "none yet")
     lines.append(f"  run details: repeated calls {f.repeated_calls} · duplicate results "

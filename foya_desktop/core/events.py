@@ -1,8 +1,8 @@
 """Engine events: what the UI and CLI listen to.
 
 Value types that travel inside events but are not events themselves (queue
-items, task records, checkpoints) live in ``core/records.py``; the window
-still imports them from here for now (re-exported), everything else from there.
+items, task records, checkpoints) live in ``core/records.py`` and usage
+figures in ``core/figures.py``; import them from there, never from here.
 
 Events that change durable state are published only after the store has
 committed them. ``PartDelta`` is ephemeral: it exists only while a reply
@@ -17,15 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from foya_desktop.core.figures import RunFigures
-from foya_desktop.core.figures import Usage as Usage  # noqa: PLC0414 (re-exported: events carry usage)
+from foya_desktop.core.figures import RunFigures, Usage
 from foya_desktop.core.messages import Message, part_to_json
 from foya_desktop.core.model import Phase, Session
-from foya_desktop.core.records import Checkpoint as Checkpoint  # noqa: PLC0414 (events carry it)
-from foya_desktop.core.records import QueueItem as QueueItem  # noqa: PLC0414 (events carry it)
-from foya_desktop.core.records import TaskKind as TaskKind  # noqa: PLC0414 (events carry it)
-from foya_desktop.core.records import TaskRecord as TaskRecord  # noqa: PLC0414 (events carry it)
-from foya_desktop.core.records import TaskState as TaskState  # noqa: PLC0414 (events carry it)
+from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
 
 DeltaKind = Literal["text", "reasoning", "tool_args"]
 """What a streaming piece belongs to."""

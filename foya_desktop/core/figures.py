@@ -11,6 +11,10 @@ The Yeaft seed's rules (Y41-Y46), in one place:
   mode, bad arguments) and counts as a failure, never as an execution;
 * per-tool tallies keep at most :data:`MAX_TOOL_KINDS` kinds; the totals
   always cover every call;
+* a call whose outcome was stored without saying whether it ran or was
+  blocked (a turn recorded by a Foya older than the per-tool breakdown) is
+  counted in the totals but not per tool, and the figures say the detail is
+  not available (``tool_detail``) instead of showing an empty or wrong table;
 * "run details": repeated calls (same tool and arguments as an earlier call
   of the turn), duplicate results (same output as an earlier result), the
   time of the latest evidence (last successful result) and how all of this is
@@ -84,6 +88,13 @@ class RunFigures:
     duplicate_results: int = 0
     latest_evidence_at: int = 0
     """Epoch ms of the latest successful tool result; 0 when there is none yet."""
+    tool_detail: bool = True
+    """``False``: some calls were recorded without their outcome (an older Foya), so the
+    per-tool breakdown is not available for them; the totals still count them."""
+
+
+NO_TOOL_DETAIL = ("Per-tool detail is not available for this run: it was recorded by an older Foya that "
+                  "did not store whether each call ran or was blocked. The totals count every call.")
 
 
 @dataclass
@@ -102,6 +113,7 @@ class FigureCounter:
     repeated_calls: int = 0
     duplicate_results: int = 0
     latest_evidence_at: int = 0
+    detail_missing: bool = False
 
     def request(self) -> None:
         """A model request was sent (counted while it streams)."""
@@ -112,8 +124,12 @@ class FigureCounter:
         self.usage = add_usage(self.usage, usage)
 
     def tool(self, name: str, arguments: str, *, blocked: bool, failed: bool, output: str,
-             at: int) -> None:
-        """One finished tool call: ``blocked`` (never ran) or executed, ``failed`` or not."""
+             at: int, known: bool = True) -> None:
+        """One finished tool call: ``blocked`` (never ran) or executed, ``failed`` or not.
+
+        ``known=False``: the record does not say whether the call ran (an older Foya); it
+        counts in the totals as an execution, not per tool, and the detail is marked missing.
+        """
         if _digest(name, arguments) in self.calls_seen:
             self.repeated_calls += 1
         self.calls_seen.add(_digest(name, arguments))
@@ -126,6 +142,9 @@ class FigureCounter:
                 self.duplicate_results += 1
             self.results_seen.add(_digest(name, output))
             self.latest_evidence_at = max(self.latest_evidence_at, at)
+        if not known:
+            self.detail_missing = True
+            return
         self._tally(name, blocked, failure)
 
     def _tally(self, name: str, blocked: bool, failure: bool) -> None:
@@ -142,7 +161,7 @@ class FigureCounter:
         return RunFigures(u.input_tokens, u.output_tokens, u.cache_read_tokens, self.requests,
                           self.executions, self.failures, self.blocked, tuple(self.tallies.values()),
                           len(self.omitted), self.repeated_calls, self.duplicate_results,
-                          self.latest_evidence_at)
+                          self.latest_evidence_at, not self.detail_missing)
 
 
 def add_usage(a: Usage, b: Usage) -> Usage:

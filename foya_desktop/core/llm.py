@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 
 

@@ -27,7 +27,7 @@ from foya_desktop.core.errors import (
     RateLimited,
     StreamErrorEvent,
 )
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.llm import (
     Finish,
     ReasoningDelta,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from foya_desktop.core.errors import BadResponse, IncompleteStream, StreamErrorEvent
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.llm import (
     Finish,
     ReasoningDelta,

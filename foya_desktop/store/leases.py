@@ -204,6 +204,15 @@ def check_free(run_dir: Path, own: str | None, session_id: str) -> None:
                                    what=row.what)
 
 
+def held_by_live_process(run_dir: Path, session_id: str) -> bool:
+    """Whether a live process (this one included) claims the session right now (reads only)."""
+    row = ClaimRow.get_or_none(ClaimRow.session_id == session_id)
+    if row is None:
+        return False
+    owner = LeaseRow.get_or_none(LeaseRow.id == row.lease_id)
+    return owner is not None and lease_alive(run_dir, owner)
+
+
 def release(lease_id: str, session_id: str) -> None:
     """Give the session back (idle in this process)."""
     ClaimRow.delete().where((ClaimRow.session_id == session_id) & (ClaimRow.lease_id == lease_id)).execute()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.messages import Message
 from foya_desktop.store.codec import message_from_row
 from foya_desktop.store.schema import MessageRow, PriceRow, UsageRow

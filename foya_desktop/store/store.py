@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 import peewee as pw
 
 from foya_desktop.core.errors import StorageReadOnly
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, Connection, Phase, Project, Session
@@ -103,6 +103,10 @@ class Store:
         """Raise ``SessionBusyElsewhere`` if a live other process holds the session (claims nothing)."""
         own = self.lease.lease_id if self.lease else None
         await self.read(leases.check_free, self.home.run, own, session_id)
+
+    async def held_by_live_process(self, session_id: str) -> bool:
+        """Whether some live process (this one included) holds the session now (reads only)."""
+        return await self.read(leases.held_by_live_process, self.home.run, session_id)
 
     async def release(self, session_id: str) -> None:
         """Give the session back to every process (idle here)."""

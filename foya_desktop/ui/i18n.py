@@ -166,4 +166,8 @@ _CORE_TEXTS = (
         "Figures",
         "Debug traces may contain project text and tool output. They are for you, the owner "
         "of this session: do not export or share them casually."),
+    QT_TRANSLATE_NOOP(
+        "Figures",
+        "Per-tool detail is not available for this run: it was recorded by an older Foya that "
+        "did not store whether each call ran or was blocked. The totals count every call."),
 )

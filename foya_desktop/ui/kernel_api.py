@@ -11,16 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
-from foya_desktop.core.events import (
-    ApprovalRequested,
-    Checkpoint,
-    Event,
-    QuestionAsked,
-    QueueItem,
-    TaskRecord,
-)
+from foya_desktop.core.events import ApprovalRequested, Event, QuestionAsked
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import VP, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.engine.connections.usage import UsageReport

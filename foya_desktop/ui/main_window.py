@@ -86,6 +86,8 @@ class MainWindow(QMainWindow):
         self.first_run.hide()
         self.welcome.add_offers(self.first_run)
         self._offers_searched = False
+        self._showing: str | None = None
+        """The session last asked for (``show_session``); a slower earlier switch gives way to it."""
         self.stack = QStackedWidget()
         self.quit_controller = QuitController(kernel, self.tree_model.session_ids, self.runner, self,
                                               use_tray=use_tray, preferences=self.prefs)
@@ -291,14 +293,28 @@ class MainWindow(QMainWindow):
     def open_session(self, session_id: str) -> None:
         """Show a session picked in the tree."""
         session = self.tree_model.session(session_id)
-        if session is not None and (self.pane.session is None or self.pane.session.id != session_id):
-            self.runner.spawn(self.show_session(session), self.tr("Opening the session"))
+        if session is not None and self._showing != session_id:
+            self._showing = session_id
+            self.runner.spawn(self._show(session), self.tr("Opening the session"))
 
     async def show_session(self, session: Session | None) -> None:
         """Switch the pane (or the welcome page) to ``session``."""
+        self._showing = session.id if session is not None else None
+        await self._show(session)
+
+    async def _show(self, session: Session | None) -> None:
+        """NOTE: the last switch asked for wins. Reading the VPs awaits; a click on another
+        session meanwhile must not be overtaken by this one (the pane, its composer
+        placeholder and the tree selection then named different sessions)."""
+        wanted = session.id if session is not None else None
+        if self._showing != wanted:
+            return
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
-            self.speakers.set_vps(await self.kernel.list_vps())  # a VP added since start-up
+            vps = await self.kernel.list_vps()  # a VP added since start-up
+            if self._showing != wanted:
+                return
+            self.speakers.set_vps(vps)
         self.setWindowTitle(self._title_for(session) if session else self.tr("Foya"))
         await self.pane.show_session(session)
         if session is not None:

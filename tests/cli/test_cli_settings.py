@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -98,6 +99,22 @@ def test_status_prints_the_last_turn_figures(home: Path, server: FakeProviderSer
     assert "input tokens 3,234" in text and "tool executions 1 · failed 1 (blocked 1)" in text
     assert "write_file: 0 executions, 1 failures, 1 blocked" in text
     assert "New evidence does not mean the task is done." in text
+    assert data["state"] == "finished" and "(finished; these are its final figures, not live)" in text, (
+        "Y46: the last turn's figures are labelled as such, never as running")
+
+
+def test_status_of_a_turn_from_an_older_foya_says_the_detail_is_not_available(tmp_path: Path) -> None:
+    """Y44 "old agents": the schema-1 fixture's turn has tool calls but no recorded outcomes."""
+    home = tmp_path / "old"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "store" / "fixtures" / "schema-1", home)
+    listed = json.loads(foya(home, "sessions", "list", "--json").stdout)
+    texts = [foya(home, "sessions", "status", row["id"]) for row in listed]
+    with_tools = [t.stdout for t in texts if "tool executions 0 · failed 0" not in t.stdout
+                  and "model requests" in t.stdout]
+    assert with_tools, [t.stdout + t.stderr for t in texts]
+    assert all("Per-tool detail is not available for this run" in t for t in with_tools)
+    data = [json.loads(foya(home, "sessions", "status", row["id"], "--json").stdout) for row in listed]
+    assert any(vp["tool_detail"] is False for d in data for vp in d["vps"])
 
 
 def test_usage_and_debug_from_the_terminal(home: Path, server: FakeProviderServer) -> None:

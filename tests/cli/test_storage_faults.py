@@ -49,6 +49,16 @@ def made(tmp_path: Path) -> Path:
     return home
 
 
+READING_COMMANDS: tuple[Callable[[Path], tuple[str, ...]], ...] = (
+    lambda home: ("projects", "list"),
+    lambda home: ("projects", "info", str(home.parent / "proj")),
+    lambda home: ("connections", "list"),
+    lambda home: ("vps", "list"),
+    lambda home: ("mcp", "list", str(home.parent / "proj")),
+)
+"""Commands that only read: they must work beside a writer holding the lock and on a read-only folder."""
+
+
 def _db(home: Path) -> Path:
     return home / "foya.sqlite3"
 
@@ -145,6 +155,9 @@ def test_a_database_locked_longer_than_the_busy_timeout(made: Path) -> None:
     try:
         listed = foya(made, "sessions", "list")  # reading never waits for the write lock
         assert listed.returncode == 0, listed.stderr
+        for reading in READING_COMMANDS:
+            out = foya(made, *reading(made), timeout=60)
+            assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made), out.stderr)
         line = _plain(foya(made, "connections", "remove", "fake", timeout=120), EXIT_LOCKED)
         assert "locked by another program" in line
     finally:
@@ -168,6 +181,9 @@ def test_a_read_only_data_folder_still_reads(made: Path) -> None:
     listed = _in_namespace(ro, made, "sessions", "list")
     assert listed.returncode == 0, listed.stderr
     assert "hello" in listed.stdout and "Traceback" not in listed.stderr
+    for reading in READING_COMMANDS:
+        out = _in_namespace(ro, made, *reading(made))
+        assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made), out.stderr)
     line = _plain(_in_namespace(ro, made, "run", "hi"), EXIT_READ_ONLY)
     assert "read-only" in line
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from foya_desktop.core.errors import BadResponse, ContextTooLong, IncompleteStream, StreamErrorEvent
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.llm import (
     Finish,
     StreamEvent,

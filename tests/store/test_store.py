@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from foya_desktop.core.errors import NotFound, SchemaTooNew, SessionDeleted
-from foya_desktop.core.events import Usage
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import (
     ImagePart,

@@ -1,8 +1,21 @@
 """A hand-written in-memory kernel for UI tests (fakes over mocks).
 
-It implements the ``KernelApi`` the UI codes against, publishes the same
-events the real kernel does, and records every call so a test can assert
-"the queue widget asked to move item X to index 0".
+It implements the ``KernelApi`` the UI codes against (``tests/typing_checks.py``
+proves it statically), publishes the same events the real kernel does, and
+records every call so a test can assert "the queue widget asked to move item X
+to index 0".
+
+Where it may be used (the audit of issue 7): only for tests of how the window
+*renders* a given engine state — scripted events (streams, approval and
+question cards, checkpoints, tasks), the timeline model and delegate, screenshots
+of set-up states — and for wiring checks of the bridge. Every *flow*, where the
+kernel's rules decide the outcome (sending, queueing, stop/interrupt, quit,
+approvals answered, branch/rewind/delete/compact, fork/merge, projects,
+connections and keys, settings), runs on the real kernel with the HTTP fake
+model: ``test_end_to_end``, ``test_queue_and_quit_flows``, ``test_approvals``
+(second half), ``test_first_run``, ``test_session_ops``, ``test_picker_flows``,
+``test_projects``, ``test_fork_ui``, ``test_session_settings`` and the rest use
+``real_window``. A new flow test on this fake is a review finding.
 """
 
 from __future__ import annotations
@@ -16,7 +29,6 @@ from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import (
     ApprovalRequested,
     ApprovalResolved,
-    Checkpoint,
     CompactionCheckpoint,
     Event,
     HistoryRewound,
@@ -25,17 +37,16 @@ from foya_desktop.core.events import (
     QuestionAnswered,
     QuestionAsked,
     QueueChanged,
-    QueueItem,
     SessionBranched,
     SessionChanged,
     SessionDeletedEvent,
     TaskChanged,
-    TaskRecord,
 )
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
+from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
 from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.discovery import Offer

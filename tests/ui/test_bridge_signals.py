@@ -19,8 +19,10 @@ import pytest
 from PySide6.QtCore import QMetaMethod, Signal
 
 from foya_desktop.core import events as ev
-from foya_desktop.core.events import Checkpoint, Event, QueueItem, TaskRecord, Usage
+from foya_desktop.core.events import Event
+from foya_desktop.core.figures import Usage
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.cards.questions import Stage

@@ -12,9 +12,10 @@ import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QLinearGradient, QPainter
 
-from foya_desktop.core.events import ApprovalRequested, QuestionAsked, QuestionClosed, TaskRecord
+from foya_desktop.core.events import ApprovalRequested, QuestionAsked, QuestionClosed
 from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.core.model import Phase
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.ui.cards import questions
 from foya_desktop.ui.cards.question_view import Mode
 from foya_desktop.ui.main_window import MainWindow

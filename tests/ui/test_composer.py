@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from foya_desktop.core.events import QueueItem
+from foya_desktop.core.records import QueueItem
 from foya_desktop.ui.composer.composer import Composer
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 

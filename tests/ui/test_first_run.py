@@ -10,8 +10,11 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import keyring.backends.fail as fail
 import pytest
+from PySide6.QtWidgets import QApplication, QDialog
 
+from foya_desktop.core.errors import KeyringUnavailable
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.connections import discovery
@@ -23,10 +26,13 @@ from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Fault, Reply
 from tests.helpers.fake_keyring import MemoryKeyring
 from tests.ui.conftest import _window
-from tests.ui.fakes import FakeKernel
 from tests.ui.helpers import wait_until
 
 SECRET = "sk-first-run-secret-value"
+
+
+def _visible[D: QDialog](kind: type[D]) -> D | None:
+    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
 
 
 @pytest.fixture
@@ -96,24 +102,62 @@ async def test_the_connection_dialog_tests_for_real_and_lists_models(
     dialog.deleteLater()
 
 
+@pytest.fixture
+async def no_keyring_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Kernel]:
+    """A real kernel on a system whose keyring is keyring's own "fail" backend (no secure store)."""
+    monkeypatch.setenv("FOYA_HOME", str(tmp_path / "foya-home"))
+    kernel = build_kernel(Home(tmp_path / "foya-home"), keystore=KeyStore(fail.Keyring()))  # type: ignore[no-untyped-call]
+    yield kernel
+    await kernel.close()
+
+
 async def test_without_a_keyring_the_dialog_says_it_once_and_offers_the_environment_route(
-        fake_window: MainWindow, fake_kernel: FakeKernel, shots: Path) -> None:
-    fake_kernel.problem = "No secure keyring was found on this system."
-    dialog = ConnectionsDialog(fake_kernel, fake_window.runner, fake_window)
-    dialog.show()
-    await wait_until(dialog.isVisible)
-    shown = [w.text() for w in dialog.findChildren(type(dialog.problem)) if w.isVisible()]
-    assert sum("keyring" in t for t in shown) == 1  # once
-    assert not dialog.api_key.isVisible()  # no second warning in the key field
-    assert dialog.use_env_button.isVisible()
-    dialog.kind.setCurrentIndex(dialog.kind.findData(str(ProviderKind.ANTHROPIC)))
-    dialog.use_env_button.click()
-    assert dialog.key_env.text() == "ANTHROPIC_API_KEY" and dialog.key_env.selectedText() == "ANTHROPIC_API_KEY"
-    dialog.name.setText("claude")
-    await dialog.save(dialog.form_connection(), None)  # type: ignore[arg-type]
-    (saved,) = [c[0] for c in fake_kernel.called("add_connection")]
-    assert saved == Connection("claude", ProviderKind.ANTHROPIC, "https://api.anthropic.com", "",
-                               "ANTHROPIC_API_KEY")
-    dialog.grab().save(str(shots / "connections-no-keyring.png"))
-    dialog.reject()
-    dialog.deleteLater()
+        no_keyring_kernel: Kernel, shots: Path) -> None:
+    kernel = no_keyring_kernel
+    assert kernel.keyring_problem() is not None
+    async with _window(kernel) as window:
+        dialog = ConnectionsDialog(kernel, window.runner, window)
+        dialog.show()
+        await wait_until(dialog.isVisible)
+        shown = [w.text() for w in dialog.findChildren(type(dialog.problem)) if w.isVisible()]
+        assert sum("keyring" in t for t in shown) == 1  # once
+        assert not dialog.api_key.isVisible()  # no second warning in the key field
+        assert dialog.use_env_button.isVisible()
+        dialog.kind.setCurrentIndex(dialog.kind.findData(str(ProviderKind.ANTHROPIC)))
+        dialog.use_env_button.click()
+        assert dialog.key_env.text() == "ANTHROPIC_API_KEY" and dialog.key_env.selectedText() == "ANTHROPIC_API_KEY"
+        dialog.name.setText("claude")
+        await dialog.save(dialog.form_connection(), None)  # type: ignore[arg-type]
+        assert await kernel.list_connections() == [
+            Connection("claude", ProviderKind.ANTHROPIC, "https://api.anthropic.com", "", "ANTHROPIC_API_KEY")]
+        dialog.grab().save(str(shots / "connections-no-keyring.png"))
+        dialog.reject()
+        dialog.deleteLater()
+
+
+async def test_a_typed_key_without_a_keyring_is_refused_and_the_variable_route_works(
+        no_keyring_kernel: Kernel) -> None:
+    """The key field is off, so a key cannot be typed; the kernel itself refuses one anyway."""
+    kernel = no_keyring_kernel
+    async with _window(kernel) as window:
+        window._actions["connections"].trigger()
+        await wait_until(lambda: _visible(ConnectionsDialog) is not None)
+        dialog = _visible(ConnectionsDialog)
+        assert dialog is not None
+        assert not dialog.api_key.isEnabled() and "No secure keyring" in dialog.problem.text()
+        dialog.name.setText("local")
+        dialog.kind.setCurrentIndex(0)
+        dialog.base_url.setText("http://127.0.0.1:11434/v1")
+        dialog.model.setText("qwen3")
+        dialog.key_env.setText("LOCAL_KEY")
+        await dialog.save(dialog.form_connection(), None)  # type: ignore[arg-type]
+        assert await kernel.list_connections() == [
+            Connection("local", ProviderKind.OPENAI, "http://127.0.0.1:11434/v1", "qwen3", "LOCAL_KEY")]
+        assert dialog.list.count() == 1
+        with pytest.raises(KeyringUnavailable):
+            await kernel.add_connection(Connection("typed", ProviderKind.OPENAI, "http://127.0.0.1:1/v1", "m"),
+                                        api_key="sk-typed")
+        assert [c.name for c in await kernel.list_connections()] == ["local"]
+        dialog.reject()
+        await window.runner.drain()
+        assert window.pane.status.connection.findText("local") >= 0

@@ -6,11 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from foya_desktop.core.model import Phase
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.main_window import MainWindow
 from tests.ui.fakes import FakeKernel
-from tests.ui.helpers import settle, wait_until
+from tests.ui.helpers import settle
 
 
 @pytest.fixture
@@ -38,17 +37,3 @@ async def test_closing_hides_to_the_tray_and_keeps_running(tray_window: MainWind
     assert not tray_window.isVisible() and finished == []
     tray_window.quit_controller.show_window()
     assert tray_window.isVisible()
-
-
-async def test_quit_now_stops_running_turns(tray_window: MainWindow, fake_kernel: FakeKernel) -> None:
-    session = await fake_kernel.create_session(title="busy")
-    fake_kernel.set_phase(session.id, Phase.TURN)
-    await settle()
-    finished: list[int] = []
-    tray_window.quit_controller.finished.connect(lambda: finished.append(1))
-    tray_window.quit_controller.request_quit()
-    await settle(5)
-    assert finished == [] and tray_window.quit_controller.quit_now_action.isVisible()
-    tray_window.quit_controller.force_quit()
-    await wait_until(lambda: finished)
-    assert fake_kernel.called("stop") == [(session.id, False)]

@@ -1,4 +1,4 @@
-"""The main window on a fake kernel: wiring from engine events and widgets to kernel calls."""
+"""The main window: how engine events render (fake kernel, scripted events) and one flow on the real kernel."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox
 
 from foya_desktop.core.events import MessageAdded, PartDelta, StreamEnded, StreamStarted, TurnFinished
-from foya_desktop.core.model import Connection, Phase, ProviderKind
-from foya_desktop.ui.dialogs.connections import ConnectionsDialog
+from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.timeline.rows import MessageRow, StreamRow
@@ -35,50 +34,21 @@ async def test_first_start_shows_the_welcome_page(fake_window: MainWindow, shots
     fake_window.grab().save(str(shots / "test_welcome.png"))
 
 
-async def test_new_session_dialog_creates_and_opens_the_session(fake_window: MainWindow,
-                                                               fake_kernel: FakeKernel) -> None:
-    fake_window._actions["new"].trigger()
+async def test_new_session_dialog_creates_and_opens_the_session(real_window: MainWindow,
+                                                               real_kernel: Kernel) -> None:
+    """On the real kernel: the dialog's title becomes a stored, unbound session that opens."""
+    real_window._actions["new"].trigger()
     await wait_until(lambda: _dialog(NewSessionDialog) is not None, what="dialog")
     dialog = _dialog(NewSessionDialog)
     assert dialog is not None
     dialog.title.setText("Refactor the parser")
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
-    await wait_until(lambda: fake_kernel.called("create_session"), what="create_session")
-    await wait_until(lambda: fake_window.pane.session is not None)
-    assert fake_kernel.called("create_session")[0][:2] == ("Refactor the parser", None)
-    assert fake_window.stack.currentWidget() is fake_window.pane
-    assert fake_window.windowTitle().startswith("Refactor the parser")
-
-
-async def test_sending_while_busy_queues_and_queue_buttons_reach_the_kernel(
-        fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
-    session = await _open_session(fake_window, fake_kernel)
-    pane = fake_window.pane
-    pane.composer.input.setPlainText("first")
-    pane.send()
-    await wait_until(lambda: fake_kernel.called("send"))
-    await wait_until(lambda: pane.timeline_model.rowCount() == 1, what="user message row")
-    fake_kernel.set_phase(session.id, Phase.TURN)
-    await settle()
-    assert pane.composer.send_button.text() == "Queue"
-    for text in ("second", "third"):
-        pane.composer.input.setPlainText(text)
-        pane.send()
-        await fake_window.runner.drain()
-    await settle()
-    assert pane.queue.isVisible() and pane.queue.list.count() == 2
-    pane.queue.list.setCurrentRow(1)
-    pane.queue.buttons["up"].click()
-    item_id = fake_kernel.queues[session.id][0].id
-    assert fake_kernel.called("queue_move") == [(session.id, fake_kernel.queues[session.id][0].id, 0)]
-    await settle()
-    assert pane.queue.list.item(0).text() == "third"
-    pane.queue.buttons["send_now"].click()
-    await fake_window.runner.drain()
-    assert fake_kernel.called("interrupt") == [(session.id, item_id)]
-    pane.composer.stop_requested.emit(False)
-    await fake_window.runner.drain()
-    assert fake_kernel.called("stop") == [(session.id, False)]
+    await wait_until(lambda: real_window.pane.session is not None, what="session opened")
+    (stored,) = await real_kernel.list_sessions()
+    assert (stored.title, stored.workdir, stored.project_id) == ("Refactor the parser", "", None)
+    assert real_window.pane.session is not None and real_window.pane.session.id == stored.id
+    assert real_window.stack.currentWidget() is real_window.pane
+    assert real_window.windowTitle().startswith("Refactor the parser")
 
 
 async def test_streamed_reply_becomes_a_stored_message(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
@@ -118,47 +88,11 @@ async def test_switching_sessions_mid_stream_keeps_the_text(fake_window: MainWin
     assert isinstance(row, StreamRow) and row.body.text == "Half of a reply and the rest."
 
 
-async def test_quit_waits_for_running_turns(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
-    """Without a tray the window stays up while quitting waits: a hidden app would have no way back."""
-    session = await _open_session(fake_window, fake_kernel)
-    fake_kernel.set_phase(session.id, Phase.TURN)
-    finished: list[int] = []
-    fake_window.quit_controller.finished.connect(lambda: finished.append(1))
-    fake_window._actions["quit"].trigger()
-    await settle(10)
-    assert finished == [] and fake_window.isVisible()
-    assert "Finishing running sessions before quitting (1 left)" in fake_window.statusBar().currentMessage()
-    fake_kernel.set_phase(session.id, Phase.IDLE)
-    await wait_until(lambda: finished == [1], what="quit after the turn")
-
-
 async def test_close_without_tray_means_quit(fake_window: MainWindow) -> None:
     finished: list[int] = []
     fake_window.quit_controller.finished.connect(lambda: finished.append(1))
     fake_window.close()
     await wait_until(lambda: finished == [1])
-
-
-async def test_connections_dialog_explains_missing_keyring(fake_window: MainWindow,
-                                                          fake_kernel: FakeKernel) -> None:
-    fake_kernel.problem = "No secure keyring was found on this system."
-    fake_window._actions["connections"].trigger()
-    await wait_until(lambda: _dialog(ConnectionsDialog) is not None)
-    dialog = _dialog(ConnectionsDialog)
-    assert dialog is not None
-    assert not dialog.api_key.isEnabled() and "No secure keyring" in dialog.problem.text()
-    dialog.name.setText("local")
-    dialog.kind.setCurrentIndex(0)
-    dialog.base_url.setText("http://127.0.0.1:11434/v1")
-    dialog.model.setText("qwen3")
-    dialog.key_env.setText("LOCAL_KEY")
-    await dialog.save(dialog.form_connection(), None)  # type: ignore[arg-type]
-    assert fake_kernel.called("add_connection") == [
-        (Connection("local", ProviderKind.OPENAI, "http://127.0.0.1:11434/v1", "qwen3", "LOCAL_KEY"), None)]
-    assert dialog.list.count() == 1
-    dialog.reject()
-    await fake_window.runner.drain()
-    assert fake_window.pane.status.connection.findText("local") >= 0
 
 
 async def test_a_failed_turn_says_why(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:

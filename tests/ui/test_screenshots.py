@@ -9,9 +9,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QDialog
 
-from foya_desktop.core.events import PartDelta, QueueItem, StreamStarted, VPStatus
+from foya_desktop.core.events import PartDelta, StreamStarted, VPStatus
 from foya_desktop.core.messages import MessageStatus
 from foya_desktop.core.model import VP, Connection, Phase, ProviderKind
+from foya_desktop.core.records import QueueItem
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.main_window import MainWindow

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pytestqt.modeltest import ModelTester
 
-from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.messages import ImagePart, Message, MessageStatus, TextPart
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.ops.rewind import RewindPreview
 from foya_desktop.engine.ops.rewind_files import UnsafeFile
 from foya_desktop.ui import theme

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QApplication
+
 from foya_desktop.core.events import TurnFinished, VPStatus
 from foya_desktop.core.model import AgentMode, ApprovalMode
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.ui import i18n
+from foya_desktop.ui.composer.vp_status import tokens_phrase
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.ui.helpers import settle, wait_until
@@ -81,7 +85,8 @@ async def test_not_provided_when_the_provider_reports_no_usage(
     real_window.pane.composer.send_button.click()
     await wait_until(lambda: seen, timeout=15, what="final status")
     await settle(2)
-    assert seen and "input not provided · output not provided tokens" in seen[-1]
+    assert seen and "tokens: not provided by the service · 1 model requests" in seen[-1]
+    assert " 0 tokens" not in seen[-1] and "input" not in seen[-1], "one sentence, never 0"
 
 
 async def test_effort_and_agent_mode_controls_change_the_session(
@@ -110,3 +115,17 @@ async def test_effort_and_agent_mode_controls_change_the_session(
     await wait_until(lambda: status.agent_mode.text() == "Mode: Execute", what="execute mode shown")
     assert not status.confirm_bar.isVisibleTo(real_window)
     assert fake_provider.requests[1].body.get("reasoning_effort") == "high"
+
+
+def test_token_phrase_says_what_was_not_provided_in_english_and_chinese(qapp: QApplication) -> None:
+    """Y43: a proper phrase whichever side is missing; zh_CN through the window's catalogue."""
+    assert tokens_phrase(None, None) == "tokens: not provided by the service"
+    assert tokens_phrase(1234, None) == "input 1,234 tokens · output: not provided"
+    assert tokens_phrase(None, 5) == "input: not provided · output 5 tokens"
+    assert tokens_phrase(0, 0) == "input 0 · output 0 tokens", "a reported zero is a zero"
+    i18n.install("zh_CN", qapp)
+    try:
+        assert tokens_phrase(None, None) == "token 用量：服务未提供"
+        assert tokens_phrase(1234, None) == "输入 1,234 token · 输出：未提供"
+    finally:
+        i18n.install("en", qapp)

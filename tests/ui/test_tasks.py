@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from foya_desktop.core.events import TaskRecord
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.tasks import panel as tasks_panel

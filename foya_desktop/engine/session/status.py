@@ -2,7 +2,9 @@
 
 The live status line gets the same figures from ``VPStatus`` events while a
 turn runs; afterwards nothing live is kept (Yeaft seed Y46), so the figures
-of the last turn are rebuilt here from the usage ledger and the turn's tool
+of the last turn are rebuilt here — labelled as the last turn, and as
+"running" only while a live process holds the session (a crash leaves the
+phase behind, not a running turn) — from the usage ledger and the turn's tool
 results, with the same counter and the same rules (``core.figures``). It
 works from any process: everything comes from the database.
 """
@@ -26,8 +28,12 @@ class TurnStatus:
     session_id: str
     turn_id: str
     running: bool
+    """A live process is running this turn now (the session's phase alone could be a crash's leftover)."""
     vps: tuple[tuple[str, RunFigures], ...]
     """(speaker id, figures) in the order the VPs were targeted."""
+    interrupted: bool = False
+    """The turn was left mid-way: the process running it stopped (crash, kill) and nothing has
+    recovered the session yet. Its figures are what was recorded, not live (Yeaft Y46)."""
 
 
 async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
@@ -50,9 +56,18 @@ async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
             continue
         counters.setdefault(m.speaker, FigureCounter()).tool(
             result.name, arguments.get(result.call_id, ""), blocked=bool(m.meta.get("blocked")),
-            failed=result.is_error, output=result.content, at=m.created_at)
-    return TurnStatus(session_id, turn_id, session.phase == Phase.TURN,
-                      tuple((speaker, c.snapshot()) for speaker, c in counters.items()))
+            failed=result.is_error, output=result.content, at=m.created_at, known=_outcome_known(m))
+    mid_turn = session.phase == Phase.TURN
+    running = mid_turn and await store.held_by_live_process(session_id)
+    return TurnStatus(session_id, turn_id, running,
+                      tuple((speaker, c.snapshot()) for speaker, c in counters.items()),
+                      interrupted=mid_turn and not running)
+
+
+def _outcome_known(m: Message) -> bool:
+    """Whether the result says if its call ran: ``blocked`` is written on every result since
+    the per-tool breakdown exists; an interrupted call (stop, crash recovery, branch) did run."""
+    return "blocked" in m.meta or bool(m.meta.get("interrupted"))
 
 
 def _targets(messages: list[Message]) -> list[str]:

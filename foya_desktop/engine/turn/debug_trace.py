@@ -18,8 +18,7 @@ from typing import Any
 
 import peewee as pw
 
-from foya_desktop.core.events import Usage
-from foya_desktop.core.figures import DEBUG_WARNING
+from foya_desktop.core.figures import DEBUG_WARNING, Usage
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.llm import InlineImage, LlmPart, LlmRequest, LlmToolResult
 from foya_desktop.core.messages import ToolCallPart, part_to_json

@@ -26,11 +26,10 @@ from foya_desktop.core.events import (
     PartDelta,
     StreamEnded,
     StreamStarted,
-    Usage,
     VPState,
     VPStatus,
 )
-from foya_desktop.core.figures import FigureCounter
+from foya_desktop.core.figures import FigureCounter, Usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState

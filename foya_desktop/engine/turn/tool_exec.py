@@ -201,9 +201,9 @@ def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPar
 def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,
             images: tuple[ImagePart, ...] = (), *, blocked: bool = False) -> ToolRun:
     part = ToolResultPart(call.call_id, call.name, output.content, output.is_error, images)
-    meta: dict[str, object] = {"arguments": json.dumps(call.arguments)[:2000]}
-    if blocked:
-        meta["blocked"] = True
+    # "blocked" is always written (True or False): a result without it was recorded by an older
+    # Foya, and the status figures then say the per-tool detail is not available (Yeaft Y44)
+    meta: dict[str, object] = {"arguments": json.dumps(call.arguments)[:2000], "blocked": blocked}
     message = Message(id=new_id("msg"), session_id=session.id, role="tool", parts=(part,),
                       speaker=vp.id, turn_id=turn_id, created_at=now_ms(), meta=meta)
     return ToolRun(message, blocked=blocked)

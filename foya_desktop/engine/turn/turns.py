@@ -14,11 +14,10 @@ from foya_desktop.core.events import (
     TurnFinished,
     TurnStarted,
     TurnStatus,
-    Usage,
     turn_failed,
     turn_failure,
 )
-from foya_desktop.core.figures import add_usage
+from foya_desktop.core.figures import Usage, add_usage
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message, Part, TextPart
 from foya_desktop.core.model import VP, Phase

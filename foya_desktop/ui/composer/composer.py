@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.events import QueueItem
+from foya_desktop.core.records import QueueItem
 from foya_desktop.engine.turn.routing import MENTION
 from foya_desktop.store.preferences import SendKey
 from foya_desktop.ui import theme

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.events import QueueItem
+from foya_desktop.core.records import QueueItem
 from foya_desktop.ui.timeline.summaries import first_line
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1

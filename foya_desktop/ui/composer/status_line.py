@@ -222,11 +222,13 @@ class StatusLine(QWidget):
     def set_error(self, text: str) -> None:
         """A failed turn: the reason stays visible until the next turn starts."""
         self.vp_label.setText(f"<span style='color:{theme.error_color().name()}'>✗ {_escape(text)}</span>")
+        self.vp_label.setToolTip(text)  # a narrow row cuts the sentence; the whole of it on hover
 
     def set_vp_status(self, status: VPStatus) -> None:
         """Update one VP's progress in the current turn."""
         self._vps[status.speaker] = status
         self.vp_label.clear()
+        self.vp_label.setToolTip("")
         self.vp_panel.set_status(status)
 
     def clear_vp_status(self) -> None:

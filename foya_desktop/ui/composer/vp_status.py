@@ -4,7 +4,9 @@ One block per VP: a title line with the VP's name, its run state and Stop;
 below it the provider-reported figures of this turn (input incl. cache,
 output, as full numbers or "not provided"), model requests, executions and
 failed calls. "failed" expands a per-tool table (executions / failures /
-blocked, at most 128 kinds, totals always complete); "Run details" holds
+blocked, at most 128 kinds, totals always complete) — or, for figures
+recorded by an older Foya without each call's outcome, says the per-tool
+detail is not available; "Run details" holds
 repeated calls, duplicate results, the latest evidence time and how the
 figures are counted. The blocks are live only: a finished turn clears them.
 """
@@ -15,7 +17,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import VPStatus
-from foya_desktop.core.figures import RunFigures
+from foya_desktop.core.figures import NO_TOOL_DETAIL, RunFigures
 from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.error_text import coded_text
 from foya_desktop.ui.speakers import SpeakerDirectory
@@ -49,6 +51,7 @@ class VPStatusBlock(QWidget):
         self.figures_label.setWordWrap(True)  # a narrow window wraps the figures, never clips "0 tool…"
         self.figures_label.linkActivated.connect(self._toggle)
         self.tools_label = QLabel()
+        self.tools_label.setWordWrap(True)  # the "detail not available" sentence wraps in a narrow window
         self.details_label = QLabel()
         self.details_label.setWordWrap(True)
         for label in (self.tools_label, self.details_label):
@@ -87,11 +90,10 @@ class VPStatusBlock(QWidget):
         # the headline counters are the event's own (the engine fills them from the same figures)
         failures = status.tool_failures
         failed = self.tr("%n failed", "", failures)
-        if failures:
+        if failures or not f.tool_detail:  # without the breakdown, the click says it is not available
             failed = f"<a href='failed'>{_escape(failed)}</a>"
-        figures = self.tr("input {input} · output {output} tokens · {requests} model requests · "
-                          "{runs} tool executions").format(
-            input=i18n.tokens(f.input_tokens), output=i18n.tokens(f.output_tokens),
+        figures = self.tr("{tokens} · {requests} model requests · {runs} tool executions").format(
+            tokens=tokens_phrase(f.input_tokens, f.output_tokens),
             requests=i18n.number(status.requests), runs=i18n.number(status.tool_runs))
         self.figures_label.setText(
             f"{_escape(figures)} · {failed} · <a href='details'>{_escape(self.tr('Run details'))}</a>")
@@ -142,10 +144,26 @@ class VPStatusPanel(QWidget):
         self.hide()
 
 
+def tokens_phrase(input_tokens: int | None, output_tokens: int | None) -> str:
+    """The turn's tokens as one phrase; an unreported side says "not provided", never 0 (Y43)."""
+    translate = QCoreApplication.translate
+    if input_tokens is None and output_tokens is None:
+        return translate("VPStatusBlock", "tokens: not provided by the service")
+    if output_tokens is None:
+        return translate("VPStatusBlock", "input {input} tokens · output: not provided").format(
+            input=i18n.number(input_tokens or 0))
+    if input_tokens is None:
+        return translate("VPStatusBlock", "input: not provided · output {output} tokens").format(
+            output=i18n.number(output_tokens))
+    return translate("VPStatusBlock", "input {input} · output {output} tokens").format(
+        input=i18n.number(input_tokens), output=i18n.number(output_tokens))
+
+
 def _tools_table(f: RunFigures) -> str:
     translate = QCoreApplication.translate
+    missing = ("<i>" + _escape(i18n.core_text(NO_TOOL_DETAIL)) + "</i>") if not f.tool_detail else ""
     if not f.tools:
-        return "<i>" + translate("VPStatusBlock", "No tool calls yet.") + "</i>"
+        return missing or "<i>" + translate("VPStatusBlock", "No tool calls yet.") + "</i>"
     rows = "".join(f"<tr><td>{_escape(t.name)}</td><td align='right'>{i18n.number(t.executions)}</td>"
                    f"<td align='right'>{i18n.number(t.failures)}</td>"
                    f"<td align='right'>{i18n.number(t.blocked)}</td></tr>"
@@ -157,7 +175,8 @@ def _tools_table(f: RunFigures) -> str:
         ("", translate("VPStatusBlock", "failures")), ("", translate("VPStatusBlock", "blocked"))))
     note = translate("VPStatusBlock", "Failures include blocked calls (refused before they ran).")
     return (f"<table cellspacing='6'><tr>{head}</tr>{rows}</table>"
-            f"<span style='color:{theme.dim_color().name()}'>{_escape(note)}</span>" + more)
+            f"<span style='color:{theme.dim_color().name()}'>{_escape(note)}</span>" + more
+            + (f"<br>{missing}" if missing else ""))
 
 
 def _details(f: RunFigures) -> str:

@@ -14,8 +14,8 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QWidget
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.core.events import Checkpoint
 from foya_desktop.core.model import Phase, Session
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.ops.rewind import RewindResult
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.dialogs.roster import RosterDialog

@@ -98,7 +98,7 @@ class SessionDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(theme.warning_color())
         painter.drawEllipse(box)
-        painter.setPen(QColor("white"))
+        painter.setPen(QColor("#1b1b1f") if theme.is_dark() else QColor("white"))  # dark: a light orange
         painter.setFont(_bold(theme.small_font()))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, "!")
 

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from foya_desktop.core.events import TaskRecord
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.summaries import first_line
 

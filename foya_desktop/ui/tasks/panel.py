@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from foya_desktop.core.events import TaskChanged, TaskRecord
+from foya_desktop.core.events import TaskChanged
+from foya_desktop.core.records import TaskRecord
 from foya_desktop.ui import theme
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.kernel_api import KernelApi

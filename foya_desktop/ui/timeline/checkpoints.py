@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from PySide6.QtCore import QCoreApplication, QObject, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPen
 
-from foya_desktop.core.events import Checkpoint
+from foya_desktop.core.records import Checkpoint
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.canvas import Canvas
 from foya_desktop.ui.timeline.edits import RowEditsMixin

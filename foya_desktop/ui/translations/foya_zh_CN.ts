@@ -806,6 +806,10 @@
         <source>Debug traces may contain project text and tool output. They are for you, the owner of this session: do not export or share them casually.</source>
         <translation>调试记录可能包含项目文本和工具输出。它们仅供你（此会话的所有者）查看：请勿随意导出或分享。</translation>
     </message>
+    <message>
+        <source>Per-tool detail is not available for this run: it was recorded by an older Foya that did not store whether each call ran or was blocked. The totals count every call.</source>
+        <translation>本次运行没有按工具的明细：它由旧版 Foya 记录，当时未保存每次调用是实际执行还是被拦截。总计仍包含全部调用。</translation>
+    </message>
 </context>
 <context>
     <name>FindActions</name>
@@ -3363,8 +3367,24 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         </translation>
     </message>
     <message>
-        <source>input {input} · output {output} tokens · {requests} model requests · {runs} tool executions</source>
-        <translation>输入 {input} · 输出 {output} token · {requests} 次模型请求 · {runs} 次工具执行</translation>
+        <source>{tokens} · {requests} model requests · {runs} tool executions</source>
+        <translation>{tokens} · {requests} 次模型请求 · {runs} 次工具执行</translation>
+    </message>
+    <message>
+        <source>tokens: not provided by the service</source>
+        <translation>token 用量：服务未提供</translation>
+    </message>
+    <message>
+        <source>input {input} tokens · output: not provided</source>
+        <translation>输入 {input} token · 输出：未提供</translation>
+    </message>
+    <message>
+        <source>input: not provided · output {output} tokens</source>
+        <translation>输入：未提供 · 输出 {output} token</translation>
+    </message>
+    <message>
+        <source>input {input} · output {output} tokens</source>
+        <translation>输入 {input} · 输出 {output} token</translation>
     </message>
     <message>
         <source>No tool calls yet.</source>
