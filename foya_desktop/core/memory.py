@@ -13,6 +13,7 @@ branch, fork and merge never copy them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -57,3 +58,16 @@ class MemoryEntry:
     """The session it was written in ("" when written outside any session)."""
     created_at: int = 0
     updated_at: int = 0
+
+
+MEMORY_TOOL = "memory"
+"""The VPs' memory tool (``engine.memory.tool``); the timeline draws its saves with an undo."""
+
+_SAVED = re.compile(r"^Saved (mem_[0-9A-Za-z]+) to (user|vp|session-vp|session) memory")
+"""How a save's result starts (``engine.memory.tool`` writes it)."""
+
+
+def saved_entry(result: str) -> tuple[str, str] | None:
+    """(entry id, scope) of a successful ``memory`` save's result text, else ``None``."""
+    found = _SAVED.match(result)
+    return (found.group(1), found.group(2)) if found else None

@@ -16,23 +16,19 @@ person's user-scope entries (those are removed by the person).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from foya_desktop.core.errors import FoyaError, ToolError
 from foya_desktop.core.events import MemoryChanged
-from foya_desktop.core.memory import MemoryEntry, MemoryScope
+from foya_desktop.core.memory import MEMORY_TOOL, MemoryEntry, MemoryScope, saved_entry
 from foya_desktop.engine.memory.ops import clean_text, parse_scope
 from foya_desktop.engine.services import Services
 from foya_desktop.store import memory as rows
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_str
 
-MEMORY = "memory"
-"""The tool's name (the timeline draws its saves with an undo)."""
-
-SAVED = re.compile(r"^Saved (mem_[0-9A-Za-z]+) to (user|vp|session-vp|session) memory")
-"""How a save's result starts: the timeline reads the entry id and scope from it."""
+MEMORY = MEMORY_TOOL
+__all__ = ["MEMORY", "MemoryTool", "describe", "saved_entry"]
 
 SCOPE_WORDS = {
     MemoryScope.USER: "the person's own memory (every session, every VP)",
@@ -56,12 +52,6 @@ SCHEMA: dict[str, Any] = {
     "required": ["action"],
     "additionalProperties": False,
 }
-
-
-def saved_entry(result: str) -> tuple[str, str] | None:
-    """(entry id, scope) of a successful save's result text, else ``None``."""
-    found = SAVED.match(result)
-    return (found.group(1), found.group(2)) if found else None
 
 
 def describe(entry: MemoryEntry) -> str:
