@@ -93,8 +93,10 @@ async def test_memory_dialog_per_scope_with_add_edit_remove(
     vp_tree = dialog.trees[MemoryScope.VP]
     assert vp_tree.topLevelItemCount() == 1
     item = vp_tree.topLevelItem(0)
+    assert item is not None
     assert [item.text(i) for i in range(4)] == ["Linus owns the parser.", "Linus", "Linus", f"Pairing ({sid})"]
-    assert dialog.trees[MemoryScope.USER].topLevelItem(0).text(2) == "you"
+    user_item = dialog.trees[MemoryScope.USER].topLevelItem(0)
+    assert user_item is not None and user_item.text(2) == "you"
     dialog.tabs.setCurrentIndex(SCOPES.index(MemoryScope.VP))
     await settle()
     dialog.grab().save(str(SHOTS / "memory_dialog_vps.png"))
@@ -114,14 +116,18 @@ async def test_memory_dialog_per_scope_with_add_edit_remove(
     await wait_until(lambda: "needs some text" in dialog.message.text(), what="refusal in words")
 
     session_tree = dialog.trees[MemoryScope.SESSION]
-    session_tree.topLevelItem(0).setText(0, "Deadline is Monday.")
+    first = session_tree.topLevelItem(0)
+    assert first is not None
+    first.setText(0, "Deadline is Monday.")
     await wait_until(lambda: any(e.text == "Deadline is Monday." for e in dialog.entries[MemoryScope.SESSION]),
                      what="edited")
     assert [e.text for e in await real_kernel.list_memory(MemoryScope.SESSION, session_id=sid)] == [
         "Deadline is Monday."]
     await settle()
     dialog.grab().save(str(SHOTS / "memory_dialog_session.png"))
-    session_tree.topLevelItem(0).setSelected(True)
+    first = session_tree.topLevelItem(0)
+    assert first is not None
+    first.setSelected(True)
     assert dialog.remove_button.isEnabled()
     dialog.remove_button.click()
     await wait_until(lambda: session_tree.topLevelItemCount() == 0, what="removed")
