@@ -38,9 +38,11 @@ class AttentionPanel(QWidget):
     Signals:
         approval_answered(str, str, str): request id, answer (once | session | always | deny), feedback;
             emitted after the answer was handed to the engine.
+        show_call(str): the card's "Show the call" was clicked (tool call id).
     """
 
     approval_answered = Signal(str, str, str)
+    show_call = Signal(str)
 
     def __init__(self, speakers: SpeakerDirectory, answer: AnswerApproval | None = None,
                  parent: QWidget | None = None) -> None:
@@ -111,6 +113,7 @@ class AttentionPanel(QWidget):
             self.card = ApprovalCard(head, self._speakers.name(head.speaker), waiting=len(self._queue) - 1,
                                      has_project=self._has_project)
             self.card.answered.connect(self._answered)
+            self.card.show_call.connect(self.show_call)
             self._layout.insertWidget(0, self.card)
         self._update_visible()
 

@@ -213,6 +213,8 @@ class MainWindow(QMainWindow):
         # what waits for the person: cards in the pane, a mark in the tree
         b.approval_requested.connect(pane.attention.on_approval_requested)
         b.approval_resolved.connect(pane.attention.on_approval_resolved)
+        for asked in (b.approval_requested, b.approval_resolved):  # tool rows say "waiting for approval"
+            asked.connect(lambda _event: pane.timeline_view.viewport().update())
         b.question_asked.connect(pane.cards.book.on_asked)
         b.question_answered.connect(pane.cards.book.on_answered)
         b.question_closed.connect(pane.cards.book.on_closed)

@@ -41,8 +41,10 @@ from foya_desktop.ui.dialogs.usage import UsageDialog, open_usage
 from foya_desktop.ui.error_text import turn_error_text
 from foya_desktop.ui.images.browser import ImageBrowser
 from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.tasks.panel import TasksPanel
+from foya_desktop.ui.timeline.call_outcome import Activity
 from foya_desktop.ui.timeline.live import LiveStreams
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
@@ -83,6 +85,9 @@ class SessionPane(QWidget):
         self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
         self.attention = AttentionPanel(speakers, kernel.answer_approval)
+        self.renderer.activity = self  # tool rows ask whether a call without a result still runs
+        self._turns: dict[str, str] = {}
+        """The turn running in each session, by session id (from the turn events)."""
         self.cards = TimelineCards(self.timeline_view, self.timeline_model, kernel, runner, speakers, self)
         self.images = ImageBrowser(self.timeline_view, self.timeline_model, kernel.read_artifact, self)
         self.tasks = TasksPanel(kernel, runner)
@@ -143,6 +148,8 @@ class SessionPane(QWidget):
         self.queue.resume_requested.connect(self._resume)
         self.status.connection_chosen.connect(self._choose_connection)
         self.cards.fallback_changed.connect(self.attention.set_questions)
+        self.attention.show_call.connect(lambda call_id: self._runner.spawn(
+            self.show_call(call_id), self.tr("Showing the call")))
         self.status.approval_chosen.connect(
             lambda mode: self._update(approval_mode=mode) if self.session else None)
         self.status.effort_chosen.connect(
@@ -238,12 +245,16 @@ class SessionPane(QWidget):
 
     def on_turn_started(self, event: TurnStarted) -> None:
         """A new turn: per-VP progress starts over."""
+        self._turns[event.session_id] = event.turn_id
         if self._is_current(event.session_id):
             self.status.clear_vp_status()
 
     def on_turn_finished(self, event: TurnFinished) -> None:
         """Drop streams that will never complete; refresh run state; say why a turn failed."""
         self.timeline_model.finish_turn(event.session_id, event.turn_id)
+        if self._turns.get(event.session_id) == event.turn_id:
+            del self._turns[event.session_id]
+        self.timeline_view.viewport().update()  # open calls of the turn now read "interrupted"
         if self._is_current(event.session_id):
             self.status.clear_vp_status()  # live figures are not kept as history (Yeaft Y46)
             self._load_debug()
@@ -263,6 +274,7 @@ class SessionPane(QWidget):
             self.status.set_phase(phase)
             self.composer.set_busy(phase != Phase.IDLE)
             self.cards.refresh()  # a call without its question is "opening" only while a turn runs
+            self.timeline_view.viewport().update()  # so is a tool row "running…"
 
     def on_queue_changed(self, event: QueueChanged) -> None:
         """A new queue snapshot."""
@@ -275,6 +287,27 @@ class SessionPane(QWidget):
         if self._is_current(event.session_id):
             self.composer.restore(event.text, [])
             self._reload()
+
+    def call_activity(self, session_id: str, turn_id: str, call_id: str) -> Activity:
+        """For tool rows without a result (``CallActivity``): waiting for an approval, running, or neither.
+
+        A call runs only while its session runs that very turn; after a stop, a rejection or
+        a restart it does not, whatever state the stored call still has.
+        """
+        if any(a.call_id == call_id for a in self._kernel.pending_approvals(session_id)):
+            return "approval"
+        if self._kernel.phase(session_id) == Phase.IDLE:
+            return ""
+        running = self._turns.get(session_id)
+        return "running" if running is None or not turn_id or running == turn_id else ""
+
+    async def show_call(self, call_id: str) -> bool:
+        """Bring the row of tool call ``call_id`` on screen (an approval card's "Show the call")."""
+        if reveal_call(self, call_id):
+            return True
+        if self.timeline_model.detached:  # the window was moved back in history (find, search)
+            await self.show_session(self.session)
+        return reveal_call(self, call_id)
 
     def _is_current(self, session_id: str) -> bool:
         return self.session is not None and self.session.id == session_id

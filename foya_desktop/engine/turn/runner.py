@@ -39,7 +39,13 @@ from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
 from foya_desktop.engine.turn.debug_trace import StepTiming, record_step, record_tool
-from foya_desktop.engine.turn.tool_exec import ToolRun, interrupted_result, run_tool_call
+from foya_desktop.engine.turn.tool_exec import (
+    ClosedHow,
+    ToolRun,
+    TurnStopped,
+    interrupted_result,
+    run_tool_call,
+)
 
 log = logging.getLogger(__name__)
 
@@ -146,15 +152,16 @@ async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAc
 
 
 async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
-    for call in message.tool_calls:
+    calls = message.tool_calls
+    for n, call in enumerate(calls):
         session = await svc.store.get_session(run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
         started = now_ms()
         try:
             result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
-        except asyncio.CancelledError:
-            stopped = ToolRun(interrupted_result(session, run.vp, run.turn_id, call))
-            await asyncio.shield(_finish_call(svc, message, call, ToolState.ERROR, stopped))
+        except (asyncio.CancelledError, TurnStopped) as stop:
+            how: ClosedHow = "denied" if isinstance(stop, TurnStopped) else "interrupted"
+            await asyncio.shield(_close_calls(svc, run, session, message, calls[n:], how))
             raise
         outcome = result.message.tool_result
         failed = outcome is not None and outcome.is_error
@@ -168,6 +175,18 @@ async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
         state = ToolState.ERROR if failed else ToolState.COMPLETED
         message = await _finish_call(svc, message, call, state, result)
         _status(svc, run, "running")
+
+
+async def _close_calls(svc: Services, run: VPRun, session: Session, message: Message,
+                       calls: tuple[ToolCallPart, ...] | list[ToolCallPart], how: ClosedHow) -> None:
+    """The turn stops at ``calls[0]`` (stopped or rejected): it and every later call get a result.
+
+    NOTE: without one, a rejected call stayed "running" and the calls after a stopped one stayed
+    "pending" until the next start-up repaired them (the timeline showed "running…" meanwhile).
+    """
+    for i, call in enumerate(calls):
+        closed = interrupted_result(session, run.vp, run.turn_id, call, how if i == 0 else "not_started")
+        message = await _finish_call(svc, message, call, ToolState.ERROR, ToolRun(closed))
 
 
 async def _set_call_state(svc: Services, message: Message, call: ToolCallPart,

@@ -13,6 +13,7 @@ import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
 from foya_desktop.core.errors import FoyaError, ToolError
 from foya_desktop.core.ids import new_id, now_ms
@@ -193,9 +194,24 @@ async def _stored(svc: Services, session: Session, vp: VP, turn_id: str, call: T
     return run
 
 
-def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPart) -> Message:
-    """The result recorded for a call whose turn was stopped while it ran."""
-    return _result(session, vp, turn_id, call, ToolOutput(INTERRUPTED_RESULT, is_error=True)).message
+DENIED_RESULT = "The person rejected this tool call, so it did not run; the turn stopped."
+NOT_RUN_RESULT = ("The turn stopped before this tool call started, so it did not run. Call it again "
+                  "if it is still needed.")
+ClosedHow = Literal["interrupted", "denied", "not_started"]
+"""How a call ended without running to completion; kept in the result's meta (the window says it)."""
+_CLOSED_TEXT: dict[str, str] = {"interrupted": INTERRUPTED_RESULT, "denied": DENIED_RESULT,
+                                "not_started": NOT_RUN_RESULT}
+
+
+def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPart,
+                       how: ClosedHow = "interrupted") -> Message:
+    """The result recorded for a call whose turn stopped while it ran, was rejected, or never got to it.
+
+    Every call gets a result, so no call stays open ("running…") once its turn is over, and the
+    next request tells the model what really happened.
+    """
+    message = _result(session, vp, turn_id, call, ToolOutput(_CLOSED_TEXT[how], is_error=True)).message
+    return replace(message, meta={**message.meta, how: True})
 
 
 def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,

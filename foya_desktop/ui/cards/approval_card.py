@@ -74,9 +74,11 @@ class ApprovalCard(QFrame):
 
     Signals:
         answered(str, str, str): request id, answer (once | session | always | deny), feedback.
+        show_call(str): the person asked to see the request's tool call in the timeline (call id).
     """
 
     answered = Signal(str, str, str)
+    show_call = Signal(str)
 
     def __init__(self, request: ApprovalRequested, who: str, *, waiting: int = 0,
                  has_project: bool = True, parent: QWidget | None = None) -> None:
@@ -90,6 +92,15 @@ class ApprovalCard(QFrame):
         self.waiting = label(self._more_waiting(waiting), color=theme.dim_color())
         self.waiting.setVisible(waiting > 0)
         head.addWidget(self.waiting)
+        self.show_call_button = QToolButton()
+        self.show_call_button.setText(self.tr("Show the call ↑"))
+        self.show_call_button.setToolTip(
+            self.tr("Scroll the timeline to the tool call this request is about"))
+        self.show_call_button.setAutoRaise(True)
+        self.show_call_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.show_call_button.setVisible(bool(request.call_id))
+        self.show_call_button.clicked.connect(lambda: self.show_call.emit(request.call_id))
+        head.addWidget(self.show_call_button)
         layout.addLayout(head)
         layout.addWidget(label(request.summary, select=True))
         self._add_arguments(layout.addWidget)

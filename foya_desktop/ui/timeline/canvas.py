@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
@@ -21,6 +21,20 @@ from PySide6.QtGui import (
 )
 
 from foya_desktop.ui import theme
+from foya_desktop.ui.timeline.docs import (
+    CODE_HEADER,
+    CODE_MARGIN,
+    QUOTE_INDENT,
+    code_blocks_in,
+    quote_bars,
+    rule_color,
+)
+
+
+def copy_label(done: bool) -> str:
+    """What a code block's copy button says (just after a click: that it copied)."""
+    return (QCoreApplication.translate("Canvas", "Copied ✓") if done
+            else QCoreApplication.translate("Canvas", "Copy"))
 
 
 @dataclass(slots=True)
@@ -51,6 +65,10 @@ class Canvas:
     """Room left for a card widget (an AskUser card) in row coordinates, with its tool call id."""
     visible: QRect | None = None
     """The part of the viewport being painted (absolute); documents outside it are skipped."""
+    copies: list[tuple[QRect, str]] = field(default_factory=list)
+    """Copy buttons of code blocks in row coordinates, with the exact code each copies."""
+    copied: str = ""
+    """The code whose copy button was clicked a moment ago (its button says so)."""
 
     def space(self, height: int) -> None:
         """Leave vertical room."""
@@ -87,8 +105,39 @@ class Canvas:
         height = round(doc.size().height())
         if self.painter is not None and self._shows(self.top + self.y, height):
             self.draw_document(doc, self.left + x, self.top + self.y, color)
+            self._decorate(doc, x)
         self.y += height
         return height
+
+    def _decorate(self, doc: QTextDocument, x: int) -> None:
+        """What Qt's text layout cannot draw: quote bars, code headers with a copy button."""
+        assert self.painter is not None
+        painter, left, top = self.painter, self.left + x, self.top + self.y
+        for level, rect in quote_bars(doc):
+            for depth in range(level):
+                painter.fillRect(QRectF(left + depth * QUOTE_INDENT + 2, top + rect.top(), 3, rect.height()),
+                                 rule_color())
+        blocks = code_blocks_in(doc)
+        if not blocks:
+            return
+        font = theme.small_font()
+        metrics = QFontMetrics(font)
+        painter.save()
+        painter.setFont(font)
+        width = round(doc.textWidth()) - CODE_MARGIN  # the tint ends at the block's right margin
+        for block in blocks:
+            strip = QRect(0, round(block.top), width, CODE_HEADER)
+            painter.fillRect(strip.translated(left, top), theme.code_background())
+            painter.setPen(theme.dim_color())
+            if block.language:
+                painter.drawText(strip.adjusted(8, 0, 0, 0).translated(left, top),
+                                 Qt.AlignmentFlag.AlignVCenter, block.language)
+            label = copy_label(block.code == self.copied)
+            button = QRect(width - metrics.horizontalAdvance(label) - 16, strip.top() + 2,
+                           metrics.horizontalAdvance(label) + 12, CODE_HEADER - 4)
+            painter.drawText(button.translated(left, top), Qt.AlignmentFlag.AlignCenter, label)
+            self.copies.append((button.translated(x, self.y), block.code))
+        painter.restore()
 
     def _shows(self, top: int, height: int) -> bool:
         """Long replies extend far past the viewport; drawing their hidden parts is waste."""

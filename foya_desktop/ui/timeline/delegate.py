@@ -18,9 +18,10 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
+    QTimer,
     Signal,
 )
-from PySide6.QtGui import QMouseEvent, QPainter
+from PySide6.QtGui import QGuiApplication, QMouseEvent, QPainter
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from foya_desktop.ui.timeline.canvas import Canvas
@@ -42,9 +43,11 @@ class TimelineDelegate(QStyledItemDelegate):
 
     Signals:
         image_clicked(int, str): row number and artifact hash of the thumbnail the person clicked.
+        code_copied(str): a code block's copy button put this code on the clipboard.
     """
 
     image_clicked = Signal(int, str)
+    code_copied = Signal(str)
 
     def __init__(self, renderer: RowRenderer, viewport: QWidget, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +56,11 @@ class TimelineDelegate(QStyledItemDelegate):
         self._sizes: dict[SizeKey, int] = {}
         self._hits: dict[str, list[tuple[QRect, int]]] = {}
         self._images: dict[str, list[tuple[QRect, str]]] = {}
+        self._copies: dict[str, list[tuple[QRect, str]]] = {}
+        self.copied = ""
+        """The code copied a moment ago: its button says "Copied" until ``_copied_timer`` runs out."""
+        self._copied_timer = QTimer(self, singleShot=True, interval=1500)
+        self._copied_timer.timeout.connect(self._forget_copied)
         self.measured = 0
         """How many rows were measured for real (benchmarks and tests read this)."""
         self.exposed: QRect | None = None
@@ -94,16 +102,18 @@ class TimelineDelegate(QStyledItemDelegate):
             return
         rect = option.rect
         visible = self.exposed if self.exposed is not None else self._viewport.rect()
-        canvas = Canvas(painter, rect.left(), rect.top(), rect.width(), visible=visible)
+        canvas = Canvas(painter, rect.left(), rect.top(), rect.width(), visible=visible, copied=self.copied)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         self.renderer.walk(canvas, row, bool(index.data(HEADER_ROLE)))
         painter.restore()
         self._hits[row.key] = list(canvas.hits)
         self._images[row.key] = list(canvas.images)
+        self._copies[row.key] = list(canvas.copies)
         if len(self._hits) > 2000:
             self._hits.clear()
             self._images.clear()
+            self._copies.clear()
 
     def editorEvent(self, event: QEvent, model: QAbstractItemModel, option: QStyleOptionViewItem,
                     index: AnyIndex) -> bool:
@@ -115,6 +125,10 @@ class TimelineDelegate(QStyledItemDelegate):
         row: Row | None = index.data(ROW_ROLE)
         rect = option.rect
         point = event.position().toPoint() - rect.topLeft()
+        for box, code in self._copies.get(row.key if row else "", []):
+            if box.contains(point):
+                self.copy_code(code)
+                return True
         for box, sha in self._images.get(row.key if row else "", []):
             if box.contains(point):
                 self.image_clicked.emit(index.row(), sha)
@@ -124,6 +138,22 @@ class TimelineDelegate(QStyledItemDelegate):
                 model.toggle_part(index.row(), part)
                 return True
         return False
+
+    def copy_buttons(self, row_key: str) -> list[tuple[QRect, str]]:
+        """The copy buttons painted last in a row (row coordinates, code) — tests click them."""
+        return list(self._copies.get(row_key, []))
+
+    def copy_code(self, code: str) -> None:
+        """Put exactly ``code`` on the clipboard; its button says "Copied" for a moment."""
+        QGuiApplication.clipboard().setText(code)
+        self.copied = code
+        self._copied_timer.start()
+        self._viewport.update()
+        self.code_copied.emit(code)
+
+    def _forget_copied(self) -> None:
+        self.copied = ""
+        self._viewport.update()
 
     def clear_sizes(self) -> None:
         """Forget every cached height (fonts or palette changed)."""

@@ -26,6 +26,7 @@ from foya_desktop.core.messages import (
 from foya_desktop.ui import theme
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline import summaries
+from foya_desktop.ui.timeline.call_outcome import CallActivity
 from foya_desktop.ui.timeline.canvas import Canvas, Segment
 from foya_desktop.ui.timeline.checkpoints import walk_checkpoint
 from foya_desktop.ui.timeline.docs import DocumentCache, markdown_document
@@ -52,6 +53,8 @@ class RowRenderer(ToolRows):
         self.thumbnails = thumbnails
         self.cards: CardSlots | None = None
         """Set by the owner of card widgets; their calls get a slot instead of a tool row."""
+        self.activity: CallActivity | None = None
+        """Set by the window: whether a call without a result still runs or waits for an approval."""
         self.docs = DocumentCache(300)
         self._bubble_widths: dict[tuple[str, int], int] = {}
         self.refresh_fonts()
@@ -85,6 +88,7 @@ class RowRenderer(ToolRows):
             canvas.hits[:] = [(rect.translated(gutter, 0), part) for rect, part in canvas.hits]
             canvas.images[:] = [(rect.translated(gutter, 0), sha) for rect, sha in canvas.images]
             canvas.slots[:] = [(rect.translated(gutter, 0), cid) for rect, cid in canvas.slots]
+            canvas.copies[:] = [(rect.translated(gutter, 0), code) for rect, code in canvas.copies]
 
     def _walk(self, canvas: Canvas, row: Row, header: bool) -> None:
         if isinstance(row, CheckpointRow):

@@ -21,6 +21,7 @@ from foya_desktop.core.messages import Message, ToolCallPart
 from foya_desktop.ui import theme
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline import summaries
+from foya_desktop.ui.timeline.call_outcome import CallActivity, outcome
 from foya_desktop.ui.timeline.canvas import Canvas, Segment
 from foya_desktop.ui.timeline.docs import plain_document
 from foya_desktop.ui.timeline.rows import MessageRow
@@ -68,6 +69,7 @@ class ToolRows:
     speakers: SpeakerDirectory
     thumbnails: ThumbnailCache | None
     cards: CardSlots | None
+    activity: CallActivity | None
 
     def _cached(self, key: Hashable, make: Callable[[], QTextDocument]) -> QTextDocument:
         """A document from the renderer's LRU (implemented by ``RowRenderer``)."""
@@ -88,11 +90,10 @@ class ToolRows:
             segments = [Segment(theme.tool_icon(call.name) + " ", theme.text_color(), self.small),
                         Segment(call.name + "  ", theme.text_color(), self.bold),
                         Segment(summaries.summarize_args(call.arguments), theme.dim_color(), self.mono, True)]
-        if result is None:
-            segments.append(
-                Segment(QCoreApplication.translate("ToolRows", "  · running…"), theme.dim_color(), self.small)
-            )
-        elif call.name == ROUTE_FORWARD and not result.is_error:
+        said = outcome(row.message, call, row.results.get(call.call_id), self.activity, self.small)
+        if said is not None:  # no result (yet, or in the window), or one that says the call did not run
+            segments.append(said)
+        elif result is None or (call.name == ROUTE_FORWARD and not result.is_error):
             pass  # the hand-off line says it all; the target's reply follows in its own block
         else:
             color = theme.error_color() if result.is_error else theme.dim_color()

@@ -41,6 +41,14 @@
         <translation>{who} 想要使用 {tool}</translation>
     </message>
     <message>
+        <source>Show the call ↑</source>
+        <translation>显示该调用 ↑</translation>
+    </message>
+    <message>
+        <source>Scroll the timeline to the tool call this request is about</source>
+        <translation>将时间线滚动到此请求对应的工具调用</translation>
+    </message>
+    <message>
         <source>Why you are asked: {reason}</source>
         <translation>询问原因：{reason}</translation>
     </message>
@@ -158,6 +166,17 @@
     <message>
         <source>stop the running reply first</source>
         <translation>请先停止正在进行的回复</translation>
+    </message>
+</context>
+<context>
+    <name>Canvas</name>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
@@ -2659,6 +2678,10 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>标题、公告、VP、模型、推理强度、审批和智能体模式</translation>
     </message>
     <message>
+        <source>Showing the call</source>
+        <translation>正在显示该调用</translation>
+    </message>
+    <message>
         <source>Confirming the plan</source>
         <translation>确认计划</translation>
     </message>
@@ -3262,6 +3285,34 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 </context>
 <context>
     <name>ToolRows</name>
+    <message>
+        <source>  ✗ denied</source>
+        <translation>  ✗ 已拒绝</translation>
+    </message>
+    <message>
+        <source>  · not run (the turn stopped)</source>
+        <translation>  · 未运行（本轮已停止）</translation>
+    </message>
+    <message>
+        <source>  ⚠ interrupted</source>
+        <translation>  ⚠ 已中断</translation>
+    </message>
+    <message>
+        <source>  → done</source>
+        <translation>  → 完成</translation>
+    </message>
+    <message>
+        <source>  ✗ failed</source>
+        <translation>  ✗ 失败</translation>
+    </message>
+    <message>
+        <source>  · waiting for your approval</source>
+        <translation>  · 等待你的批准</translation>
+    </message>
+    <message>
+        <source>  · queued</source>
+        <translation>  · 排队中</translation>
+    </message>
     <message>
         <source>  · running…</source>
         <translation>  · 运行中…</translation>
