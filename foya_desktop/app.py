@@ -14,10 +14,11 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import qasync
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from foya_desktop import DESKTOP_ID
 from foya_desktop.core.errors import FoyaError
@@ -25,14 +26,18 @@ from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.preferences import PreferencesFile
-from foya_desktop.ui import i18n
-from foya_desktop.ui.aio import run_dialog
+from foya_desktop.store.restore import Restored, restore_newest_backup
+from foya_desktop.ui import i18n, storage_fault
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, instance_address
+from foya_desktop.ui.window_host import WindowHost
+
+if TYPE_CHECKING:
+    from foya_desktop.engine.kernel import Kernel
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -95,35 +100,44 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
     """
     data = Home(home) if home is not None else default_home()
     i18n.install_for(data)
-    try:
-        kernel = await open_kernel(home, kind="window")
-    except FoyaError as error:
-        text = QCoreApplication.translate("App", "Foya cannot open its data folder ({folder}).").format(
-            folder=data.root)
-        await _show_fatal(f"{text}\n\n{error_text(error)}")
-        return error.exit_code
-    bridge = EngineBridge(kernel.bus)
-    window = MainWindow(kernel, bridge, use_tray=use_tray,
-                        preferences=PreferencesFile(data))
+    opened = await _open_or_explain(data)
+    if isinstance(opened, int):
+        return opened
+    kernel, restored = opened
+    host = WindowHost(lambda: MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray,
+                                         preferences=PreferencesFile(data)))
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:
         if not done.done():
             done.set_result(None)
 
-    window.quit_controller.finished.connect(finish)
-    _quit_on_signals(window)
-    smoke = _smoke_hook(window)
-    window.show()
-    if instance is not None:
-        instance.activated.connect(window.handle_launch)
+    def adopt(window: MainWindow) -> None:
+        """Wire a (new) window: quitting ends the app; later launches come to it."""
+        window.quit_controller.finished.connect(finish)
+        if instance is not None:
+            instance.activated.connect(window.handle_launch)
+
+    adopt(host.window)
+    host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
+    _quit_on_signals(host)
+    smoke = _smoke_hook(host.window)
+    host.window.show()
+    if restored is not None:
+        kept = restored.damaged_copy.name if restored.damaged_copy else "—"
+        host.window.statusBar().showMessage(QCoreApplication.translate(
+            "App", "Restored the backup {backup}; the damaged database is kept as {damaged}.").format(
+            backup=restored.backup.name, damaged=kept))
     try:
-        await window.start()
+        await host.window.start()
+        kernel.watch_other_processes()  # `foya` commands beside the window show up in it
         if folder:
-            window.handle_launch(folder)
+            host.window.handle_launch(folder)
         await done
     finally:
-        bridge.close()
+        window = host.window
+        window.bridge.close()
+        await window.tray_agent.close()
         await kernel.close()
         window.hide()
         window.deleteLater()
@@ -168,22 +182,39 @@ def _smoke_hook(window: MainWindow) -> _FirstPaint | None:
     return _FirstPaint(window, quit_after_ms)
 
 
-def _quit_on_signals(window: MainWindow) -> None:
+def _quit_on_signals(host: WindowHost) -> None:
     """Ctrl+C / SIGTERM quit like the menu does: running turns finish first.
 
     NOTE: Python runs signal handlers only between bytecodes, and Qt's C++ loop
     may sleep for long; a cheap periodic timer gives the interpreter a chance.
     """
     def request(_signum: int, _frame: object) -> None:
-        QTimer.singleShot(0, window.quit_controller.request_quit)
+        QTimer.singleShot(0, host.window.quit_controller.request_quit)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request)
-    wake = QTimer(window)
+    wake = QTimer(host)
     wake.timeout.connect(lambda: None)
     wake.start(250)
 
 
-async def _show_fatal(text: str) -> None:
-    box = QMessageBox(QMessageBox.Icon.Critical, "Foya", text)
-    await run_dialog(box)
+async def _open_or_explain(data: Home) -> tuple[Kernel, Restored | None] | int:
+    """The kernel, or — when the data folder cannot be opened — the storage-fault dialog until the
+    person restores a backup, retries, or quits (then the fault's exit code, as the CLI's)."""
+    restored: Restored | None = None
+    note = ""
+    while True:
+        try:
+            return await open_kernel(data.root, kind="window"), restored
+        except FoyaError as error:
+            choice = await storage_fault.ask(error, data, note)
+            note = ""
+            if choice == "quit":
+                return error.exit_code
+            if choice == "restore":
+                try:
+                    restored = await asyncio.to_thread(restore_newest_backup, data)
+                except (FoyaError, OSError) as failed:
+                    why = error_text(failed) if isinstance(failed, FoyaError) else str(failed)
+                    note = QCoreApplication.translate(
+                        "App", "The backup could not be restored: {why}").format(why=why)

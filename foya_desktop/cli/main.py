@@ -17,6 +17,7 @@ from foya_desktop.cli.install_desktop import add_install_desktop_parser, install
 from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.memory_cmd import add_memory_parser, memory_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
+from foya_desktop.cli.restore_backup import add_restore_backup_parser, restore_backup_command
 from foya_desktop.cli.run import read_prompt, run_command
 from foya_desktop.cli.search_cmd import add_search_parser, search_command
 from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_memory_parser(sub.add_parser("memory", help="scoped memory: list, add, remove entries "
                                      "(user, vp, session-vp, session)"))
     add_install_desktop_parser(sub)
+    add_restore_backup_parser(sub)
     return parser
 
 
@@ -140,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "install-desktop":  # touches no database: no logging set-up, no kernel
             return install_desktop_command(args)
+        if args.command == "restore-backup":  # replaces the database a kernel could not open
+            return restore_backup_command(args)
         setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:

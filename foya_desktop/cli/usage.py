@@ -15,9 +15,14 @@ from typing import Any
 from foya_desktop.cli.status import open_store
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.figures import tokens_text
-from foya_desktop.engine.connections.usage import UsageReport, cost_text, usage_report
+from foya_desktop.engine.connections.usage import (
+    UsageReport,
+    checked_price,
+    cost_text,
+    save_price,
+    usage_report,
+)
 from foya_desktop.engine.turn.debug_trace import WARNING, traces
-from foya_desktop.store.ledger import Price, set_price
 
 
 def add_usage_parser(sub: Any) -> None:
@@ -58,13 +63,9 @@ async def _set_price(store: Any, args: argparse.Namespace) -> int:
     if len(args.price) != 3 or args.price[0] != "price":
         raise InvalidOperation("To set a price: foya usage price CONNECTION MODEL --input USD --output USD "
                                "(USD per million tokens).")
-    if args.input is None or args.output is None:
-        raise InvalidOperation("A price needs both --input and --output (USD per million tokens).")
-    values = [v for v in (args.input, args.output, args.cache_read, args.cache_write) if v is not None]
-    if any(v < 0 for v in values):
-        raise InvalidOperation("Prices cannot be negative.")
-    price = Price(args.price[1], args.price[2], args.input, args.output, args.cache_read, args.cache_write)
-    await store.write(set_price, price)
+    price = checked_price(args.price[1], args.price[2], args.input, args.output, args.cache_read,
+                          args.cache_write)
+    await save_price(store, price)
     print(f"Price set for {price.connection}/{price.model}: ${price.input_per_mtok} in, "
           f"${price.output_per_mtok} out per million tokens.")
     return 0

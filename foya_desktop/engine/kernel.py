@@ -32,7 +32,7 @@ from foya_desktop.engine.connections.discovery import (
     local_offers,
     try_connection,
 )
-from foya_desktop.engine.connections.usage import UsageReport, usage_report
+from foya_desktop.engine.connections.usage import UsageReport, checked_price, save_price, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.mcp.ops import McpOps
 from foya_desktop.engine.memory.ops import MemoryOps
@@ -42,7 +42,9 @@ from foya_desktop.engine.projects import ProjectOps
 from foya_desktop.engine.search import SearchOps
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
+from foya_desktop.engine.session.outside import OutsideWrites
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.engine.session.status import TurnStatus, turn_status
 from foya_desktop.engine.transfer.ops import TransferOps
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
@@ -80,6 +82,7 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
         self.bus = svc.bus
+        self._outside: OutsideWrites | None = None
         self.store = svc.store
         self.turns = TurnManager(svc, repair=lambda sid: repair_session(svc.store, sid))
         self.vp_library = VPLibrary(svc)
@@ -314,6 +317,17 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
         """Tokens (and cost where priced) by connection/model and day; all time without an id."""
         return await usage_report(self.store, session_id)
 
+    async def turn_status(self, session_id: str) -> TurnStatus | None:
+        """The running or last turn's figures per VP, from the store (``foya sessions status``)."""
+        return await turn_status(self.store, session_id)
+
+    async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
+                        output_per_mtok: float | None, cache_read_per_mtok: float | None = None,
+                        cache_write_per_mtok: float | None = None) -> None:
+        """USD per million tokens for one connection and model (refused in words when invalid)."""
+        await save_price(self.store, checked_price(connection, model, input_per_mtok, output_per_mtok,
+                                                   cache_read_per_mtok, cache_write_per_mtok))
+
     async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
         """The session's debug traces (see ``engine.turn.debug_trace``), oldest first."""
         await self.store.get_session(session_id)
@@ -381,8 +395,17 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
             return api_key
         return await asyncio.to_thread(resolve_api_key, conn, self.svc.providers.keystore)
 
+    def watch_other_processes(self) -> None:
+        """Tell this process's listeners what ``foya`` commands in other processes write (the window
+        calls it once it shows; ``engine/session/outside.py`` says how it stays cheap)."""
+        if self._outside is None:
+            self._outside = OutsideWrites(self.store, self.bus, lambda sid: self.phase(sid) != Phase.IDLE)
+        self._outside.start()
+
     async def close(self) -> None:
         """Stop every turn, close HTTP clients and the database."""
+        if self._outside is not None:
+            await self._outside.stop()
         await self.turns.scheduler.stop_all()
         await self.svc.tasks.close()
         if self.svc.mcp is not None:

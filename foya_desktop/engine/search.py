@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.store.outline import OutlineEntry, session_outline
 from foya_desktop.store.search import SearchHit, SearchQuery, message_seq, search, session_matches
 
 if TYPE_CHECKING:
@@ -39,3 +40,7 @@ class SearchOps:
     async def message_seq(self, message_id: str) -> int:
         """Where a message sits in its session (to open the timeline there)."""
         return await self.svc.store.read(message_seq, message_id)
+
+    async def outline(self, session_id: str) -> list[OutlineEntry]:
+        """The session's user turns and the VP blocks under them, oldest first (the outline list)."""
+        return await self.svc.store.read(session_outline, session_id)

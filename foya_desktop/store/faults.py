@@ -46,8 +46,8 @@ def newest_backup(home: Home) -> Path | None:
 def corrupt_advice(home: Home, what: str) -> str:
     """The sentence for a damaged database: never written; restore a backup or repair a copy."""
     backup = newest_backup(home)
-    restore = (f"restore the newest backup ({backup}) by copying it over that file"
-               if backup is not None else "restore it from your own backup")
+    restore = (f"restore the newest backup ({backup}) with `foya restore-backup` (the damaged file is "
+               "kept beside it)" if backup is not None else "restore it from your own backup")
     return (f"The database {home.database} {what}. Foya did not write to it. Quit Foya, then "
             f"{restore}, or repair a copy: sqlite3 {home.database} .recover | sqlite3 repaired.sqlite3 "
             "(and move repaired.sqlite3 into its place).")

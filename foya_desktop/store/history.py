@@ -17,16 +17,25 @@ from foya_desktop.store.codec import (
     message_payload,
 )
 from foya_desktop.store.events_log import append_event, append_events, events_of
-from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow
+from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
 _VALID = MessageRow.valid == True  # noqa: E712
 """An explicit comparison: a bare boolean column keeps SQLite off the (session, valid, seq) index."""
+
+_MESSAGE_FIELDS = ("id", "session", "seq", "role", "speaker", "parts", "status", "turn_id", "meta", "valid",
+                   "created_at")
+_INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "role", "speaker", "parts", '
+                       '"status", "turn_id", "meta", "valid", "created_at") '
+                       'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+"""The projection insert as plain SQL (the append hot path; see ``events_log``)."""
 
 
 def append_message(message: Message) -> Message:
     """Persist one completed (or interrupted) message; returns it with its seq."""
     seq = append_event(message.session_id, "message_added", message_payload(message))
-    MessageRow.insert(**message_columns(message, seq)).execute()
+    columns = message_columns(message, seq)
+    database_proxy.execute_sql(_INSERT_MESSAGE_SQL, tuple(
+        int(v) if isinstance(v, bool) else v for v in (columns[f] for f in _MESSAGE_FIELDS)))
     _reference_artifacts(message.session_id, artifacts_of(message))
     return replace(message, seq=seq)
 

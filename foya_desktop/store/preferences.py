@@ -52,6 +52,8 @@ class Preferences:
     window_state: str = ""
     splitter_sizes: tuple[int, ...] = field(default_factory=tuple)
     last_session_id: str = ""
+    outline_shown: bool = False
+    """The history outline beside the timeline is open (View menu)."""
 
 
 _LITERALS: dict[str, tuple[object, ...]] = {

@@ -11,9 +11,14 @@ Policy (DESIGN §1: "keeps running from the system tray"):
   and exits. The tray offers "Quit now", which stops running turns — they
   are persisted as interrupted — and exits.
 * Without a tray (GNOME without the AppIndicator extension), closing the
-  window with nothing running quits; with something running it asks: quit
-  once it has finished, or keep a small (minimised) window. The window never
-  hides without a tray: a hidden app with no icon has no way back.
+  window quits, as GNOME apps do when their last window closes. With
+  something running it says so plainly and asks: quit as soon as the running
+  replies are finished and stored (the window stays up, saying what it waits
+  for, until then), or keep the window open. No "small window" or minimising:
+  GNOME has no minimise button and no tray to restore from, and a window that
+  went out of sight with work still running is what people there do not
+  expect. The window never hides without a tray: a hidden app with no icon
+  has no way back.
 * The first close to the tray says once (ever, remembered in the
   preferences' ``told_about_tray``) that Foya keeps running there.
 """
@@ -23,9 +28,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QAbstractButton, QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
@@ -36,6 +42,28 @@ from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.kernel_api import KernelApi
 
 POLL_SECONDS = 0.25
+
+
+def bring_to_front(window: QWidget, activation_token: str = "") -> None:
+    """Show ``window`` (also when hidden to the tray), unminimise it, raise it and make it active.
+
+    ``activation_token`` is the launch's ``XDG_ACTIVATION_TOKEN`` (Wayland) or
+    ``DESKTOP_STARTUP_ID`` (X11 startup notification) handed over by a second
+    launch: the compositor lets the app that holds it take the focus. Qt's
+    Wayland plugin reads ``XDG_ACTIVATION_TOKEN`` from the environment when
+    asked to activate; it is removed again right after.
+    """
+    if activation_token:
+        os.environ["XDG_ACTIVATION_TOKEN"] = activation_token
+    state = window.windowState() & ~Qt.WindowState.WindowMinimized
+    window.setWindowState(state | Qt.WindowState.WindowActive)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    handle = window.windowHandle()
+    if handle is not None:
+        handle.requestActivate()
+    os.environ.pop("XDG_ACTIVATION_TOKEN", None)  # used once; commands the agent runs must not inherit it
 
 
 class QuitController(QObject):
@@ -89,11 +117,15 @@ class QuitController(QObject):
         return tray
 
     def show_window(self) -> None:
-        """Bring the window back from the tray."""
+        """Bring the window to the front: back from the tray, unminimised, raised and active.
+
+        A maximised window stays maximised (``showNormal`` would restore its size). Window
+        managers may refuse focus to an app in the background ("focus stealing prevention");
+        ``requestActivate`` on X11 and the second launch's activation token on Wayland
+        (see :func:`bring_to_front`) are how the request is made in their terms.
+        """
         if not self.quitting:
-            self._window.showNormal()
-            self._window.raise_()
-            self._window.activateWindow()
+            bring_to_front(self._window)
 
     def window_closing(self) -> bool:
         """Called from ``closeEvent``; returns True if the close should be ignored (hidden to tray)."""
@@ -125,14 +157,15 @@ class QuitController(QObject):
 
     def make_close_question(self, busy: int) -> tuple[QMessageBox, QAbstractButton, QAbstractButton]:
         """The question asked when the window closes with work running and no tray to keep it in:
-        the box, its "Quit when finished" and its "Keep a small window" buttons."""
+        the box, its "Quit when finished" and its "Keep the window open" buttons."""
         box = QMessageBox(QMessageBox.Icon.Question, "Foya", self.tr(
             "There is no system tray here, so closing the window quits Foya.\n\n"
-            "Sessions still running: %n. Foya can quit as soon as they have finished and been "
-            "stored, or keep running in a small window.", "", busy), parent=self._window)
+            "Sessions still running: %n. Foya quits as soon as they have finished and their replies "
+            "are stored; the window stays open until then.", "", busy), parent=self._window)
         quit_button = box.addButton(self.tr("Quit when finished"), QMessageBox.ButtonRole.AcceptRole)
-        keep_button = box.addButton(self.tr("Keep a small window"), QMessageBox.ButtonRole.RejectRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
+        keep_button = box.addButton(self.tr("Keep the window open"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(quit_button)
+        box.setEscapeButton(keep_button)
         box.setObjectName("close-without-tray")
         self.close_question = box
         return box, quit_button, keep_button
@@ -140,13 +173,11 @@ class QuitController(QObject):
     async def _ask_without_tray(self) -> None:
         self._asking = True
         try:
-            box, quit_button, keep_button = self.make_close_question(len(self.busy_sessions()))
+            box, quit_button, _keep = self.make_close_question(len(self.busy_sessions()))
             await run_dialog(box)
             clicked = box.clickedButton()
             if clicked is quit_button:
                 self.request_quit()
-            elif clicked is keep_button:
-                self._window.showMinimized()
             self.close_question = None
             box.deleteLater()
         finally:

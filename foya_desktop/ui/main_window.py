@@ -26,7 +26,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.store.preferences import PreferencesFile
-from foya_desktop.ui import theme
+from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
@@ -39,7 +39,7 @@ from foya_desktop.ui.first_run import FirstRunOffers
 from foya_desktop.ui.icons import app_icon, icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.keyboard import KeyboardActions
-from foya_desktop.ui.lifecycle import QuitController
+from foya_desktop.ui.lifecycle import QuitController, bring_to_front
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
@@ -49,6 +49,8 @@ from foya_desktop.ui.projects.actions import ProjectActions
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
+from foya_desktop.ui.reading.outline import OutlineActions
+from foya_desktop.ui.reading.selection import TextSelection
 from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
@@ -67,6 +69,8 @@ class MainWindow(QMainWindow):
     """
 
     session_shown = Signal(str)
+    language_changed = Signal(str)
+    """The person chose another language in Preferences (the window host rebuilds the window)."""
 
     def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
                  preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
@@ -93,7 +97,8 @@ class MainWindow(QMainWindow):
                                               use_tray=use_tray, preferences=self.prefs)
         self.preferences_dialog: PreferencesDialog | None = None
         self.tray_agent = TrayAgent(self.quit_controller, kernel, self.tree_model.session_ids,
-                                    self._session_title, self.session_in_view, self.prefs.load, self)
+                                    self._session_title, self.session_in_view, self.prefs.load, self,
+                                    self.runner)
         self.mcp_dialog: McpServersDialog | None = None
         self._mcp_offered: set[str] = set()
         """The open MCP servers panel (tests drive it)."""
@@ -103,8 +108,11 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         # issue 11's parts wire themselves to the views they extend (none touches the bridge)
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
+        self.pane.set_binder(self.project_actions.bind_to_folder)  # the settings dialog binds the same way
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
+        self.text_selection = TextSelection(self, self.message_actions)  # select text in a message
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)
         self.transfer.attach(self.file_menu, self._actions["close"], self.pane)  # export / import (ui/ops)
         self.tree_view.menu_requested.connect(self.transfer.tree_actions)
@@ -121,12 +129,17 @@ class MainWindow(QMainWindow):
         return SessionActions(flows, self.kernel, self.runner, tree, self.tree_view, pane,
                               pane.timeline_model, pane.composer, self)
 
+    def _open_usage(self) -> None:
+        """File → Token usage…: the same window as the status line's usage icon."""
+        self.pane.open_usage()
+
     def _make_actions(self) -> dict[str, QAction]:
         specs: dict[str, tuple[str, QKeySequence, str]] = {
             "new": (self.tr("New session"), QKeySequence(QKeySequence.StandardKey.New), "new"),
             "connections": (self.tr("Connections…"), QKeySequence(), "connections"),
             "vps": (self.tr("VPs…"), QKeySequence("Ctrl+Shift+V"), "vps"),
             "mcp": (self.tr("MCP servers…"), QKeySequence(), ""),
+            "usage": (self.tr("Token usage…"), QKeySequence(), "usage"),
             "close": (self.tr("Close window"), QKeySequence(QKeySequence.StandardKey.Close), ""),
             "quit": (self.tr("Quit"), QKeySequence(QKeySequence.StandardKey.Quit), "")}
         actions = {}
@@ -155,7 +168,7 @@ class MainWindow(QMainWindow):
         splitter.setHandleWidth(1)
         self.setCentralWidget(splitter)
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
-        for name in ("new", "connections", "vps", "mcp"):
+        for name in ("new", "connections", "vps", "mcp", "usage"):
             menu.addAction(self._actions[name])
         menu.addSeparator()
         menu.addAction(self._actions["close"])
@@ -255,6 +268,7 @@ class MainWindow(QMainWindow):
             lambda: self.runner.spawn(self.new_session_flow(), self.tr("New session")))
         self._actions["connections"].triggered.connect(
             lambda: self.runner.spawn(self.connections_flow(), self.tr("Connections")))
+        self._actions["usage"].triggered.connect(self._open_usage)
         self._actions["vps"].triggered.connect(lambda: self.runner.spawn(self.vps_flow(), self.tr("VPs")))
         self._actions["mcp"].triggered.connect(
             lambda: self.runner.spawn(self.mcp_flow(), self.tr("MCP servers")))
@@ -371,10 +385,11 @@ class MainWindow(QMainWindow):
         if self.session_in_view(session_id):
             self.tray_agent.seen(session_id)
 
-    def handle_launch(self, folder: str = "") -> None:
-        """Another launch of Foya handed over (single instance): come to the front; a folder gets a
-        new session there."""
-        self.quit_controller.show_window()
+    def handle_launch(self, folder: str = "", activation_token: str = "") -> None:
+        """Another launch of Foya handed over (single instance): come to the front — also from the
+        tray or minimised — and a folder gets a new session there."""
+        if not self.quit_controller.quitting:
+            bring_to_front(self, activation_token)
         if folder:
             self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
 
@@ -496,9 +511,11 @@ class MainWindow(QMainWindow):
         self.preferences_dialog = dialog
         try:
             if await run_dialog(dialog) == PreferencesDialog.DialogCode.Accepted:
-                self.prefs.replace(dialog.values())
+                new = self.prefs.replace(dialog.values())
                 if self.prefs.problem:
                     self.statusBar().showMessage("⚠ " + self.prefs.problem, 15000)
+                if i18n.resolve(new.language) != i18n.active():
+                    self.language_changed.emit(new.language)  # applied at once (ui/window_host.py)
         finally:
             self.preferences_dialog = None
             dialog.deleteLater()

@@ -36,7 +36,7 @@ from foya_desktop.ui.composer.composer import Composer, SentAttachment
 from foya_desktop.ui.composer.queue_widget import QueueWidget
 from foya_desktop.ui.composer.status_line import StatusLine
 from foya_desktop.ui.debug_panel import DebugPanel
-from foya_desktop.ui.dialogs.session_settings import SessionSettingsDialog, open_session_settings
+from foya_desktop.ui.dialogs.session_settings import Binder, SessionSettingsDialog, open_session_settings
 from foya_desktop.ui.dialogs.usage import UsageDialog, open_usage
 from foya_desktop.ui.error_text import turn_error_text
 from foya_desktop.ui.images.browser import ImageBrowser
@@ -82,6 +82,7 @@ class SessionPane(QWidget):
             self.tr("Title, announcement, VPs, model, effort, approval and agent mode")
         )
         self.settings_dialog: SessionSettingsDialog | None = None
+        self._binder: Binder | None = None
         self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
         self.attention = AttentionPanel(speakers, kernel.answer_approval)
@@ -163,7 +164,7 @@ class SessionPane(QWidget):
         self.status.stop_requested.connect(self._stop_vp)
         self.status.debug_toggled.connect(self._toggle_debug)
         self.settings_button.clicked.connect(self._open_settings)
-        self.status.usage_requested.connect(self._open_usage)
+        self.status.usage_requested.connect(self.open_usage)
 
     # ---- showing a session ----------------------------------------------------------------
 
@@ -179,6 +180,8 @@ class SessionPane(QWidget):
             return
         self._refresh_run_state()
         self._load_debug()
+        if self._kernel.phase(session.id) == Phase.TURN:
+            self._runner.spawn(self._catch_up(session.id), self.tr("Loading the turn's figures"))
 
         async def loader(before: int | None, limit: int) -> list[Message]:
             return await self._kernel.history_page(session.id, before_seq=before, limit=limit)
@@ -190,9 +193,13 @@ class SessionPane(QWidget):
         self.title.setText(session.title or self.tr("Untitled session") if session else "")
         folder = session.workdir if session and session.workdir else self.tr("No folder (Recents)")
         extra = f"  ·  📣 {session.announcement}" if session and session.announcement else ""
-        self.subtitle.setText(folder + extra if session else "")
         if session is not None:
             self._speakers.set_roster(session.roster, session.default_vp)
+            # the session status names who is on the roster (Yeaft Y38), default VP first
+            names = ", ".join("@" + self._speakers.name(vp) for vp in self._speakers.roster)
+            extra += "  ·  " + self.tr("VPs: {names}").format(names=names) if names else ""
+        self.subtitle.setText(folder + extra if session else "")
+        if session is not None:
             self.composer.set_mentions(self._speakers.handles(), self._speakers.name(session.default_vp))
             self.status.show_session(session)
 
@@ -262,6 +269,21 @@ class SessionPane(QWidget):
             if event.status == "error":
                 text = turn_error_text(event.error_code, event.error_params, event.error)
                 self.status.set_error(text or self.tr("The turn failed."))
+
+    async def _catch_up(self, session_id: str) -> None:
+        """Back on a session whose turn runs: its figures so far, from the store, until live ones come.
+
+        Only while that turn still runs here (a turn that ended meanwhile shows nothing: Y46), and
+        never over a VP's live block (the event is newer than the store).
+        """
+        status = await self._kernel.turn_status(session_id)
+        if status is None or not status.running or not self._is_current(session_id) \
+                or self._turns.get(session_id) != status.turn_id:
+            return  # that turn ended (or another began) while the figures were read
+        for speaker, f in status.vps:
+            if speaker not in self.status.vp_panel.blocks:
+                self.status.set_vp_status(VPStatus(session_id, status.turn_id, speaker, "running", f.requests,
+                                                   f.executions, f.failures, figures=f))
 
     def on_vp_status(self, event: VPStatus) -> None:
         """Per-VP progress."""
@@ -371,12 +393,17 @@ class SessionPane(QWidget):
         if self.session is not None:
             self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), self.tr("Stopping"))
 
-    def _open_usage(self) -> None:
+    def open_usage(self) -> None:
+        """The usage window: this session's tokens (when one is open) and all time."""
         sid = self.session.id if self.session else None
 
         async def show() -> None:
             self.usage_dialog = await open_usage(self._kernel, self._runner, sid, self)
         self._runner.spawn(show(), self.tr("Opening token usage"))
+
+    def set_binder(self, binder: Binder) -> None:
+        """The window's one binding flow (picker + irreversible confirmation), for the settings dialog."""
+        self._binder = binder
 
     def _open_settings(self) -> None:
         if self.session is None:
@@ -384,7 +411,8 @@ class SessionPane(QWidget):
         session = self.session
 
         async def show() -> None:
-            self.settings_dialog = await open_session_settings(self._kernel, self._runner, session, self)
+            self.settings_dialog = await open_session_settings(self._kernel, self._runner, session, self,
+                                                               self._binder)
         self._runner.spawn(show(), self.tr("Opening session settings"))
 
     def _toggle_debug(self, shown: bool) -> None:

@@ -53,6 +53,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home
+from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer
@@ -168,9 +169,10 @@ async def real_window(real_kernel: Kernel) -> AsyncIterator[MainWindow]:
 class _window:
     """Build, start and show a window; on exit close it without the tray and drain its tasks."""
 
-    def __init__(self, kernel: Any, bridge: EngineBridge | None = None) -> None:
+    def __init__(self, kernel: Any, bridge: EngineBridge | None = None,
+                 preferences: PreferencesFile | None = None) -> None:
         self.bridge = bridge or EngineBridge(kernel.bus)
-        self.window = MainWindow(kernel, self.bridge, use_tray=False)
+        self.window = MainWindow(kernel, self.bridge, use_tray=False, preferences=preferences)
 
     async def __aenter__(self) -> MainWindow:
         self.window.resize(1200, 800)

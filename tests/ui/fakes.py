@@ -57,7 +57,9 @@ from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
+from foya_desktop.engine.session.status import TurnStatus
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
+from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
 
 
@@ -244,6 +246,11 @@ class FakeKernel:
     async def message_seq(self, message_id: str) -> int:
         raise NotFound(f"No message {message_id}.")
 
+    async def outline(self, session_id: str) -> list[OutlineEntry]:
+        return [OutlineEntry(m.id, m.seq, "" if m.role == "user" else m.speaker or "", m.created_at,
+                             m.text.split("\n")[0]) for m in self.history.get(session_id, [])
+                if m.role in ("user", "assistant")]
+
     async def list_vps(self) -> list[VP]:
         return list(self.vps)
 
@@ -370,6 +377,15 @@ class FakeKernel:
     async def usage_report(self, session_id: str | None = None) -> UsageReport:
         self._record("usage_report", session_id)
         return UsageReport((), 0, Usage(), None, 0)
+
+    async def turn_status(self, session_id: str) -> TurnStatus | None:
+        self._record("turn_status", session_id)
+        return None
+
+    async def set_price(self, connection: str, model: str, input_per_mtok: float | None,
+                        output_per_mtok: float | None, cache_read_per_mtok: float | None = None,
+                        cache_write_per_mtok: float | None = None) -> None:
+        self._record("set_price", connection, model, input_per_mtok, output_per_mtok)
 
     async def stop_vp(self, session_id: str, speaker: str) -> bool:
         self._record("stop_vp", session_id, speaker)

@@ -191,3 +191,28 @@ async def test_events_during_the_first_page_load_are_neither_lost_nor_doubled() 
     assert keys.count("late") == 1
     old = next(model.row_at(i) for i in range(model.rowCount()) if model.row_at(i).key == "stream:old")
     assert isinstance(old, StreamRow) and old.body.text == "begun before the switch and continued"
+
+
+async def test_a_result_many_messages_after_its_call_is_adopted_when_the_call_pages_in() -> None:
+    """Start-up recovery appends a dead call's result at the session's end, pages later; the call's
+    row must show it (before: only orphans among the first 20 rows were adopted — "running…")."""
+    kernel = FakeKernel()
+    later = [user(f"later {i}", mid=f"l{i:02d}") for i in range(40)]
+    kernel.add_messages("s", [
+        user("build it", mid="u1"),
+        reply("Building.", mid="a1", parts=[tool_call("c1", "run_command", command="make")]),
+        *later,
+        tool_result("c1", "run_command", "interrupted", error=True, mid="t1"),
+    ])
+    model = TimelineModel(theme.body_font())
+    model.INITIAL_PAGE = 30
+    model.PAGE = 30
+    await model.load("s", _loader(kernel, "s"))
+    assert model.row_of_call("c1") is None
+    while model.has_older:
+        await model.fetch_older()
+    call_row = model.row_of_call("c1")
+    assert call_row is not None
+    row = model.row_at(call_row)
+    assert isinstance(row, MessageRow) and row.result_for("c1") is not None
+    assert "t1" not in [r.message.id for r in model._rows if isinstance(r, MessageRow)]

@@ -8,7 +8,9 @@ The HTTP fake model (tests/fakeprovider) streams slowly where a test needs a tur
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -233,11 +235,15 @@ async def test_without_a_tray_closing_mid_turn_asks_and_never_hides(
     await wait_until(lambda: window.quit_controller.close_question is not None, what="the question")
     box = window.quit_controller.close_question
     assert box is not None and "no system tray" in box.text() and "Sessions still running: 1." in box.text()
-    keep = next(b for b in box.buttons() if b.text() == "Keep a small window")
+    assert "Foya quits as soon as" in box.text() and "the window stays open until then" in box.text()
+    # GNOME has no tray and no minimise button: no "small window" offer, just quit or keep it open
+    assert sorted(b.text() for b in box.buttons()) == ["Keep the window open", "Quit when finished"]
+    assert box.defaultButton().text() == "Quit when finished"
+    keep = next(b for b in box.buttons() if b.text() == "Keep the window open")
     keep.click()
-    await wait_until(window.isMinimized, what="minimised")
-    assert window.isVisible() and finished == []
-    window.showNormal()
+    await wait_until(lambda: window.quit_controller.close_question is None, what="the question closed")
+    assert window.isVisible() and not window.isMinimized() and finished == []
+    assert not window.quit_controller.quitting
     window.close()
     await wait_until(lambda: window.quit_controller.close_question is not None, what="asked again")
     box = window.quit_controller.close_question
@@ -264,3 +270,50 @@ async def test_a_failed_turn_while_hidden_is_notified_with_the_reason(
     kind, title, body = shown.items[0]
     assert (kind, title) == ("failed", "Reply failed") and body.startswith("Broken key: ")
     assert "401" in body or "rejected" in body
+
+
+async def _second_launch(address: str, token: str) -> str:
+    """``hand_over`` from another process, as ``foya`` does, with the desktop's activation token."""
+    import sys
+    code = ("from PySide6.QtCore import QCoreApplication; app = QCoreApplication([]); "
+            "from foya_desktop.ui.tray.single_instance import hand_over; "
+            f"print(hand_over({address!r}, ''))")
+    env = {**os.environ, "XDG_ACTIVATION_TOKEN": token} if token else dict(os.environ)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, env=env,
+                                                   stdout=asyncio.subprocess.PIPE)
+    out, _ = await process.communicate()
+    return out.decode().strip()
+
+
+async def test_a_second_launch_brings_the_window_back_unminimised_maximised_kept_and_active(
+        tray_window: MainWindow, tmp_path: Path) -> None:
+    """Qt's view of "comes to the front" (tests/ui/test_front_xvfb.py checks the X server's): from
+    minimised (a maximised window stays maximised) and from the tray; the launch's activation
+    token travels over the local socket and is handed to Qt."""
+    from PySide6.QtCore import Qt
+
+    from foya_desktop.ui.tray.single_instance import InstanceServer
+
+    server = InstanceServer(str(tmp_path / "front.sock"), tray_window)
+    assert server.listen()
+    server.activated.connect(tray_window.handle_launch)
+    tray_window.showMaximized()
+    tray_window.showMinimized()
+    await wait_until(tray_window.isMinimized, what="minimised")
+    launched: list[tuple[str, str]] = []
+    server.activated.connect(lambda *a: launched.append(a))
+    assert await _second_launch(server.address, "token-123") == "True"
+    assert launched == [("", "token-123")]
+    assert "XDG_ACTIVATION_TOKEN" not in os.environ  # Qt took it when activating; no child inherits it
+    await wait_until(lambda: tray_window.isVisible() and not tray_window.isMinimized()
+                     and tray_window.isActiveWindow(), what="visible, unminimised, active")
+    assert tray_window.windowState() & Qt.WindowState.WindowMaximized
+    # closed to the tray: hidden; a second launch brings it back and active
+    tray_window.close()
+    await wait_until(lambda: not tray_window.isVisible(), what="hidden to the tray")
+    assert await _second_launch(server.address, "") == "True"
+    # NOTE: offscreen keeps the QWindow focused while its widget is hidden, so no focus change
+    # re-activates the widget; the QWindow is what Qt calls active (X11: tests/ui/test_front_xvfb.py)
+    await wait_until(lambda: tray_window.isVisible() and not tray_window.isMinimized()
+                     and tray_window.windowHandle().isActive(), what="back from the tray")
+    server.close()

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.figures import Usage, add_usage
-from foya_desktop.store.ledger import Price, UsageEntry, prices, usage_entries
+from foya_desktop.store.ledger import Price, UsageEntry, prices, set_price, usage_entries
 from foya_desktop.store.store import Store
 
 
@@ -81,3 +82,27 @@ def cost_of(usage: Usage, price: Price | None) -> float | None:
 def cost_text(cost: float | None) -> str:
     """``$0.0123`` or "no price"."""
     return "no price" if cost is None else f"${cost:.4f}"
+
+
+def checked_price(connection: str, model: str, input_per_mtok: float | None, output_per_mtok: float | None,
+                  cache_read_per_mtok: float | None = None,
+                  cache_write_per_mtok: float | None = None) -> Price:
+    """A price as the person gave it (USD per million tokens), refused in words when it is not one.
+
+    The one validation for the terminal (``foya usage price``) and the window's usage view.
+    """
+    if not connection.strip() or not model.strip():
+        raise InvalidOperation("A price is for one connection and one model: name both.")
+    if input_per_mtok is None or output_per_mtok is None:
+        raise InvalidOperation("A price needs both --input and --output (USD per million tokens).")
+    values = [v for v in (input_per_mtok, output_per_mtok, cache_read_per_mtok, cache_write_per_mtok)
+              if v is not None]
+    if any(v < 0 for v in values):
+        raise InvalidOperation("Prices cannot be negative.")
+    return Price(connection.strip(), model.strip(), input_per_mtok, output_per_mtok, cache_read_per_mtok,
+                 cache_write_per_mtok)
+
+
+async def save_price(store: Store, price: Price) -> None:
+    """Insert or replace the price of one connection and model (costs are computed when read)."""
+    await store.write(set_price, price)

@@ -210,7 +210,9 @@ def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPar
     Every call gets a result, so no call stays open ("running…") once its turn is over, and the
     next request tells the model what really happened.
     """
-    message = _result(session, vp, turn_id, call, ToolOutput(_CLOSED_TEXT[how], is_error=True)).message
+    # a rejected or never-started call did not run: blocked (a failure, not an execution, Yeaft Y44)
+    message = _result(session, vp, turn_id, call, ToolOutput(_CLOSED_TEXT[how], is_error=True),
+                      blocked=how != "interrupted").message
     return replace(message, meta={**message.meta, how: True})
 
 

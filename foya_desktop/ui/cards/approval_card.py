@@ -28,7 +28,7 @@ from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.ui import theme
 from foya_desktop.ui.cards.common import button, card_frame, label
 from foya_desktop.ui.cards.diff_view import DiffView
-from foya_desktop.ui.error_text import approval_reason_text
+from foya_desktop.ui.error_text import approval_reason_text, approval_summary_text
 from foya_desktop.ui.timeline.summaries import first_line
 
 
@@ -92,7 +92,7 @@ class ApprovalCard(QFrame):
         self.waiting = label(self._more_waiting(waiting), color=theme.dim_color())
         self.waiting.setVisible(waiting > 0)
         head.addWidget(self.waiting)
-        self.show_call_button = QToolButton()
+        self.show_call_button = QToolButton(self)  # a parent now: setVisible on an orphan opens a window
         self.show_call_button.setText(self.tr("Show the call ↑"))
         self.show_call_button.setToolTip(
             self.tr("Scroll the timeline to the tool call this request is about"))
@@ -102,7 +102,7 @@ class ApprovalCard(QFrame):
         self.show_call_button.clicked.connect(lambda: self.show_call.emit(request.call_id))
         head.addWidget(self.show_call_button)
         layout.addLayout(head)
-        layout.addWidget(label(request.summary, select=True))
+        layout.addWidget(label(approval_summary_text(request.summary), select=True))
         self._add_arguments(layout.addWidget)
         if request.command:
             layout.addWidget(self._mono(request.command, 4))

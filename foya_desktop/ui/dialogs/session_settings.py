@@ -2,14 +2,18 @@
 connection / model / reasoning effort, approval mode and agent mode.
 
 The bound folder is shown read-only: a bound session never moves (Foya seed
-F09). An unbound session may be bound once by typing a folder here (the
-working-directory picker replaces this field when it lands). Changes apply
-from the next model request or tool call; the kernel validates them and the
-dialog shows its sentence when one is refused.
+F09). An unbound session offers "Bind to a folder…", which runs the app's one
+binding flow (``ui/projects/actions.py``): the working-directory picker, then
+the confirmation that binding cannot be undone. It binds at once (not on
+Save) and then shows the folder read-only like any bound session — so it
+happens once. Other changes apply from the next model request or tool call;
+the kernel validates them and the dialog shows its sentence when one is
+refused.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -19,9 +23,11 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -44,14 +50,20 @@ def agent_mode_labels() -> dict[AgentMode, str]:
             AgentMode.AWAITING_CONFIRMATION: translate("SessionSettingsDialog", "Plan awaiting confirmation")}
 
 
+Binder = Callable[[str, QWidget], Awaitable[Session | None]]
+"""Picks a folder and binds the session after the irreversible confirmation (``ProjectActions``)."""
+
+
 class SessionSettingsDialog(QDialog):
     """Edits one session's settings. Open with ``open()``; the pane applies ``apply_requested``.
 
     Signals:
-        apply_requested(dict, str): the changed fields, and a folder to bind ("" for none).
+        apply_requested(dict): the changed fields.
+        bind_requested(): "Bind to a folder…" was pressed (unbound sessions only).
     """
 
-    apply_requested = Signal(dict, str)
+    apply_requested = Signal(dict)
+    bind_requested = Signal()
 
     def __init__(self, session: Session, vps: list[VP], connections: list[Connection],
                  parent: QWidget | None = None, rules: Rules | None = None) -> None:
@@ -82,11 +94,12 @@ class SessionSettingsDialog(QDialog):
         self.agent_mode = _combo([(str(m), label) for m, label in agent_mode_labels().items()],
                                  str(session.agent_mode))
         self.folder = QLineEdit(session.workdir)
-        if session.workdir:
-            self.folder.setReadOnly(True)
-            self.folder.setToolTip(self.tr("A bound session keeps its folder; fork it to work elsewhere."))
-        else:
-            self.folder.setPlaceholderText(self.tr("Not bound — type a folder to bind this session once"))
+        self.folder.setReadOnly(True)
+        self.bind_button = QPushButton(self.tr("Bind to a folder…"))
+        self.bind_button.setToolTip(self.tr("Choose the folder this session works in. Binding is for good: "
+                                            "a bound session stays in its project."))
+        self.bind_button.clicked.connect(self.bind_requested)
+        self._show_folder(session)
         self.rules = self._rules_label(rules)
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -112,7 +125,10 @@ class SessionSettingsDialog(QDialog):
         form.addRow(self.tr("Reasoning effort"), self.effort)
         form.addRow(self.tr("Approval mode"), self.approval)
         form.addRow(self.tr("Agent mode"), self.agent_mode)
-        form.addRow(self.tr("Folder"), self.folder)
+        folder = QHBoxLayout()
+        folder.addWidget(self.folder, 1)
+        folder.addWidget(self.bind_button)
+        form.addRow(self.tr("Folder"), folder)
         form.addRow(self.tr("Rules in effect"), self.rules)
         box = QVBoxLayout(self)
         box.addLayout(form)
@@ -125,9 +141,14 @@ class SessionSettingsDialog(QDialog):
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._fill_rules(label, rules)
+        return label
+
+    def _fill_rules(self, label: QLabel, rules: Rules | None) -> None:
         if rules is None or not rules.files:
             label.setText(self.tr("None (no AGENTS.md or CLAUDE.md in the folder or the data folder)"))
-            return label
+            label.setToolTip("")
+            return
         lines = [f.path if not f.truncated else self.tr("{path} (only {sent} of {total} characters sent)")
                  .format(path=f.path, sent=f"{f.sent_chars:,}", total=f"{f.chars:,}") for f in rules.files]
         if rules.truncated:
@@ -136,7 +157,6 @@ class SessionSettingsDialog(QDialog):
         label.setText("\n".join(lines))
         label.setToolTip(self.tr("Re-read before every request: edit the files and the next request "
                                  "uses them."))
-        return label
 
     def changes(self) -> dict[str, Any]:
         """The fields that differ from the session as it was opened."""
@@ -153,9 +173,24 @@ class SessionSettingsDialog(QDialog):
                    "agent_mode": str(s.agent_mode)}
         return {k: v for k, v in wanted.items() if v != current[k]}
 
+    def _show_folder(self, session: Session) -> None:
+        if session.workdir:
+            self.folder.setText(session.workdir)
+            self.folder.setCursorPosition(0)
+            self.folder.setToolTip(session.workdir + "\n" + self.tr(
+                "A bound session keeps its folder; fork it to work elsewhere."))
+            self.bind_button.hide()
+        else:
+            self.folder.clear()
+            self.folder.setPlaceholderText(self.tr("Not bound (Recents)"))
+
+    def show_bound(self, session: Session, rules: Rules | None) -> None:
+        """The session was bound: its folder read-only, binding not offered again, the folder's rules."""
+        self._show_folder(session)
+        self._fill_rules(self.rules, rules)
+
     def _apply(self) -> None:
-        folder = "" if self._session.workdir else self.folder.text().strip()
-        self.apply_requested.emit(self.changes(), folder)
+        self.apply_requested.emit(self.changes())
 
     def show_error(self, text: str) -> None:
         """The kernel refused a change: say why and stay open."""
@@ -172,16 +207,18 @@ def _combo(choices: Any, current: str) -> QComboBox:
 
 
 async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: Session,
-                                parent: QWidget | None) -> SessionSettingsDialog:
-    """Show the dialog (non-blocking ``open()``); Save applies through the kernel."""
+                                parent: QWidget | None, bind: Binder | None = None) -> SessionSettingsDialog:
+    """Show the dialog (non-blocking ``open()``); Save applies through the kernel.
+
+    ``bind``: the window's binding flow; without it an unbound session offers no binding.
+    """
     dialog = SessionSettingsDialog(session, await kernel.list_vps(), await kernel.list_connections(), parent,
                                    rules=await kernel.rules_in_effect(session.id))
+    if bind is None or session.parent_id is not None:
+        dialog.bind_button.hide()
 
-    async def apply(changes: dict[str, Any], folder: str) -> None:
+    async def apply(changes: dict[str, Any]) -> None:
         try:
-            if folder:
-                project = await kernel.add_project(folder)
-                await kernel.bind_project(session.id, project.id)
             if changes:
                 await kernel.update_session(session.id, **changes)
         except FoyaError as exc:
@@ -189,11 +226,17 @@ async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: 
             return
         dialog.accept()
 
+    async def bind_now() -> None:
+        assert bind is not None
+        bound = await bind(session.id, dialog)
+        if bound is not None and bound.workdir:
+            dialog.show_bound(bound, await kernel.rules_in_effect(session.id))
+
+    translate = QCoreApplication.translate
     dialog.apply_requested.connect(
-        lambda changes, folder: runner.spawn(
-            apply(changes, folder),
-            QCoreApplication.translate("SessionSettingsDialog", "Saving session settings"),
-        )
-    )
+        lambda changes: runner.spawn(apply(changes),
+                                     translate("SessionSettingsDialog", "Saving session settings")))
+    dialog.bind_requested.connect(
+        lambda: runner.spawn(bind_now(), translate("SessionSettingsDialog", "Binding the session")))
     dialog.open()
     return dialog

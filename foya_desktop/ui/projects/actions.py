@@ -1,8 +1,8 @@
 """Projects in the window: create, rename, delete, instruction, relink; binding and drag rules.
 
 Binding is irreversible (F09: a bound session never moves), so every way to
-bind — "Bind to a folder…" in a session's menu, "Move to project", a drag
-onto a project — asks first and says so; dragging a bound session elsewhere
+bind — "Bind to a folder…" in a session's menu or in its settings dialog,
+"Move to project", a drag onto a project — asks first and says so; dragging a bound session elsewhere
 is refused with the reason and the offer to branch it. Dragging within a
 group reorders (pinned sessions stay on top). Folders are always chosen with
 the working-directory picker (ui/picker), the same dialog as for new
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import Project, Session
@@ -105,10 +105,15 @@ class ProjectActions(QObject):
             name=project.name, path=project.path), 10_000)
         return project
 
-    async def bind_to_folder(self, session_id: str) -> Session | None:
-        """Choose a folder for a Recents session, then bind it (after a confirmation)."""
+    async def bind_to_folder(self, session_id: str, parent: QWidget | None = None) -> Session | None:
+        """Choose a folder for a Recents session, then bind it (after a confirmation).
+
+        ``parent``: the dialog the flow starts from (the session settings dialog), so the
+        picker and the confirmation stack above it; the session pane otherwise.
+        """
+        owner = parent or self._w.pane
         path = await choose_folder(
-            self._w.pane,
+            owner,
             start=default_workdir(),
             default_dir=default_workdir(),
             title=self.tr("Bind the session to a folder"),
@@ -119,18 +124,19 @@ class ProjectActions(QObject):
         try:
             project = await self._w.kernel.add_project(path)
         except FoyaError as error:
-            await inform(self._w.pane, self.tr("Bind"), self.tr("Cannot use this folder"), error_text(error))
+            await inform(owner, self.tr("Bind"), self.tr("Cannot use this folder"), error_text(error))
             return None
         self._w.tree_model.upsert_project(project)
-        return await self.bind(session_id, project)
+        return await self.bind(session_id, project, owner)
 
-    async def bind(self, session_id: str, project: Project) -> Session | None:
+    async def bind(self, session_id: str, project: Project, parent: QWidget | None = None) -> Session | None:
         """Bind once, after saying that it cannot be undone."""
+        owner = parent or self._w.pane
         session = self._w.tree_model.session(session_id)
         if session is None:
             return None
         if session.project_id is not None or session.parent_id is not None:
-            await inform(self._w.pane, self.tr("Move session"), self.tr("This session cannot move"),
+            await inform(owner, self.tr("Move session"), self.tr("This session cannot move"),
                          self.tr("A session bound to a project stays in it (and a sub-agent session follows "
                          "its parent). Branch it to continue in another place."))
             return None
@@ -143,14 +149,14 @@ class ProjectActions(QObject):
                 "moved.</p>"
             ).format(path=html.escape(project.path)),
             self.tr("Bind"),
-            parent=self._w.pane,
+            parent=owner,
         )
         if not await confirm(question):
             return None
         try:
             return await self._w.kernel.bind_project(session_id, project.id)
         except FoyaError as error:
-            await inform(self._w.pane, self.tr("Bind"), self.tr("Cannot bind the session"), error_text(error))
+            await inform(owner, self.tr("Bind"), self.tr("Cannot bind the session"), error_text(error))
             return None
 
     async def rename(self, project_id: str) -> Project | None:

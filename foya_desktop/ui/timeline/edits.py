@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont
 from foya_desktop.core.events import StreamStarted
 from foya_desktop.core.messages import Message
 from foya_desktop.ui.timeline.incremental import StreamingDocument
-from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
+from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow, new_revision
 
 
 class RowEditsMixin(QAbstractItemModel):
@@ -152,9 +152,15 @@ class RowEditsMixin(QAbstractItemModel):
             self._insert_rows(len(self._rows), rows)
 
     def _prepend_rows(self, rows: list[Row]) -> int:
-        """Insert an older page at the top, adopting results that were shown on their own."""
+        """Insert an older page at the top, adopting results that were shown on their own.
+
+        NOTE: anywhere in the window, not only near the top: a call closed by start-up recovery
+        gets its result appended at the end of the session, maybe many pages later.
+        """
         new_calls = {c.call_id: r for r in rows if isinstance(r, MessageRow) for c in r.message.tool_calls}
-        for orphan in [r for r in self._rows[:20] if isinstance(r, MessageRow) and r.message.role == "tool"]:
+        orphans = [r for r in self._rows if isinstance(r, MessageRow) and r.message.role == "tool"] \
+            if new_calls else []
+        for orphan in orphans:
             result = orphan.message.tool_result
             if result is not None and result.call_id in new_calls:
                 new_calls[result.call_id].results[result.call_id] = orphan.message
@@ -213,7 +219,7 @@ class RowEditsMixin(QAbstractItemModel):
         return next((r for r in streams if r.message_id == message_id), None)
 
     def _touch(self, row: Row) -> None:
-        row.revision += 1
+        row.revision = new_revision()
         self._changed(self._rows.index(row))
 
     def _changed(self, i: int) -> None:

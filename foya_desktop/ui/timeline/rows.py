@@ -5,12 +5,17 @@ call and its outcome as one thing ("read_file src/app.py → 120 lines"). So a
 result whose call is in the window is attached to the assistant row that made
 the call instead of getting a row of its own.
 
-Rows are mutable on purpose: the model bumps ``revision`` on every visible
-change, and the delegate keys its size cache on it.
+Rows are mutable on purpose: the model gives a row a new ``revision`` on
+every visible change, and the delegate keys its size cache on it. Revisions
+come from one counter for all rows (``new_revision``): a row built again for
+the same message (the session reopened) must never reuse a height measured
+for an earlier state of another row object — thumbnails then overlapped the
+messages below after reopening a session.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
@@ -18,6 +23,13 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from foya_desktop.core.messages import Message, ToolResultPart
 from foya_desktop.ui.theme import USER_KEY
 from foya_desktop.ui.timeline.incremental import StreamingDocument
+
+_revisions = itertools.count(1)
+
+
+def new_revision() -> int:
+    """A revision number no row has had before (see the module docstring)."""
+    return next(_revisions)
 
 
 @dataclass(eq=False, slots=True)
@@ -29,7 +41,7 @@ class MessageRow:
     """Tool messages answering this row's calls, by call id."""
     expanded: set[int] = field(default_factory=set)
     """Indices of parts the person unfolded (reasoning, tool details)."""
-    revision: int = 0
+    revision: int = field(default_factory=new_revision)
 
     @property
     def key(self) -> str:
@@ -71,7 +83,7 @@ class StreamRow:
     reasoning: str = ""
     tool_args: str = ""
     ended: bool = False
-    revision: int = 0
+    revision: int = field(default_factory=new_revision)
     tail_top: int = 0
     """Where the open tail document starts, in row coordinates (set when measured)."""
     tail_height: int = 0
@@ -99,7 +111,7 @@ class StreamRow:
             self.reasoning += text
         else:
             self.tool_args += text
-        self.revision += 1
+        self.revision = new_revision()
 
     def plain_text(self) -> str:
         """What a copy or a screen reader gets."""
@@ -120,7 +132,7 @@ class CheckpointRow:
     """The last message seq the summary covers."""
     summary: str = ""
     automatic: bool = False
-    revision: int = 0
+    revision: int = field(default_factory=new_revision)
 
     @property
     def key(self) -> str:

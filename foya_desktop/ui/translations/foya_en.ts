@@ -93,14 +93,14 @@
     <message numerus="yes">
         <source>There is no system tray here, so closing the window quits Foya.
 
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
+Sessions still running: %n. Foya quits as soon as they have finished and their replies are stored; the window stays open until then.</source>
         <translation>
             <numerusform>There is no system tray here, so closing the window quits Foya.
 
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</numerusform>
+Sessions still running: %n. Foya quits as soon as it has finished and its reply is stored; the window stays open until then.</numerusform>
             <numerusform>There is no system tray here, so closing the window quits Foya.
 
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</numerusform>
+Sessions still running: %n. Foya quits as soon as they have finished and their replies are stored; the window stays open until then.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -282,6 +282,16 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>
             <numerusform>waiting for you: %n</numerusform>
             <numerusform>waiting for you: %n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>UsageDialog</name>
+    <message numerus="yes">
+        <source>{cost} + %n line(s) without a price</source>
+        <translation>
+            <numerusform>{cost} + %n line without a price</numerusform>
+            <numerusform>{cost} + %n lines without a price</numerusform>
         </translation>
     </message>
 </context>

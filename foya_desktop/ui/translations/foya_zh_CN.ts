@@ -4,8 +4,12 @@
 <context>
     <name>App</name>
     <message>
-        <source>Foya cannot open its data folder ({folder}).</source>
-        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+        <source>Restored the backup {backup}; the damaged database is kept as {damaged}.</source>
+        <translation>已恢复备份 {backup}；损坏的数据库保留为 {damaged}。</translation>
+    </message>
+    <message>
+        <source>The backup could not be restored: {why}</source>
+        <translation>无法恢复备份：{why}</translation>
     </message>
 </context>
 <context>
@@ -97,6 +101,53 @@
         <translation>
             <numerusform>另有 %n 个等待中</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalSummary</name>
+    <message>
+        <source>Write {what}</source>
+        <translation>写入 {what}</translation>
+    </message>
+    <message>
+        <source>Edit {what}</source>
+        <translation>编辑 {what}</translation>
+    </message>
+    <message>
+        <source>Read {what}</source>
+        <translation>读取 {what}</translation>
+    </message>
+    <message>
+        <source>List {what}</source>
+        <translation>列出 {what}</translation>
+    </message>
+    <message>
+        <source>View the image {what}</source>
+        <translation>查看图片 {what}</translation>
+    </message>
+    <message>
+        <source>Load the skill {what}</source>
+        <translation>加载技能 {what}</translation>
+    </message>
+    <message>
+        <source>Start a sub-agent: {what}</source>
+        <translation>启动子智能体：{what}</translation>
+    </message>
+    <message>
+        <source>Hand over to {what}</source>
+        <translation>转交给 {what}</translation>
+    </message>
+    <message>
+        <source>Load the schema of {what}</source>
+        <translation>加载 {what} 的参数结构</translation>
+    </message>
+    <message>
+        <source>Find {pattern} in {where}</source>
+        <translation>在 {where} 中查找 {pattern}</translation>
+    </message>
+    <message>
+        <source>Search {pattern} in {where}</source>
+        <translation>在 {where} 中搜索 {pattern}</translation>
     </message>
 </context>
 <context>
@@ -775,6 +826,42 @@
         <translation>（另有 {count} 条）</translation>
     </message>
     <message>
+        <source>{name} is not on the read-only list</source>
+        <translation>{name} 不在只读命令列表中</translation>
+    </message>
+    <message>
+        <source>git {name} is not on the read-only list</source>
+        <translation>git {name} 不在只读命令列表中</translation>
+    </message>
+    <message>
+        <source>{name} with {count} operands writes a file</source>
+        <translation>带 {count} 个操作数的 {name} 会写入文件</translation>
+    </message>
+    <message>
+        <source>sed without a script</source>
+        <translation>sed 没有脚本</translation>
+    </message>
+    <message>
+        <source>git without a subcommand</source>
+        <translation>git 没有子命令</translation>
+    </message>
+    <message>
+        <source>find -L follows symbolic links</source>
+        <translation>find -L 会跟随符号链接</translation>
+    </message>
+    <message>
+        <source>git branch NAME creates a branch</source>
+        <translation>git branch 名称 会创建分支</translation>
+    </message>
+    <message>
+        <source>cd without exactly one folder</source>
+        <translation>cd 没有恰好一个文件夹参数</translation>
+    </message>
+    <message>
+        <source>cd {name} leaves the project or goes to an unknown folder</source>
+        <translation>cd {name} 会离开项目或进入未知文件夹</translation>
+    </message>
+    <message>
         <source>the file looks like it holds secrets</source>
         <translation>该文件看起来包含机密信息</translation>
     </message>
@@ -1019,6 +1106,29 @@
     </message>
 </context>
 <context>
+    <name>HistoryOutline</name>
+    <message>
+        <source>History outline</source>
+        <translation>历史大纲</translation>
+    </message>
+    <message>
+        <source>Your messages appear here; click one to jump to it.</source>
+        <translation>你的消息会列在这里；点击一条即可跳转到它。</translation>
+    </message>
+    <message>
+        <source>Loading the outline</source>
+        <translation>正在加载大纲</translation>
+    </message>
+    <message>
+        <source>(attachment)</source>
+        <translation>（附件）</translation>
+    </message>
+    <message>
+        <source>Opening the message</source>
+        <translation>正在打开消息</translation>
+    </message>
+</context>
+<context>
     <name>ImageViewer</name>
     <message>
         <source>Image — Foya</source>
@@ -1127,8 +1237,8 @@
         <translation>跟随系统（{name}）</translation>
     </message>
     <message>
-        <source>The new language is used the next time Foya starts.</source>
-        <translation>新语言将在下次启动 Foya 时生效。</translation>
+        <source>The window switches to the new language when you press OK.</source>
+        <translation>按“确定”后窗口立即切换到新语言。</translation>
     </message>
 </context>
 <context>
@@ -1148,6 +1258,10 @@
     <message>
         <source>MCP servers…</source>
         <translation>MCP 服务器…</translation>
+    </message>
+    <message>
+        <source>Token usage…</source>
+        <translation>Token 用量…</translation>
     </message>
     <message>
         <source>Close window</source>
@@ -1667,6 +1781,21 @@
     </message>
 </context>
 <context>
+    <name>OutlineActions</name>
+    <message>
+        <source>Show or hide the list of your messages beside the timeline</source>
+        <translation>在时间线旁显示或隐藏你的消息列表</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Outline</source>
+        <translation>大纲</translation>
+    </message>
+</context>
+<context>
     <name>PreferencesDialog</name>
     <message>
         <source>Preferences</source>
@@ -1778,6 +1907,65 @@
     <message>
         <source>Preferences could not be saved ({reason}).</source>
         <translation>无法保存偏好设置（{reason}）。</translation>
+    </message>
+</context>
+<context>
+    <name>PriceDialog</name>
+    <message>
+        <source>Price of {model}</source>
+        <translation>{model} 的价格</translation>
+    </message>
+    <message>
+        <source>for example 3.00</source>
+        <translation>例如 3.00</translation>
+    </message>
+    <message>
+        <source>for example 15.00</source>
+        <translation>例如 15.00</translation>
+    </message>
+    <message>
+        <source>same as input</source>
+        <translation>与输入相同</translation>
+    </message>
+    <message>
+        <source>Connection / model</source>
+        <translation>连接 / 模型</translation>
+    </message>
+    <message>
+        <source>Input, USD per million tokens</source>
+        <translation>输入，美元 / 百万 token</translation>
+    </message>
+    <message>
+        <source>Output, USD per million tokens</source>
+        <translation>输出，美元 / 百万 token</translation>
+    </message>
+    <message>
+        <source>Cache read (optional)</source>
+        <translation>缓存读取（可选）</translation>
+    </message>
+    <message>
+        <source>Cache write (optional)</source>
+        <translation>缓存写入（可选）</translation>
+    </message>
+    <message>
+        <source>{what}: “{text}” is not a number of dollars.</source>
+        <translation>{what}：“{text}”不是有效的美元金额。</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Cache read</source>
+        <translation>缓存读取</translation>
+    </message>
+    <message>
+        <source>Cache write</source>
+        <translation>缓存写入</translation>
     </message>
 </context>
 <context>
@@ -2163,23 +2351,9 @@
         <source>Replies continue in the background. Click this icon to bring the window back; use Quit from its menu to exit.</source>
         <translation>回复会在后台继续。点击此图标可恢复窗口；要退出，请使用其菜单中的“退出”。</translation>
     </message>
-    <message numerus="yes">
-        <source>There is no system tray here, so closing the window quits Foya.
-
-Sessions still running: %n. Foya can quit as soon as they have finished and been stored, or keep running in a small window.</source>
-        <translation>
-            <numerusform>这里没有系统托盘，因此关闭窗口会退出 Foya。
-
-仍在运行的会话：%n 个。Foya 可以在它们完成并保存后退出，也可以以小窗口继续运行。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Quit when finished</source>
         <translation>完成后退出</translation>
-    </message>
-    <message>
-        <source>Keep a small window</source>
-        <translation>保留小窗口</translation>
     </message>
     <message numerus="yes">
         <source>Finishing running sessions before quitting (%n left)…</source>
@@ -2190,6 +2364,20 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>Quitting</source>
         <translation>退出</translation>
+    </message>
+    <message numerus="yes">
+        <source>There is no system tray here, so closing the window quits Foya.
+
+Sessions still running: %n. Foya quits as soon as they have finished and their replies are stored; the window stays open until then.</source>
+        <translation>
+            <numerusform>这里没有系统托盘，所以关闭窗口会退出 Foya。
+
+仍在运行的会话：%n 个。它们完成并保存回复后 Foya 就会退出；在此之前窗口保持打开。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Keep the window open</source>
+        <translation>保持窗口打开</translation>
     </message>
     <message>
         <source>Stopping turns</source>
@@ -2262,6 +2450,10 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 </context>
 <context>
     <name>RowRenderer</name>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
     <message>
         <source>Thinking… {text}</source>
         <translation>思考中… {text}</translation>
@@ -2354,6 +2546,13 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>No messages match.</source>
         <translation>没有匹配的消息。</translation>
+    </message>
+</context>
+<context>
+    <name>SelectableText</name>
+    <message>
+        <source>Select text and press Ctrl+C to copy; Esc closes</source>
+        <translation>选中文字后按 Ctrl+C 复制；按 Esc 关闭</translation>
     </message>
 </context>
 <context>
@@ -2690,12 +2889,20 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>返回计划</translation>
     </message>
     <message>
+        <source>Loading the turn&apos;s figures</source>
+        <translation>正在读取本轮统计</translation>
+    </message>
+    <message>
         <source>Untitled session</source>
         <translation>未命名会话</translation>
     </message>
     <message>
         <source>No folder (Recents)</source>
         <translation>无文件夹（最近）</translation>
+    </message>
+    <message>
+        <source>VPs: {names}</source>
+        <translation>VP：{names}</translation>
     </message>
     <message>
         <source>The turn failed.</source>
@@ -2773,12 +2980,16 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>该连接的默认模型</translation>
     </message>
     <message>
-        <source>A bound session keeps its folder; fork it to work elsewhere.</source>
-        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生它。</translation>
+        <source>Bind to a folder…</source>
+        <translation>绑定到文件夹…</translation>
     </message>
     <message>
-        <source>Not bound — type a folder to bind this session once</source>
-        <translation>未绑定 — 输入文件夹即可绑定此会话（仅一次）</translation>
+        <source>Choose the folder this session works in. Binding is for good: a bound session stays in its project.</source>
+        <translation>选择此会话工作的文件夹。绑定不可撤销：已绑定的会话会一直留在其项目中。</translation>
+    </message>
+    <message>
+        <source>A bound session keeps its folder; fork it to work elsewhere.</source>
+        <translation>已绑定的会话会保留其文件夹；如需在别处工作，请派生它。</translation>
     </message>
     <message>
         <source>Title</source>
@@ -2841,8 +3052,16 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
     </message>
     <message>
+        <source>Not bound (Recents)</source>
+        <translation>未绑定（最近）</translation>
+    </message>
+    <message>
         <source>Saving session settings</source>
         <translation>保存会话设置</translation>
+    </message>
+    <message>
+        <source>Binding the session</source>
+        <translation>正在绑定会话</translation>
     </message>
 </context>
 <context>
@@ -3086,6 +3305,37 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
 </context>
 <context>
+    <name>StorageFaultDialog</name>
+    <message>
+        <source>Foya cannot open its data</source>
+        <translation>Foya 无法打开其数据</translation>
+    </message>
+    <message>
+        <source>Foya cannot open its data folder ({folder}).</source>
+        <translation>Foya 无法打开其数据文件夹（{folder}）。</translation>
+    </message>
+    <message>
+        <source>Restore the newest backup</source>
+        <translation>恢复最新备份</translation>
+    </message>
+    <message>
+        <source>Puts {backup} in place; the damaged file is kept beside it for a repair.</source>
+        <translation>用 {backup} 替换数据库；损坏的文件保留在旁边，以便修复。</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Open the data folder</source>
+        <translation>打开数据文件夹</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+<context>
     <name>SubAgentBanner</name>
     <message>
         <source>Open parent session</source>
@@ -3151,6 +3401,10 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     <message>
         <source>this reply failed</source>
         <translation>此回复失败</translation>
+    </message>
+    <message>
+        <source>stopped by you</source>
+        <translation>已被你停止</translation>
     </message>
 </context>
 <context>
@@ -3258,6 +3512,13 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
     </message>
 </context>
 <context>
+    <name>TextSelection</name>
+    <message>
+        <source>Select text</source>
+        <translation>选择文字</translation>
+    </message>
+</context>
+<context>
     <name>Thumbnails</name>
     <message>
         <source>image missing</source>
@@ -3326,6 +3587,14 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
 </context>
 <context>
     <name>TrayAgent</name>
+    <message>
+        <source>Showing a notification</source>
+        <translation>显示通知</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
     <message numerus="yes">
         <source>+%n more</source>
         <translation>
@@ -3425,6 +3694,10 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>费用</translation>
     </message>
     <message>
+        <source>no price</source>
+        <translation>未设价格</translation>
+    </message>
+    <message>
         <source>Token usage</source>
         <translation>Token 用量</translation>
     </message>
@@ -3437,8 +3710,26 @@ Sessions still running: %n. Foya can quit as soon as they have finished and been
         <translation>&lt;b&gt;全部历史&lt;/b&gt;（含已删除的会话）</translation>
     </message>
     <message>
-        <source>Cost appears only for models with a price: foya usage price CONNECTION MODEL --input USD --output USD (per million tokens).</source>
-        <translation>只有设置了价格的模型才显示费用：foya usage price CONNECTION MODEL --input USD --output USD（每百万 token）。</translation>
+        <source>Input counts every prompt token, cached ones included, for every service. Cost appears only for models with a price (USD per million tokens): pick a row and set its price.</source>
+        <translation>对所有服务，输入都计入全部提示 token（含缓存）。只有设置了价格（美元 / 百万 token）的模型才显示费用：选中一行即可设置其价格。</translation>
+    </message>
+    <message>
+        <source>Set price…</source>
+        <translation>设置价格…</translation>
+    </message>
+    <message>
+        <source>Setting a price</source>
+        <translation>正在设置价格</translation>
+    </message>
+    <message>
+        <source>Saving the price</source>
+        <translation>正在保存价格</translation>
+    </message>
+    <message numerus="yes">
+        <source>{cost} + %n line(s) without a price</source>
+        <translation>
+            <numerusform>{cost} + %n 行未设价格</numerusform>
+        </translation>
     </message>
     <message>
         <source>Total</source>

@@ -9,8 +9,12 @@ kernel (the one owner of that state) a moment after the events, once it has
 settled — never counted here.
 
 Notifications go through the tray (``QSystemTrayIcon.showMessage``; a click
-arrives as ``messageClicked``). Without a tray the window stays on the task bar
-(see lifecycle.py) and asks for attention there (``QApplication.alert``).
+arrives as ``messageClicked``). Without a tray, or with one that cannot show
+messages, they go to the desktop's notification service
+(``org.freedesktop.Notifications`` on the session bus, see
+desktop_notifications.py; a click arrives as ``ActionInvoked``), and the
+window, which stays on the task bar (see lifecycle.py), asks for attention
+there too (``QApplication.alert``).
 Every notification shown is also emitted as ``notified`` so tests and the
 window can see it.
 """
@@ -33,10 +37,12 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.model import Phase
 from foya_desktop.store.preferences import Preferences
-from foya_desktop.ui.error_text import turn_error_text
+from foya_desktop.ui.aio import TaskRunner
+from foya_desktop.ui.error_text import approval_summary_text, turn_error_text
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.tray.alerts import Alert, AlertDesk, AlertKind, Digest
+from foya_desktop.ui.tray.desktop_notifications import DesktopNotifications
 from foya_desktop.ui.tray.icon import TrayState, tray_icon
 
 NOTIFY_MS = 10000
@@ -54,17 +60,20 @@ class TrayAgent(QObject):
         new_session_requested(): "New session" was picked in the tray menu.
         notified(str, str, str): kind (finished | failed | needs_you | grouped), title, body of a
             notification that was just shown.
+        desktop_notified(int): the desktop's notification service showed one (its id).
     """
 
     open_requested = Signal(str, str)
     show_requested = Signal()
     new_session_requested = Signal()
     notified = Signal(str, str, str)
+    desktop_notified = Signal(int)
 
     def __init__(self, quit_controller: QuitController, kernel: KernelApi,
                  session_ids: Callable[[], list[str]], title_of: Callable[[str], str],
                  in_view: Callable[[str], bool],
-                 preferences: Callable[[], Preferences], alert_widget: QWidget) -> None:
+                 preferences: Callable[[], Preferences], alert_widget: QWidget,
+                 runner: TaskRunner | None = None) -> None:
         super().__init__(alert_widget)
         self._quit, self._kernel, self._session_ids = quit_controller, kernel, session_ids
         self._title_of, self._in_view, self._preferences = title_of, in_view, preferences
@@ -82,6 +91,10 @@ class TrayAgent(QObject):
         tray = quit_controller.tray
         if tray is not None:
             tray.messageClicked.connect(self.open_last)
+        self._runner = runner or TaskRunner(self)
+        self.desktop = DesktopNotifications(self)  # connects on the first notification only
+        self.desktop.clicked.connect(self._desktop_clicked)
+        self._by_desktop_id: dict[int, Digest] = {}
         self.refresh()
 
     # ---- events (connected by the main window) ------------------------------------------
@@ -96,7 +109,8 @@ class TrayAgent(QObject):
         self._schedule()
 
     def on_approval_requested(self, event: ApprovalRequested) -> None:
-        self._deliver(self.desk.needs_you(event.session_id, event.request_id, event.summary or event.tool))
+        self._deliver(self.desk.needs_you(event.session_id, event.request_id,
+                                          approval_summary_text(event.summary) or event.tool))
         self._schedule()
 
     def on_question_asked(self, event: QuestionAsked) -> None:
@@ -128,12 +142,31 @@ class TrayAgent(QObject):
         self._last = digest
         kind, title, body = self.describe(digest)
         tray = self._quit.tray
-        if tray is not None:
+        if tray is not None and tray.supportsMessages():
             icon = tray_icon("needs_you" if kind == "needs_you" else "idle")
             tray.showMessage(title, body, icon, NOTIFY_MS)
         else:
             QApplication.alert(self._alert_widget)
+            self._runner.spawn(self._notify_desktop(digest, title, body), self.tr("Showing a notification"))
         self.notified.emit(kind, title, body)
+
+    async def _notify_desktop(self, digest: Digest, title: str, body: str) -> None:
+        """Through the desktop's notification service; a grouped message replaces the last bubble."""
+        grouped = len(digest.alerts) > 1
+        notification_id = await self.desktop.notify(title, body, self.tr("Open"), replace=grouped)
+        if notification_id:
+            self._by_desktop_id[notification_id] = digest
+            self.desktop_notified.emit(notification_id)
+
+    def _desktop_clicked(self, notification_id: int) -> None:
+        digest = self._by_desktop_id.get(notification_id)
+        if digest is not None:
+            newest = digest.newest
+            self.open_requested.emit(newest.session_id, newest.target)
+
+    async def close(self) -> None:
+        """Leave the session bus (if a notification ever joined it)."""
+        await self.desktop.close()
 
     def describe(self, digest: Digest) -> tuple[str, str, str]:
         """Kind, title and body of the message for ``digest``."""

@@ -10,8 +10,11 @@ tests and portable installs. On Unix it is a socket file in
 file left by a crash has no listener: connecting fails at once, the file is
 removed and the new app listens — a stale socket never blocks start-up.
 
-The wire format is one JSON line each way: ``{"folder": "..."}`` →
-``{"ok": true}``. The CLI's other commands (``run``, ``sessions``…) do not use
+The wire format is one JSON line each way: ``{"folder": "...", "activation":
+"..."}`` → ``{"ok": true}``. ``activation`` is the second launch's
+``XDG_ACTIVATION_TOKEN`` (Wayland) or ``DESKTOP_STARTUP_ID`` (X11), which the
+desktop gave the process it started: with it the running app may take the
+focus instead of only flashing on the task bar. The CLI's other commands (``run``, ``sessions``…) do not use
 it: they open the database themselves and coordinate with the window through
 the store's leases.
 """
@@ -55,8 +58,9 @@ def hand_over(address: str, folder: str = "", timeout_ms: int = CONNECT_MS) -> b
     socket.connectToServer(address)
     if not socket.waitForConnected(timeout_ms):
         return False
+    token = os.environ.get("XDG_ACTIVATION_TOKEN") or os.environ.get("DESKTOP_STARTUP_ID") or ""
     try:
-        socket.write((json.dumps({"folder": folder}) + "\n").encode())
+        socket.write((json.dumps({"folder": folder, "activation": token}) + "\n").encode())
         if not socket.waitForBytesWritten(timeout_ms):
             return False
         while not socket.canReadLine():
@@ -74,10 +78,11 @@ class InstanceServer(QObject):
     """Listens for second launches of the same data folder.
 
     Signals:
-        activated(str): a second launch asked to come to the front; the folder to open ("" = none).
+        activated(str, str): a second launch asked to come to the front; the folder to open
+            ("" = none) and its activation token ("" = none).
     """
 
-    activated = Signal(str)
+    activated = Signal(str, str)
 
     def __init__(self, address: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -114,10 +119,11 @@ class InstanceServer(QObject):
         except ValueError:
             request = None
         folder = request.get("folder", "") if isinstance(request, dict) else None
-        if not isinstance(folder, str):
+        token = request.get("activation", "") if isinstance(request, dict) else ""
+        if not isinstance(folder, str) or not isinstance(token, str):
             socket.write(b'{"ok": false}\n')
             return
         socket.write(b'{"ok": true}\n')
         socket.flush()
         log.info("second launch handed over (folder: %s)", folder or "none")
-        self.activated.emit(folder)
+        self.activated.emit(folder, token)

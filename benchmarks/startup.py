@@ -1,0 +1,124 @@
+"""Start-up benchmark: process start → first painted main window, Foya vs a bare PySide6 window.
+
+A command, not a test::
+
+    python -m benchmarks.startup [--rounds 5] [--platform offscreen|xcb|both]
+
+Each sample is a fresh interpreter: the time from just before the process is started until it
+reports the first paint event of its main window on stdout. The baseline is a bare PySide6
+window (a ``QMainWindow`` holding a splitter with a list and a text edit); Foya is
+``python -m foya_desktop`` with the smoke hook (``FOYA_SMOKE_QUIT_MS``, ``app.py``) on a data
+folder that has been opened once before (the ordinary launch, not the very first one). Runs are
+interleaved (bare, Foya, bare, Foya, …) and the medians compared, so the machine's load hits both
+sides alike. Goal (issue 14): Foya ≤ 1.5× the bare window, offscreen and under Xvfb
+(``xcb`` runs the whole comparison inside one ``xvfb-run -a`` when no display is set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GOAL = 1.5
+PAINTED = "foya: first paint"  # app.SMOKE_PAINTED; not imported: this file must not load Qt itself
+
+BARE_WINDOW = f"""
+import sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QListWidget, QMainWindow, QSplitter, QTextEdit
+
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+splitter = QSplitter()
+splitter.addWidget(QListWidget())
+splitter.addWidget(QTextEdit())
+window.setCentralWidget(splitter)
+window.resize(1200, 800)
+
+
+class FirstPaint(QObject):
+    def eventFilter(self, watched, event):
+        if watched is window and event.type() == QEvent.Type.Paint:
+            window.removeEventFilter(self)
+            print({PAINTED!r}, flush=True)
+            QTimer.singleShot(0, app.quit)
+        return False
+
+
+watcher = FirstPaint()
+window.installEventFilter(watcher)
+window.show()
+app.exec()
+"""
+
+
+def time_to_paint(command: list[str], env: dict[str, str]) -> float:
+    """Seconds from starting ``command`` until it prints the first-paint line; the process is then
+    left to quit on its own (Foya's smoke hook quits through its quit controller)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    elapsed = None
+    for line in process.stdout:
+        if line.strip() == PAINTED:
+            elapsed = time.perf_counter() - started
+            break
+    _, err = process.communicate(timeout=120)
+    if elapsed is None:
+        raise RuntimeError(f"{command[1:]} never painted (exit {process.returncode}):\n{err[-2000:]}")
+    return elapsed
+
+
+def compare(platform: str, rounds: int) -> tuple[float, float]:
+    """Median seconds to first paint (bare, Foya) on one Qt platform, interleaved."""
+    with tempfile.TemporaryDirectory(prefix="foya-bench-start-") as tmp:
+        env = {**os.environ, "QT_QPA_PLATFORM": platform, "FOYA_HOME": str(Path(tmp) / "home"),
+               "FOYA_SMOKE_QUIT_MS": "0"}
+        bare = [sys.executable, "-c", BARE_WINDOW]
+        foya = [sys.executable, "-m", "foya_desktop"]
+        time_to_paint(foya, env)  # first launch: creates the data folder; also warms the OS file cache
+        time_to_paint(bare, env)
+        samples: dict[str, list[float]] = {"bare": [], "foya": []}
+        for _ in range(rounds):
+            samples["bare"].append(time_to_paint(bare, env))
+            samples["foya"].append(time_to_paint(foya, env))
+    return statistics.median(samples["bare"]), statistics.median(samples["foya"])
+
+
+def report(platform: str, rounds: int) -> None:
+    """Print one platform's figures next to the goal."""
+    bare, foya = compare(platform, rounds)
+    ratio = foya / bare
+    label = "offscreen" if platform == "offscreen" else "Xvfb"
+    print(f"start-up → first painted window ({label}): Foya {foya * 1000:.0f} ms, bare PySide6 window "
+          f"{bare * 1000:.0f} ms (medians of {rounds} interleaved pairs) -> {ratio:.2f}x "
+          f"(goal <= {GOAL}x) {'MET' if ratio <= GOAL else 'NOT MET'}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Offscreen, then under Xvfb (re-run inside ``xvfb-run -a`` when there is no display)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.startup")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--platform", choices=("offscreen", "xcb", "both"), default="both")
+    args = parser.parse_args(argv)
+    if args.platform in ("offscreen", "both"):
+        report("offscreen", args.rounds)
+    if args.platform in ("xcb", "both"):
+        if os.environ.get("DISPLAY"):
+            report("xcb", args.rounds)
+        elif shutil.which("xvfb-run"):
+            subprocess.run(["xvfb-run", "-a", sys.executable, "-m", "benchmarks.startup", "--platform", "xcb",
+                            "--rounds", str(args.rounds)], check=False)
+        else:
+            print("start-up under Xvfb: not measured (no DISPLAY and no xvfb-run)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
