@@ -447,7 +447,9 @@ class MainWindow(QMainWindow):
         """Reload model services into the status line."""
         connections = await self.kernel.list_connections()
         self.pane.set_connections(connections)
-        self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
+        # Keyring backend discovery (D-Bus, entry points) runs on a worker thread, never on the GUI's.
+        problem = await asyncio.to_thread(self.kernel.keyring_problem)
+        self.welcome.set_has_connections(bool(connections), problem)
         self.first_run.setVisible(not connections)
         if not connections and not self._offers_searched:
             self._offers_searched = True
