@@ -333,6 +333,8 @@ def approval_reason_text(code: str, params: Mapping[str, object], english: str) 
         "command_names_secret": translate(
             "ErrorText", "the command names a file that looks like it holds secrets"),
         "command_uses_network": translate("ErrorText", "the command uses the network"),
+        "memory_user_scope": translate(
+            "ErrorText", "saving to the person's own memory (seen in every session) needs approval"),
     }
     if code in fixed:
         return fixed[code]
