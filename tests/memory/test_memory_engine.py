@@ -91,6 +91,7 @@ async def test_user_scope_asks_the_person_in_every_mode_and_is_refused_without_a
     assert await kernel.list_memory(MemoryScope.USER) == []
     result = next(m.tool_result for m in await kernel.history(s.id) if m.role == "tool")
     assert result is not None and result.is_error and "needs approval" in result.content
+    assert "foya memory add" in result.content and "--approval" not in result.content
 
     kernel.set_interactive(True)
     fake.script(Reply(tool_calls=[_save("user", "Prefers tabs.", "u2")]), Reply(text="saved"))

@@ -19,6 +19,7 @@ from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.ui.helpers import settle, wait_until
 from tests.ui.ops_helpers import Turns, action_texts, find_action, open_session, say
 from tests.ui.test_projects import _project_menu
+from tests.ui.test_zh_views import zh_window  # noqa: F401  (the fixture)
 
 SHOTS = Path("/tmp/shots-memory")
 
@@ -162,3 +163,25 @@ async def test_project_menu_switches_scoped_recall(
     find_action(menu, SCOPED_RECALL).setChecked(False)
     await real_window.runner.drain()
     assert not {p.id: p for p in await real_kernel.list_projects()}[session.project_id].scoped_recall
+
+
+async def test_memory_card_and_dialog_in_chinese(zh_window: MainWindow, real_kernel: Kernel,  # noqa: F811
+                                                 fake_provider: FakeProviderServer, turns: Turns) -> None:
+    """The save card and the Memory window speak zh_CN when the window does."""
+    SHOTS.mkdir(exist_ok=True)
+    window = zh_window
+    sid = await open_session(window, real_kernel, title="记忆")
+    fake_provider.script(_save("接口是 v2。"), Reply(text="好的"))
+    await say(window, real_kernel, turns, sid, "记住：接口是 v2。")
+    await wait_until(lambda: any(c.state == "saved" for c in window.pane.cards.memory_cards.values()),
+                     what="save card")
+    await settle()
+    [card] = window.pane.cards.memory_cards.values()
+    assert card.undo_button.text() == "撤销" and "本会话的共享记忆" in card.title.text()
+    window.grab().save(str(SHOTS / "timeline_save_zh.png"))
+    dialog = await window.session_actions.open_memory(sid)
+    assert dialog.tabs.tabText(SCOPES.index(MemoryScope.SESSION)).startswith("本会话（共享）")
+    await settle()
+    dialog.grab().save(str(SHOTS / "memory_dialog_zh.png"))
+    dialog.reject()
+    await window.runner.drain()
