@@ -16,7 +16,16 @@ from __future__ import annotations
 
 import bisect
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt, QTimer
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QAction, QFont, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -186,6 +195,7 @@ class HistoryOutline(QWidget):
     def _open(self, item: QListWidgetItem) -> None:
         message_id = str(item.data(ENTRY_ROLE) or "")
         if message_id:
+            self.list.setCurrentItem(item)  # at once; ``follow_view`` agrees once the jump has scrolled
             self._w.runner.spawn(reveal(self._w.pane, self._w.kernel, message_id),
                                  self.tr("Opening the message"))
 
@@ -229,7 +239,7 @@ class OutlineActions(QObject):
         self.splitter.addWidget(self.outline)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
-        self.action = QAction(self.tr(OUTLINE), self)
+        self.action = QAction(QCoreApplication.translate("HistoryOutline", OUTLINE), self)
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.action.setToolTip(self.tr("Show or hide the list of your messages beside the timeline"))
