@@ -1,5 +1,6 @@
-"""Store benchmarks: single-message append through the store vs raw ``sqlite3``, and the
-indexed queries start-up recovery and rewind preview rely on. A command, not a test::
+"""Store benchmarks: single-message append through the store vs raw ``sqlite3`` (and the FTS5
+trigger's share of it), and start-up recovery's lookup, rewind preview and rewind confirm at
+500 vs 50,000 messages (goal: ≤ 2×, i.e. indexed). A command, not a test::
 
     python -m benchmarks.store [--messages 1000] [--rounds 5]
 
@@ -17,14 +18,16 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from foya_desktop.core.ids import new_id, now_ms
-from foya_desktop.core.messages import Message, TextPart
+from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolState
 from foya_desktop.core.model import Session
-from foya_desktop.store import search
+from foya_desktop.store import history, ops_recovery, ops_rewind, search
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import database_proxy
 from foya_desktop.store.store import Store
@@ -81,6 +84,79 @@ def _run(tmp: Path, kind: str, n: int, count: int) -> float:
     return asyncio.run(store_appends(tmp / f"{kind}{n}", count, search_trigger=kind == "store"))
 
 
+SIZES = (500, 50_000)
+
+
+def _history(session_id: str, count: int) -> list[Message]:
+    """User / assistant pairs; the last assistant message holds a tool call left running (what a
+    crash leaves for start-up recovery)."""
+    out: list[Message] = []
+    for i in range(count - 1):
+        role: Literal["user", "assistant"] = "user" if i % 2 == 0 else "assistant"
+        out.append(Message(new_id("msg"), session_id, role, (TextPart(f"message {i} about step {i}"),),
+                           created_at=now_ms()))
+    call = ToolCallPart(new_id("call"), "read_file", {"path": "a.py"}, ToolState.RUNNING)
+    out.append(Message(new_id("msg"), session_id, "assistant", (call,), created_at=now_ms()))
+    return out
+
+
+async def _filled_store(root: Path, count: int) -> tuple[str, str]:
+    """A data folder holding one session of ``count`` messages; returns the session id and the id
+    of a user message ten from the end (a typical rewind target)."""
+    store = Store(Home(root))
+    session = await store.create_session(Session(id=new_id("ses"), title="bench", created_at=now_ms(),
+                                                 updated_at=now_ms()))
+    messages = _history(session.id, count)
+    for start in range(0, len(messages), 5000):
+        await store.import_messages(session.id, messages[start:start + 5000])
+    await store.close()
+    return session.id, next(m.id for m in reversed(messages[:-10]) if m.role == "user")
+
+
+def _confirm_then_undo(session_id: str, target_id: str) -> int:
+    """The rewind's history write (invalidate from the target on), rolled back to a savepoint so
+    every sample starts from the same history."""
+    seq = history.get_message(target_id).seq
+    with database_proxy.atomic() as savepoint:
+        count = history.invalidate_from(session_id, seq)
+        savepoint.rollback()
+    return count
+
+
+async def _time(call: Callable[[], Awaitable[object]], repeat: int) -> float:
+    started = time.perf_counter()
+    for _ in range(repeat):
+        await call()
+    return (time.perf_counter() - started) / repeat
+
+
+async def size_ratios(root: Path, rounds: int) -> dict[str, tuple[float, float]]:
+    """Median seconds (500 messages, 50,000 messages) of recovery's open-call lookup, the rewind
+    preview and the rewind confirm's history write; the two sizes alternate (one store is open
+    at a time: the store binds one process-wide database)."""
+    folders = {n: (root / f"size{n}", await _filled_store(root / f"size{n}", n)) for n in SIZES}
+    samples: dict[str, dict[int, list[float]]] = {k: {n: [] for n in SIZES}
+                                                  for k in ("recovery", "preview", "confirm")}
+    for _ in range(rounds):
+        for n, (folder, (sid, target)) in folders.items():
+            store = Store(Home(folder))
+            await store.read(ops_rewind.rewind_target, sid, target)  # warm the page cache alike
+            samples["recovery"][n].append(await _time(
+                lambda s=store: s.read(ops_recovery.open_call_messages, None), 20))
+            samples["preview"][n].append(await _time(
+                lambda s=store, i=sid, t=target: s.read(ops_rewind.rewind_target, i, t), 20))
+            samples["confirm"][n].append(await _time(
+                lambda s=store, i=sid, t=target: s.write(_confirm_then_undo, i, t), 20))
+            await store.close()
+    return {k: (statistics.median(v[SIZES[0]]), statistics.median(v[SIZES[1]])) for k, v in samples.items()}
+
+
+def _size_line(label: str, small: float, large: float) -> str:
+    ratio = large / small
+    return (f"{label}: {small * 1000:.2f} ms at 500 messages, {large * 1000:.2f} ms at 50,000 -> "
+            f"{ratio:.2f}x (goal <= 2x) {'MET' if ratio <= 2 else 'NOT MET'}")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the append figures and their ratio against the goal (rounds interleaved, medians)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.store")
@@ -99,6 +175,11 @@ def main(argv: list[str] | None = None) -> None:
           f"{'MET' if ratio >= 0.5 else 'NOT MET'}")
     print(f"  the FTS5 search trigger's share of a store append: {100 * max(0.0, 1 - bare / ours):.0f} % "
           f"(store without it: {args.messages / bare:,.0f} msg/s; search stays on)")
+    with tempfile.TemporaryDirectory(prefix="foya-bench-") as tmp:
+        sizes = asyncio.run(size_ratios(Path(tmp), args.rounds))
+    print(_size_line("start-up recovery (open tool calls, indexed)", *sizes["recovery"]))
+    print(_size_line("rewind preview", *sizes["preview"]))
+    print(_size_line("rewind confirm (history write)", *sizes["confirm"]))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ stored; then the kernel is closed and the loop ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -34,6 +35,7 @@ from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, instance_address
+from foya_desktop.ui.window_host import WindowHost
 
 if TYPE_CHECKING:
     from foya_desktop.engine.kernel import Kernel
@@ -103,91 +105,130 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
     if isinstance(opened, int):
         return opened
     kernel, restored = opened
-    bridge = EngineBridge(kernel.bus)
-    window = MainWindow(kernel, bridge, use_tray=use_tray,
-                        preferences=PreferencesFile(data))
+    host = WindowHost(lambda: MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray,
+                                         preferences=PreferencesFile(data)))
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:
         if not done.done():
             done.set_result(None)
 
-    window.quit_controller.finished.connect(finish)
-    _quit_on_signals(window)
-    smoke = _smoke_hook(window)
-    window.show()
-    if instance is not None:
-        instance.activated.connect(window.handle_launch)
+    def adopt(window: MainWindow) -> None:
+        """Wire a (new) window: quitting ends the app; later launches come to it."""
+        window.quit_controller.finished.connect(finish)
+        if instance is not None:
+            instance.activated.connect(window.handle_launch)
+
+    adopt(host.window)
+    host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
+    _quit_on_signals(host)
+    first_paint = _FirstPaint(host.window, _smoke_quit_ms())
+    host.window.show()
     if restored is not None:
         kept = restored.damaged_copy.name if restored.damaged_copy else "—"
-        window.statusBar().showMessage(QCoreApplication.translate(
+        host.window.statusBar().showMessage(QCoreApplication.translate(
             "App", "Restored the backup {backup}; the damaged database is kept as {damaged}.").format(
             backup=restored.backup.name, damaged=kept))
+    warm: asyncio.Future[None] | None = None
     try:
-        await window.start()
+        await first_paint.wait(FIRST_PAINT_WAIT_S)  # the frame first, then fill it (issue 14)
+        warm = asyncio.get_running_loop().run_in_executor(None, warm_up)
+        await host.window.start()
         kernel.watch_other_processes()  # `foya` commands beside the window show up in it
         if folder:
-            window.handle_launch(folder)
+            host.window.handle_launch(folder)
         await done
     finally:
-        bridge.close()
+        window = host.window
+        window.bridge.close()
         await window.tray_agent.close()
         await kernel.close()
         window.hide()
         window.deleteLater()
-        del smoke
+        del first_paint
+        if warm is not None:
+            with contextlib.suppress(Exception):
+                await warm  # a failed warm-up only means the first code block pays for its lexer
     return 0
 
 
 SMOKE_ENV = "FOYA_SMOKE_QUIT_MS"
 """Test hook: when set to a number of milliseconds, the app prints :data:`SMOKE_PAINTED` on
-stdout after the window's first paint and then quits (the normal way, through the
-``QuitController``) that many milliseconds later. ``tests/ui/test_app_smoke.py`` uses it."""
+stdout at the window's first paint and then quits (the normal way, through the
+``QuitController``) that many milliseconds later. ``tests/ui/test_app_smoke.py`` and
+``benchmarks/startup.py`` use it."""
 
 SMOKE_PAINTED = "foya: first paint"
 
+SMOKE_MODULES_ENV = "FOYA_SMOKE_MODULES"
+"""With the smoke hook: also print :data:`SMOKE_MODULES` and the sorted names of every module
+loaded at the first paint, on one line (the start-up import test reads it)."""
+
+SMOKE_MODULES = "foya: modules at first paint:"
+
+FIRST_PAINT_WAIT_S = 2.0
+"""How long start-up waits for the first paint before filling the window anyway (a window that
+starts minimised, or a platform that paints late, still gets its sessions)."""
+
+
+def warm_up() -> None:
+    """Work whose first use is slow, done once on a worker thread after the first paint:
+    Pygments compiles its common lexers, so the first code block shown does not stall the GUI."""
+    from foya_desktop.ui.timeline import docs
+
+    docs.warm_up()
+
 
 class _FirstPaint(QObject):
-    """Watches the window for its first paint event (only installed by the test hook)."""
+    """Watches the window for its first paint event; with the smoke hook, reports it and quits."""
 
-    def __init__(self, window: MainWindow, quit_after_ms: int) -> None:
+    def __init__(self, window: MainWindow, quit_after_ms: int | None) -> None:
         super().__init__(window)
         self._window = window
         self._quit_after_ms = quit_after_ms
+        self._painted = asyncio.Event()
         window.installEventFilter(self)
+
+    async def wait(self, seconds: float) -> None:
+        """Until the first paint, or ``seconds`` at most."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._painted.wait(), seconds)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._window and event.type() == QEvent.Type.Paint:
             self._window.removeEventFilter(self)
-            print(SMOKE_PAINTED, flush=True)
-            QTimer.singleShot(self._quit_after_ms, self._window.quit_controller.request_quit)
+            self._painted.set()
+            if self._quit_after_ms is not None:
+                print(SMOKE_PAINTED, flush=True)
+                if os.environ.get(SMOKE_MODULES_ENV):
+                    print(SMOKE_MODULES, " ".join(sorted(sys.modules)), flush=True)
+                QTimer.singleShot(self._quit_after_ms, self._window.quit_controller.request_quit)
         return False
 
 
-def _smoke_hook(window: MainWindow) -> _FirstPaint | None:
+def _smoke_quit_ms() -> int | None:
     value = os.environ.get(SMOKE_ENV, "").strip()
     if not value:
         return None
     try:
-        quit_after_ms = max(0, int(value))
+        return max(0, int(value))
     except ValueError:
         print(f"{SMOKE_ENV} must be a number of milliseconds, not {value!r}; ignored.", file=sys.stderr)
         return None
-    return _FirstPaint(window, quit_after_ms)
 
 
-def _quit_on_signals(window: MainWindow) -> None:
+def _quit_on_signals(host: WindowHost) -> None:
     """Ctrl+C / SIGTERM quit like the menu does: running turns finish first.
 
     NOTE: Python runs signal handlers only between bytecodes, and Qt's C++ loop
     may sleep for long; a cheap periodic timer gives the interpreter a chance.
     """
     def request(_signum: int, _frame: object) -> None:
-        QTimer.singleShot(0, window.quit_controller.request_quit)
+        QTimer.singleShot(0, host.window.quit_controller.request_quit)
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request)
-    wake = QTimer(window)
+    wake = QTimer(host)
     wake.timeout.connect(lambda: None)
     wake.start(250)
 

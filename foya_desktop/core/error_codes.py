@@ -132,6 +132,7 @@ APPROVAL_REASONS: Mapping[str, ErrorCode] = _codes(
               ("parts", "why_not")),
     ErrorCode("mcp_policy", "An MCP server's tool needs approval (``parts``).", ("parts",)),
     ErrorCode("mcp_outside", "An MCP tool's arguments name a path outside the project.", ("parts",)),
+    ErrorCode("memory_user_scope", "A VP wants to change the person's own (user-scope) memory."),
 )
 """Codes of ``ApprovalRequested.reason_code`` (and of the policy's ``Verdict.code``)."""
 

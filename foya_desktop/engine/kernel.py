@@ -35,6 +35,7 @@ from foya_desktop.engine.connections.discovery import (
 from foya_desktop.engine.connections.usage import UsageReport, checked_price, save_price, usage_report
 from foya_desktop.engine.lifecycle import LifecycleOps
 from foya_desktop.engine.mcp.ops import McpOps
+from foya_desktop.engine.memory.ops import MemoryOps
 from foya_desktop.engine.ops.recovery import repair_session
 from foya_desktop.engine.project_files.ops import ProjectFilesOps
 from foya_desktop.engine.projects import ProjectOps
@@ -75,7 +76,7 @@ def _existing_folder(workdir: str) -> Path:
     return path.resolve()
 
 
-class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, McpOps):
+class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, McpOps, MemoryOps):
     """Sessions, turns, queues, connections and VPs behind one async API."""
 
     def __init__(self, svc: Services) -> None:

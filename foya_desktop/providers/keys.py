@@ -13,9 +13,6 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-import keyring
-import keyring.errors
-
 from foya_desktop.core.errors import AuthError, KeyringUnavailable
 from foya_desktop.core.model import Connection
 
@@ -75,11 +72,17 @@ class KeyStore:
         return None
 
     def _backend(self) -> Any:
-        return secure_backend(self._pinned if self._pinned is not None else keyring.get_keyring())
+        if self._pinned is not None:
+            return secure_backend(self._pinned)
+        import keyring  # keyring's import and backend discovery stay off start-up
+
+        return secure_backend(keyring.get_keyring())
 
     def set_key(self, connection_name: str, api_key: str) -> None:
         """Store ``api_key`` for the connection, replacing any previous key."""
         backend = self._backend()
+        import keyring.errors  # loaded by _backend() already; see there
+
         try:
             backend.set_password(SERVICE, connection_name, api_key)
         except keyring.errors.KeyringError as error:
@@ -88,6 +91,8 @@ class KeyStore:
     def get_key(self, connection_name: str) -> str | None:
         """The stored key, or ``None`` when there is none."""
         backend = self._backend()
+        import keyring.errors  # loaded by _backend() already; see there
+
         try:
             value = backend.get_password(SERVICE, connection_name)
         except keyring.errors.KeyringError as error:
@@ -97,6 +102,8 @@ class KeyStore:
     def delete_key(self, connection_name: str) -> None:
         """Forget the key; deleting a key that is not there is not an error."""
         backend = self._backend()
+        import keyring.errors  # loaded by _backend() already; see there
+
         try:
             backend.delete_password(SERVICE, connection_name)
         except keyring.errors.PasswordDeleteError:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from foya_desktop.core.model import Connection, ProviderKind
-from foya_desktop.providers.anthropic import AnthropicProvider
 from foya_desktop.providers.base import (
     DEFAULT_RETRY,
     DEFAULT_TIMEOUTS,
@@ -12,13 +11,16 @@ from foya_desktop.providers.base import (
     RetryPolicy,
     Timeouts,
 )
-from foya_desktop.providers.openai import OpenAIProvider
 
 
 def make_provider(connection: Connection, api_key: str | None, *,
                   timeouts: Timeouts = DEFAULT_TIMEOUTS, retry: RetryPolicy = DEFAULT_RETRY,
                   on_retry: RetryCallback | None = None) -> Provider:
     """A provider for ``connection``; the caller owns it and must ``await provider.aclose()``."""
+    # The adapters (and httpx under them) load with the first request, not at start-up (issue 14).
+    from foya_desktop.providers.anthropic import AnthropicProvider
+    from foya_desktop.providers.openai import OpenAIProvider
+
     kind = ProviderKind(connection.kind)
     if kind is ProviderKind.ANTHROPIC:
         return AnthropicProvider(connection.base_url, api_key, timeouts, retry, on_retry=on_retry)

@@ -22,7 +22,7 @@ import peewee as pw
 
 from foya_desktop.core.errors import DatabaseCorrupt, SchemaInvalid, SchemaTooNew, StorageError
 from foya_desktop.core.ids import now_ms
-from foya_desktop.store import search
+from foya_desktop.store import indexes, search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
@@ -121,6 +121,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
             with db.atomic():
                 db.create_tables(TABLES, safe=True)
                 search.install(db)
+                indexes.install(db)
                 _migrate(db, version)
         except Exception as exc:
             db.close()

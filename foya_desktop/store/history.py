@@ -19,8 +19,9 @@ from foya_desktop.store.codec import (
 from foya_desktop.store.events_log import append_event, append_events, events_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
-_VALID = MessageRow.valid == True  # noqa: E712
+VALID = MessageRow.valid == True  # noqa: E712
 """An explicit comparison: a bare boolean column keeps SQLite off the (session, valid, seq) index."""
+_VALID = VALID
 
 _MESSAGE_FIELDS = ("id", "session", "seq", "role", "speaker", "parts", "status", "turn_id", "meta", "valid",
                    "created_at")

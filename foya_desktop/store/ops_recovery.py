@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import peewee as pw
+
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.store import history
 from foya_desktop.store.codec import message_from_row
+from foya_desktop.store.indexes import OPEN_CALLS_WHERE
 from foya_desktop.store.schema import MessageRow
 
 OPEN_STATES = (ToolState.PENDING, ToolState.RUNNING)
@@ -29,7 +32,7 @@ def interrupt_dangling_calls(running_text: str, pending_text: str, *,
     limits the repair to those sessions.
     """
     count = 0
-    for found in _messages_with_open_calls(only):
+    for found in open_call_messages(only):
         if found.session_id in exclude:
             continue
         answered = _answered(found.session_id, {c.call_id for c in found.tool_calls})
@@ -43,9 +46,9 @@ def interrupt_dangling_calls(running_text: str, pending_text: str, *,
     return count
 
 
-def _messages_with_open_calls(only: set[str] | None) -> list[Message]:
-    cond = MessageRow.valid & (MessageRow.role == "assistant") & (
-        MessageRow.parts.contains('"state": "running"') | MessageRow.parts.contains('"state": "pending"'))
+def open_call_messages(only: set[str] | None) -> list[Message]:
+    """Valid assistant messages with a pending or running tool call (an index lookup)."""
+    cond: pw.Node = pw.SQL(OPEN_CALLS_WHERE)  # the partial index's own terms: an index lookup, not a scan
     if only is not None:
         cond &= MessageRow.session.in_(list(only))
     return [message_from_row(r) for r in MessageRow.select().where(cond).order_by(MessageRow.session,
@@ -54,7 +57,7 @@ def _messages_with_open_calls(only: set[str] | None) -> list[Message]:
 
 def _answered(session_id: str, call_ids: set[str]) -> set[str]:
     rows = MessageRow.select(MessageRow.parts).where(
-        (MessageRow.session == session_id) & (MessageRow.role == "tool") & MessageRow.valid)
+        (MessageRow.session == session_id) & (MessageRow.role == "tool") & history.VALID)
     found: set[str] = set()
     for r in rows:
         found.update(p["call_id"] for p in json.loads(r.parts)

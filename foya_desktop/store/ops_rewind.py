@@ -73,7 +73,7 @@ def rewind_target(session_id: str, message_id: str) -> RewindTarget:
         raise InvalidOperation("That message is no longer in the session's history.")
     if row.role != "user":
         raise InvalidOperation("Rewind goes back to one of your messages; pick a user message.")
-    removed = MessageRow.select().where((MessageRow.session == session_id) & MessageRow.valid
+    removed = MessageRow.select().where((MessageRow.session == session_id) & history.VALID
                                         & (MessageRow.seq >= row.seq)).count()
     return RewindTarget(message_from_row(row), session.head_seq, session.workdir, int(removed),
                         changes_since(session_id, row.seq))
@@ -86,7 +86,7 @@ def changes_since(session_id: str, from_seq: int) -> list[TrackedChange]:
     their edits are part of what the removed turns did.
     """
     valid = MessageRow.select(MessageRow.seq).where(
-        (MessageRow.session == session_id) & MessageRow.valid & (MessageRow.seq >= from_seq))
+        (MessageRow.session == session_id) & history.VALID & (MessageRow.seq >= from_seq))
     rows = FileChangeRow.select().where((FileChangeRow.session == session_id)
                                         & FileChangeRow.seq.in_(valid))
     out = [TrackedChange(r.id, r.path, r.before_sha, r.after_sha, r.kind) for r in rows]

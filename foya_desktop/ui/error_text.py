@@ -21,81 +21,76 @@ Two kinds of entries:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.ui import i18n
 
+_EXACT: dict[str, object] = {
+    "session_busy": QT_TRANSLATE_NOOP("ErrorText", "The session is busy; the message waits in the queue."),
+    "session_busy:operation": QT_TRANSLATE_NOOP(
+        "ErrorText", "The session is busy. Stop the running turn first."),
+    "branch_inside_running_turn": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "Cannot branch inside the turn that is still running: branch after an "
+        "earlier turn's reply, or wait until this one ends."),
+    "session_busy_elsewhere": QT_TRANSLATE_NOOP(
+        "ErrorText", "Another Foya process (pid {pid}) is working in this session; wait until it finishes."),
+    "session_deleted": QT_TRANSLATE_NOOP("ErrorText", "This session has been deleted."),
+    "question_unanswered": QT_TRANSLATE_NOOP("ErrorText", "The question was closed without an answer."),
+    "branch_user_message": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "Cannot branch at a user message: branch after a complete reply or tool result instead."),
+    "branch_incomplete_reply": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "Cannot branch after a reply that did not complete: branch after an earlier complete "
+        "reply or tool result."),
+    "branch_call_without_result": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "Cannot branch after a tool call without its result: branch after the tool result instead."),
+    "branch_answered_later": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "Cannot branch here: a tool call before this point gets its result only after it. "
+        "Branch after the tool result."),
+    "rewind_images": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "This message has attachments (images). Only plain-text messages can go back to the "
+        "composer, so the history cannot be rewound to it."),
+    "rewind_not_movable_meta": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "This message carries browser elements or a command id; only plain-text messages can "
+        "go back to the composer, so it cannot be rewound to."),
+    "fork_in_progress": QT_TRANSLATE_NOOP(
+        "ErrorText", "A fork of this session is already being made; wait for it to open."),
+    "rewind_stale": QT_TRANSLATE_NOOP(
+        "ErrorText", "The session or its files changed since the preview; check the new preview."),
+    "step_limit_reached": QT_TRANSLATE_NOOP("ErrorText", "{vp} reached its limit of {max_steps} steps."),
+    "turn_stopped": QT_TRANSLATE_NOOP(
+        "ErrorText", "You rejected the tool call without a reason, so the turn stopped."),
+    "operation_stopped": QT_TRANSLATE_NOOP("ErrorText", "Stopped; nothing was changed."),
+}
+"""One template per exact code, filled from the error's ``params`` (a missing one reads "?").
 
-def _exact() -> dict[str, Callable[[Mapping[str, object]], str]]:
-    # NOTE: functions (not module-level dicts) so the lookups happen after the translator is
-    # installed; each literal is what lupdate extracts.
-    busy_queued = QCoreApplication.translate("ErrorText",
-        "The session is busy; the message waits in the queue.")
-    busy = QCoreApplication.translate("ErrorText", "The session is busy. Stop the running turn first.")
-    return {
-        "session_busy": lambda p: busy_queued if p.get("operation") in (None, "turn") else busy,
-        "branch_inside_running_turn": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "Cannot branch inside the turn that is still running: branch after an "
-            "earlier turn's reply, or wait until this one ends.",
-        ),
-        "session_busy_elsewhere": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "Another Foya process (pid {pid}) is working in this session; wait until it finishes.",
-        ).format(pid=p.get("pid", "?")),
-        "session_deleted": lambda p: QCoreApplication.translate(
-            "ErrorText", "This session has been deleted."
-        ),
-        "question_unanswered": lambda p: QCoreApplication.translate(
-            "ErrorText", "The question was closed without an answer."
-        ),
-        "branch_user_message": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "Cannot branch at a user message: branch after a complete reply or tool result instead.",
-        ),
-        "branch_incomplete_reply": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "Cannot branch after a reply that did not complete: branch after an earlier complete "
-            "reply or tool result.",
-        ),
-        "branch_call_without_result": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "Cannot branch after a tool call without its result: branch after the tool result instead.",
-        ),
-        "branch_answered_later": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "Cannot branch here: a tool call before this point gets its result only after it. "
-            "Branch after the tool result.",
-        ),
-        "rewind_images": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "This message has attachments (images). Only plain-text messages can go back to the "
-            "composer, so the history cannot be rewound to it.",
-        ),
-        "rewind_not_movable_meta": lambda p: QCoreApplication.translate(
-            "ErrorText",
-            "This message carries browser elements or a command id; only plain-text messages can "
-            "go back to the composer, so it cannot be rewound to.",
-        ),
-        "fork_in_progress": lambda p: QCoreApplication.translate(
-            "ErrorText", "A fork of this session is already being made; wait for it to open."
-        ),
-        "rewind_stale": lambda p: QCoreApplication.translate(
-            "ErrorText", "The session or its files changed since the preview; check the new preview."
-        ),
-        "step_limit_reached": lambda p: QCoreApplication.translate(
-            "ErrorText", "{vp} reached its limit of {max_steps} steps."
-        ).format(vp=p.get("vp", "?"), max_steps=p.get("max_steps", "?")),
-        "turn_stopped": lambda p: QCoreApplication.translate(
-            "ErrorText", "You rejected the tool call without a reason, so the turn stopped."
-        ),
-        "operation_stopped": lambda p: QCoreApplication.translate(
-            "ErrorText", "Stopped; nothing was changed."
-        ),
-    }
+QT_TRANSLATE_NOOP marks each for lupdate; the lookup (``_exact_text``) translates it when it is
+shown, so the table can be built at import time, before any translator is installed."""
+
+
+class _Params(dict[str, object]):
+    """``str.format_map`` over an error's params: a missing one reads "?"."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _exact_text(code: str, params: Mapping[str, object]) -> str | None:
+    if code == "session_busy" and params.get("operation") not in (None, "turn"):
+        code = "session_busy:operation"
+    template = _EXACT.get(code)
+    if template is None:
+        return None
+    return QCoreApplication.translate("ErrorText", str(template)).format_map(_Params(params))
 
 
 def _kinds() -> dict[str, str]:
@@ -160,7 +155,7 @@ def error_text(error: BaseException) -> str:
     raw = getattr(error, "params", None)
     params: Mapping[str, object] = raw if isinstance(raw, Mapping) else {}
     code = error_code(error)
-    if code not in _exact() and code not in _kinds():  # a subclass without its own entry: its parents'
+    if code not in _EXACT and code not in _kinds():  # a subclass without its own entry: its parents'
         code = next((c for k in type(error).__mro__ if (c := _snake(k.__name__)) in _kinds()), code)
     return coded_text(code, params, english)
 
@@ -170,9 +165,9 @@ def coded_text(code: str, params: Mapping[str, object], english: str) -> str:
 
     Unknown codes, and kind codes while the window is English, give ``english``.
     """
-    exact = _exact().get(code)
+    exact = _exact_text(code, params)
     if exact is not None:
-        return exact(params)
+        return exact
     summary = _kinds().get(code)
     if summary is None or i18n.active() == "en":
         return english
@@ -277,6 +272,36 @@ def _reason_part(code: str, p: Mapping[str, object], english: str) -> str:
             target=p.get("target", "?"))
     if code == "more_reasons":
         return translate("ErrorText", "(and {count} more)").format(count=p.get("count", "?"))
+    return _free_reason(english)
+
+
+_FREE_REASONS: tuple[tuple[re.Pattern[str], object], ...] = (
+    (re.compile(r"^'(?P<name>[^']+)' is not on the read-only list$"),
+     QT_TRANSLATE_NOOP("ErrorText", "{name} is not on the read-only list")),
+    (re.compile(r"^git (?P<name>\S+) is not on the read-only list$"),
+     QT_TRANSLATE_NOOP("ErrorText", "git {name} is not on the read-only list")),
+    (re.compile(r"^(?P<name>.+) with (?P<count>\d+) operands writes a file$"),
+     QT_TRANSLATE_NOOP("ErrorText", "{name} with {count} operands writes a file")),
+    (re.compile(r"^sed without a script$"), QT_TRANSLATE_NOOP("ErrorText", "sed without a script")),
+    (re.compile(r"^git without a subcommand$"), QT_TRANSLATE_NOOP("ErrorText", "git without a subcommand")),
+    (re.compile(r"^find -L follows symbolic links$"),
+     QT_TRANSLATE_NOOP("ErrorText", "find -L follows symbolic links")),
+    (re.compile(r"^git branch NAME creates a branch$"),
+     QT_TRANSLATE_NOOP("ErrorText", "git branch NAME creates a branch")),
+    (re.compile(r"^cd without exactly one folder$"),
+     QT_TRANSLATE_NOOP("ErrorText", "cd without exactly one folder")),
+    (re.compile(r"^cd (?P<name>\S+) leaves the project or goes to an unknown folder$"),
+     QT_TRANSLATE_NOOP("ErrorText", "cd {name} leaves the project or goes to an unknown folder")),
+)
+"""The command checker's own sentences (tools/shell_readonly.py) that carry no code yet: the
+frequent ones by their fixed shape, the names in them kept as they are."""
+
+
+def _free_reason(english: str) -> str:
+    for pattern, template in _FREE_REASONS:
+        match = pattern.match(english)
+        if match is not None:
+            return QCoreApplication.translate("ErrorText", str(template)).format(**match.groupdict())
     return english
 
 
@@ -308,6 +333,8 @@ def approval_reason_text(code: str, params: Mapping[str, object], english: str) 
         "command_names_secret": translate(
             "ErrorText", "the command names a file that looks like it holds secrets"),
         "command_uses_network": translate("ErrorText", "the command uses the network"),
+        "memory_user_scope": translate(
+            "ErrorText", "saving to the person's own memory (seen in every session) needs approval"),
     }
     if code in fixed:
         return fixed[code]
@@ -326,3 +353,55 @@ def approval_reason_text(code: str, params: Mapping[str, object], english: str) 
             "ErrorText", "{reason}; Foya cannot confine it because {why_not}, so it asks"
         ).format(reason=parts, why_not=params.get("why_not", "?"))
     return english
+
+
+_SUMMARY_VERBS: dict[str, object] = {
+    "Write ": QT_TRANSLATE_NOOP("ApprovalSummary", "Write {what}"),
+    "Edit ": QT_TRANSLATE_NOOP("ApprovalSummary", "Edit {what}"),
+    "Read ": QT_TRANSLATE_NOOP("ApprovalSummary", "Read {what}"),
+    "List ": QT_TRANSLATE_NOOP("ApprovalSummary", "List {what}"),
+    "View image ": QT_TRANSLATE_NOOP("ApprovalSummary", "View the image {what}"),
+    "Load skill ": QT_TRANSLATE_NOOP("ApprovalSummary", "Load the skill {what}"),
+    "Start sub-agent: ": QT_TRANSLATE_NOOP("ApprovalSummary", "Start a sub-agent: {what}"),
+    "Hand to ": QT_TRANSLATE_NOOP("ApprovalSummary", "Hand over to {what}"),
+    "load the schema of ": QT_TRANSLATE_NOOP("ApprovalSummary", "Load the schema of {what}"),
+}
+"""The engine's approval summaries (``Action.summary``: "Write notes.md", "Read src/app.py"…) are
+an English verb and an object (a path, a name: the agent's data). The verb is said in the window's
+language; the object stays as it is. Summaries without a known verb (a command, a question, an MCP
+call) are the agent's own words and are shown unchanged."""
+
+_SUMMARY_PATTERNS: tuple[tuple[re.Pattern[str], object], ...] = (
+    (re.compile(r"^Find (?P<pattern>.+) in (?P<where>\S+)$"),
+     QT_TRANSLATE_NOOP("ApprovalSummary", "Find {pattern} in {where}")),
+    (re.compile(r"^Search (?P<pattern>.+) in (?P<where>\S+)$"),
+     QT_TRANSLATE_NOOP("ApprovalSummary", "Search {pattern} in {where}")),
+)
+
+
+def approval_summary_text(summary: str) -> str:
+    """An approval's summary in the window's language (see :data:`_SUMMARY_VERBS`)."""
+    if i18n.active() == "en":
+        return summary
+    for pattern, template in _SUMMARY_PATTERNS:
+        match = pattern.match(summary)
+        if match is not None:
+            return QCoreApplication.translate("ApprovalSummary", str(template)).format(**match.groupdict())
+    for verb, template in _SUMMARY_VERBS.items():
+        if summary.startswith(verb) and len(summary) > len(verb):
+            return QCoreApplication.translate("ApprovalSummary", str(template)).format(
+                what=summary[len(verb):])
+    return summary
+
+
+INTERRUPTED_REASONS: dict[str, object] = {
+    "stopped": QT_TRANSLATE_NOOP("Summaries", "stopped by you"),
+}
+"""``Message.meta["interrupted_reason"]`` codes the engine writes (engine/turn/runner.py); any
+other reason is an error's own text and is shown as it is."""
+
+
+def interrupted_reason_text(reason: str) -> str:
+    """Why a reply was cut off, in the window's language."""
+    template = INTERRUPTED_REASONS.get(reason)
+    return QCoreApplication.translate("Summaries", str(template)) if template is not None else reason

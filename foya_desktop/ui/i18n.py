@@ -103,7 +103,7 @@ def _native_name(language: str) -> str:
 
 
 def apply_language(home: Home, language: Language) -> bool:
-    """Store the person's language choice; True when it differs from what is shown (restart to apply).
+    """Store the person's language choice; True when it differs from what is shown.
 
     The Preferences dialog calls this and, on True, shows :func:`restart_note`.
     Raises ``OSError`` when the preferences cannot be written (the caller says so).
@@ -116,9 +116,9 @@ def apply_language(home: Home, language: Language) -> bool:
 
 
 def restart_note() -> str:
-    """The sentence shown after a language change."""
+    """The sentence beside the language choice: it applies at once (ui/window_host.py rebuilds)."""
     return QCoreApplication.translate(
-        "Language", "The new language is used the next time Foya starts.")
+        "Language", "The window switches to the new language when you press OK.")
 
 
 def number(value: int) -> str:

@@ -26,7 +26,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.store.preferences import PreferencesFile
-from foya_desktop.ui import theme
+from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
@@ -69,6 +69,8 @@ class MainWindow(QMainWindow):
     """
 
     session_shown = Signal(str)
+    language_changed = Signal(str)
+    """The person chose another language in Preferences (the window host rebuilds the window)."""
 
     def __init__(self, kernel: KernelApi, bridge: EngineBridge, *, use_tray: bool | None = None,
                  preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
@@ -445,7 +447,9 @@ class MainWindow(QMainWindow):
         """Reload model services into the status line."""
         connections = await self.kernel.list_connections()
         self.pane.set_connections(connections)
-        self.welcome.set_has_connections(bool(connections), self.kernel.keyring_problem())
+        # Keyring backend discovery (D-Bus, entry points) runs on a worker thread, never on the GUI's.
+        problem = await asyncio.to_thread(self.kernel.keyring_problem)
+        self.welcome.set_has_connections(bool(connections), problem)
         self.first_run.setVisible(not connections)
         if not connections and not self._offers_searched:
             self._offers_searched = True
@@ -509,9 +513,11 @@ class MainWindow(QMainWindow):
         self.preferences_dialog = dialog
         try:
             if await run_dialog(dialog) == PreferencesDialog.DialogCode.Accepted:
-                self.prefs.replace(dialog.values())
+                new = self.prefs.replace(dialog.values())
                 if self.prefs.problem:
                     self.statusBar().showMessage("⚠ " + self.prefs.problem, 15000)
+                if i18n.resolve(new.language) != i18n.active():
+                    self.language_changed.emit(new.language)  # applied at once (ui/window_host.py)
         finally:
             self.preferences_dialog = None
             dialog.deleteLater()

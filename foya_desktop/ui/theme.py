@@ -156,6 +156,8 @@ READING_WIDTH = 780
 """Widest a message column gets: long lines are hard to read (about 90 characters)."""
 
 HIT_SIZE = 32
+SMALL_HIT = 28
+"""The smallest click target: dialog buttons, combo boxes, fields, the queue's buttons."""
 """Side of the composer's round buttons (Send, Stop, attach): comfortable to hit."""
 
 TYPE_SCALE = {"caption": -1.0, "body": 0.0, "reading": 1.0, "title": 3.0, "display": 9.0}
@@ -268,6 +270,29 @@ QPushButton#headerButton {{ border: 1px solid transparent; border-radius: 6px; p
 QPushButton#headerButton:hover {{ background: {c['hover']}; }}
 QLineEdit#quickSwitcherInput {{ border: none; padding: 10px 12px; font-size: 13pt;
     background: {c['base']}; }}
+QDialog QPushButton {{ min-height: {SMALL_HIT - 8}px; padding: 3px 14px; border-radius: 6px;
+    border: 1px solid {c['mid']}; background: {c['button']}; color: {c['text']}; }}
+QDialog QPushButton:hover {{ background: {c['hover']}; }}
+QDialog QPushButton:pressed {{ background: {c['mid']}; }}
+QDialog QPushButton:default {{ background: {c['highlight']}; color: {c['highlighted_text']};
+    border: 1px solid {c['highlight']}; }}
+QDialog QPushButton:default:hover {{ background: {QColor(c['highlight']).lighter(112).name()}; }}
+QDialog QPushButton:disabled {{ color: {c['dim']}; background: {c['alt']}; }}
+QDialog QLineEdit, QDialog QPlainTextEdit, QDialog QTextEdit, QDialog QSpinBox {{
+    border: 1px solid {c['mid']}; border-radius: 6px; padding: 3px 6px; background: {c['base']};
+    selection-background-color: {c['highlight']}; }}
+QDialog QLineEdit {{ min-height: {SMALL_HIT - 10}px; }}
+QDialog QLineEdit:focus, QDialog QPlainTextEdit:focus, QDialog QTextEdit:focus {{
+    border: 1px solid {c['highlight']}; }}
+QDialog QLineEdit:read-only {{ background: {c['alt']}; }}
+QDialog QListWidget, QDialog QListView, QDialog QTreeView, QDialog QTableView {{
+    border: 1px solid {c['mid']}; border-radius: 6px; background: {c['base']}; }}
+QDialog QGroupBox {{ border: 1px solid {c['mid']}; border-radius: 8px; margin-top: 14px; padding-top: 6px; }}
+QDialog QGroupBox::title {{ subcontrol-origin: margin; left: 10px; padding: 0px 4px; color: {c['dim']}; }}
+QComboBox {{ min-height: {SMALL_HIT - 8}px; }}
+QToolButton#queueButton {{ border: 1px solid transparent; border-radius: 6px; padding: 2px 6px; }}
+QToolButton#queueButton:hover {{ background: {c['hover']}; border: 1px solid {c['mid']}; }}
+QToolButton#queueButton:disabled {{ color: {c['dim']}; }}
 """
 
 

@@ -179,7 +179,7 @@ async def test_a_migration_copies_the_old_database_first(
     assert _rows(home.database, "event_row") == events
 
 
-def test_a_failed_migration_changes_nothing_and_each_attempt_adds_one_backup(
+def test_a_failed_migration_changes_nothing_and_retries_keep_one_backup(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The migration is one transaction (all or nothing), reported as a storage error; the copy
     is taken once per version, so failed retries do not pile up backups (issue 14)."""

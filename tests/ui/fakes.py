@@ -44,6 +44,7 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.memory import MemoryEntry, MemoryScope
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
@@ -194,6 +195,28 @@ class FakeKernel:
     async def set_project_instruction(self, project_id: str, instruction: str) -> Project:
         self.projects[project_id] = dataclasses.replace(self.projects[project_id], instruction=instruction)
         return self.projects[project_id]
+
+    async def set_project_scoped_recall(self, project_id: str, enabled: bool) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], scoped_recall=enabled)
+        return self.projects[project_id]
+
+    # memory: none in the fake (memory UI tests use the real kernel)
+    async def list_memory(self, scope: MemoryScope | None = None, *, vp: str | None = None,
+                          session_id: str | None = None) -> list[MemoryEntry]:
+        return []
+
+    async def add_memory(self, scope: MemoryScope, text: str, *, vp: str | None = None,
+                         session_id: str | None = None) -> MemoryEntry:
+        raise InvalidOperation("The fake kernel keeps no memory.")
+
+    async def edit_memory(self, entry_id: str, text: str) -> MemoryEntry:
+        raise NotFound(f"There is no memory entry {entry_id}.")
+
+    async def remove_memory(self, entry_id: str) -> MemoryEntry:
+        raise NotFound(f"There is no memory entry {entry_id}.")
+
+    async def memory_exists(self, entry_id: str) -> bool:
+        return False
 
     async def project_sessions(self, project_id: str) -> list[str]:
         return [s.id for s in self.sessions.values() if s.project_id == project_id]

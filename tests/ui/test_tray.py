@@ -235,7 +235,7 @@ async def test_without_a_tray_closing_mid_turn_asks_and_never_hides(
     await wait_until(lambda: window.quit_controller.close_question is not None, what="the question")
     box = window.quit_controller.close_question
     assert box is not None and "no system tray" in box.text() and "Sessions still running: 1." in box.text()
-    assert "quits as soon as they have finished and their replies are stored" in box.text()
+    assert "Foya quits as soon as" in box.text() and "the window stays open until then" in box.text()
     # GNOME has no tray and no minimise button: no "small window" offer, just quit or keep it open
     assert sorted(b.text() for b in box.buttons()) == ["Keep the window open", "Quit when finished"]
     assert box.defaultButton().text() == "Quit when finished"

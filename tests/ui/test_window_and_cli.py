@@ -29,7 +29,7 @@ from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.cli_process import foya_async
 from tests.helpers.fake_keyring import MemoryKeyring
 from tests.ui.conftest import _window
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import show_session, wait_until
 
 HOLD = "while [ ! -e release-me ]; do sleep 0.05; done; echo released"
 
@@ -65,7 +65,7 @@ async def test_cli_commands_beside_a_window_running_a_turn(
                                                      connection="fake", model="fake-model",
                                                      approval_mode=ApprovalMode.AUTO)
         sid = session.id
-        await _select(window, sid)
+        await show_session(window, sid)
         window.pane.composer.input.setPlainText("wait for the file")
         window.pane.send()
         await wait_until(lambda: bool(_rows(home, "SELECT 1 FROM message_row WHERE session_id=? AND "
@@ -98,13 +98,6 @@ async def test_cli_commands_beside_a_window_running_a_turn(
         assert code == 0 and "from the command line" in out, err
 
 
-async def _select(window: MainWindow, sid: str) -> None:
-    await wait_until(lambda: window.tree_model.session(sid) is not None, what="tree row")
-    window.tree_view.select_session(sid)
-    await wait_until(lambda: window.pane.session is not None and window.pane.session.id == sid)
-    await window.runner.drain()
-
-
 def _texts(window: MainWindow) -> list[str]:
     model = window.pane.timeline_model
     rows = [model.row_at(i) for i in range(model.rowCount())]
@@ -124,7 +117,7 @@ async def test_what_foya_commands_write_shows_up_in_the_open_window(
         session = await window_kernel.create_session(title="Shared", workdir=str(project),
                                                      connection="fake", model="fake-model")
         sid = session.id
-        await _select(window, sid)
+        await show_session(window, sid)
         fake_provider.script(Reply(text="typed in the window"))
         window.pane.composer.input.setPlainText("hello from the window")
         window.pane.send()

@@ -14,6 +14,7 @@ names) must contain no Latin word. Screenshots go to the ``shots`` folder.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -39,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.events import ApprovalRequested
+from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui import i18n
 from foya_desktop.ui.bridge import EngineBridge
@@ -50,6 +52,8 @@ from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.picker.dialog import FolderPicker
 from foya_desktop.ui.reading.search_window import SearchWindow
+from foya_desktop.ui.timeline.rows import StreamRow
+from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.ui.helpers import settle, wait_until
 
 ALLOWED = ("Foya", "VP", "VPs", "Omni", "MCP", "OpenAI", "Anthropic", "API", "URL", "Base", "token", "Token",
@@ -261,3 +265,90 @@ async def test_language_follows_the_preference_at_start_up(real_kernel: Kernel, 
         i18n.install("en", qapp)
     assert QCoreApplication.translate("WelcomePage", "Welcome to Foya") == "Welcome to Foya"
 
+
+
+def _replaced(window: MainWindow, card: ApprovalCard) -> bool:
+    return window.pane.attention.card is not card
+
+
+def _painted_texts(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the timeline's rows paint (the delegate draws them: no widget holds them)."""
+    from foya_desktop.ui.timeline.canvas import Canvas, Segment
+
+    painted: list[str] = []
+    original = Canvas.line
+
+    def recording(self: Canvas, segments: list[Segment], *args: object, **kwargs: object) -> int:
+        painted.append("".join(s.text for s in segments))
+        return original(self, segments, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Canvas, "line", recording)
+    model = window.pane.timeline_model
+    for i in range(model.rowCount()):
+        window.pane.renderer.walk(Canvas(None, 0, 0, 900), model.row_at(i), model.starts_block(i))
+    monkeypatch.setattr(Canvas, "line", original)
+    return painted
+
+
+async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_english_left(
+        zh_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
+        shots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12: the timeline's rows ("You ·", a reply stopped by the person, tool rows), an approval
+    card with the command policy's reason and the engine's summary, and the status line — in zh_CN."""
+    window = zh_window
+    folder = tmp_path / "项目"
+    folder.mkdir()
+    (folder / "说明.md").write_text("旧内容\n", encoding="utf-8")
+    fake_provider.script(
+        Reply(tool_calls=[ToolCallSpec("write_file", {"path": "说明.md", "content": "新内容\n"})]),
+        Reply(tool_calls=[ToolCallSpec("run_command", {"command": "touch 新文件.txt"})]),
+        Reply(text="好了。"),
+        Reply(text="很长的回答。" * 40, chunk_size=4, delay_per_chunk=0.05))
+    session = await real_kernel.create_session(title="整理文档", workdir=str(folder), connection="fake",
+                                               model="fake-model", approval_mode=ApprovalMode.ASK)
+    await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
+    window.tree_view.select_session(session.id)
+    await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session.id)
+    window.pane.composer.input.setPlainText("请更新说明")
+    window.pane.send()
+    problems: list[str] = []
+    for kind in ("write", "command"):
+        await wait_until(lambda: window.pane.attention.card is not None
+                         and window.pane.attention.card.isVisible(), timeout=15, what=f"the {kind} card")
+        card = window.pane.attention.card
+        assert card is not None
+        await settle(3)
+        card.grab().save(str(shots / f"zh_approval_{kind}.png"))
+        calls = frozenset(["touch 新文件.txt", "command: touch 新文件.txt", "run_command", "write_file",
+                           "path: 说明.md", "content: 新内容", "⚠  Omni 想要使用 write_file",
+                           "⚠  Omni 想要使用 run_command",
+                           "询问原因：touch 不在只读命令列表中"])  # the tool call itself: the agent's words
+        problems += [f"{kind} card: {p}" for p in english_in(card, calls)]
+        card.buttons["once"].click()
+        await wait_until(functools.partial(_replaced, window, card), timeout=15, what="answered")
+    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="turn over")
+    rows = window.pane.timeline_model.rowCount()
+    window.pane.composer.input.setPlainText("再详细一点")
+    window.pane.send()
+    def streamed() -> bool:
+        model = window.pane.timeline_model
+        return any(isinstance(row := model.row_at(i), StreamRow) and row.body.documents()
+                   for i in range(rows, model.rowCount()))
+    await wait_until(streamed, timeout=15, what="the reply streaming")
+    window.pane.composer.stop_button.click()
+    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="stopped")
+    await window.runner.drain()
+    await settle(5)
+    window.grab().save(str(shots / "zh_timeline.png"))
+    painted = _painted_texts(window, monkeypatch)
+    assert any(t.startswith("你 · ") for t in painted), painted  # the person's own messages
+    assert any("已被你停止" in t for t in painted), painted  # the stopped reply says why, in Chinese
+    # the tool calls themselves are the agent's words, and a tool's output is what the model read
+    # (kept as the tool wrote it): the rows' own words are checked
+    def own_words(text: str) -> str:
+        for name in ("write_file", "run_command", "touch"):
+            text = text.replace(name, " ")
+        return text.split(" → ")[0]
+    problems += [f"timeline row: {t!r} -> {w}" for t in painted if (w := leftovers(own_words(t)))]
+    problems += [f"status line: {p}" for p in english_in(window.pane.status)]
+    assert problems == [], "English left in the Chinese window:\n" + "\n".join(problems)

@@ -21,17 +21,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import LlmMessage, LlmRequest, TextDelta
 from foya_desktop.core.messages import TextPart
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.providers.base import RetryPolicy, Timeouts
-from foya_desktop.providers.http import host_of
 from foya_desktop.providers.http_errors import error_for_status, vendor_error
 from foya_desktop.providers.registry import make_provider
+
+if TYPE_CHECKING:
+    import httpx  # imported where a probe runs: httpx stays off the window's start-up (issue 14)
 
 ANTHROPIC_VERSION = "2023-06-01"
 PROBE_TIMEOUT = 0.6
@@ -116,6 +117,8 @@ def env_offers(env: Mapping[str, str], taken: Sequence[str] = ()) -> list[Offer]
 async def local_offers(servers: Sequence[LocalServer] | None = None, *, host: str = "127.0.0.1",
                        wait: float = PROBE_TIMEOUT, taken: Sequence[str] = ()) -> list[Offer]:
     """Local servers answering ``GET /v1/models`` on their usual ports, probed concurrently."""
+    import httpx
+
     servers = LOCAL_SERVERS if servers is None else servers
     async with httpx.AsyncClient(timeout=httpx.Timeout(wait), trust_env=False) as client:
         found = await asyncio.gather(*(_probe(client, host, server) for server in servers))
@@ -131,6 +134,8 @@ async def local_offers(servers: Sequence[LocalServer] | None = None, *, host: st
 
 
 async def _probe(client: httpx.AsyncClient, host: str, server: LocalServer) -> list[str] | None:
+    import httpx
+
     try:
         response = await client.get(f"http://{host}:{server.port}/v1/models")
     except (httpx.HTTPError, OSError):
@@ -177,6 +182,10 @@ def models_url(connection: Connection) -> str:
 
 async def fetch_models(connection: Connection, api_key: str | None, *, wait: float = 15.0) -> list[str]:
     """Model ids from the provider's models endpoint; raises a ProviderError in plain words."""
+    import httpx
+
+    from foya_desktop.providers.http import host_of
+
     url = models_url(connection)
     host = host_of(connection.base_url)
     async with httpx.AsyncClient(timeout=httpx.Timeout(wait), trust_env=False) as client:

@@ -28,7 +28,7 @@ from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.ui import theme
 from foya_desktop.ui.cards.common import button, card_frame, label
 from foya_desktop.ui.cards.diff_view import DiffView
-from foya_desktop.ui.error_text import approval_reason_text
+from foya_desktop.ui.error_text import approval_reason_text, approval_summary_text
 from foya_desktop.ui.timeline.summaries import first_line
 
 
@@ -102,7 +102,7 @@ class ApprovalCard(QFrame):
         self.show_call_button.clicked.connect(lambda: self.show_call.emit(request.call_id))
         head.addWidget(self.show_call_button)
         layout.addLayout(head)
-        layout.addWidget(label(request.summary, select=True))
+        layout.addWidget(label(approval_summary_text(request.summary), select=True))
         self._add_arguments(layout.addWidget)
         if request.command:
             layout.addWidget(self._mono(request.command, 4))

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.records import QueueItem
+from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.summaries import first_line
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -127,6 +128,8 @@ class QueueWidget(QWidget):
             button = QToolButton()
             button.setText(text)
             button.setToolTip(tip)
+            button.setObjectName("queueButton")  # themed, and comfortable to hit (ui/theme.py)
+            button.setMinimumSize(theme.SMALL_HIT, theme.SMALL_HIT)
             button.clicked.connect(slot)
             buttons[name] = button
         return buttons

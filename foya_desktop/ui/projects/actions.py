@@ -34,6 +34,7 @@ BIND_FOLDER = str(QT_TRANSLATE_NOOP("ProjectActions", "Bind to a folder…"))
 RENAME = str(QT_TRANSLATE_NOOP("ProjectActions", "Rename project…"))
 INSTRUCTION = str(QT_TRANSLATE_NOOP("ProjectActions", "Project instruction…"))
 RELINK = str(QT_TRANSLATE_NOOP("ProjectActions", "Relink to the moved folder…"))
+SCOPED_RECALL = str(QT_TRANSLATE_NOOP("ProjectActions", "Scoped recall of sibling sessions"))
 DELETE_PROJECT = str(QT_TRANSLATE_NOOP("ProjectActions", "Delete project…"))
 
 
@@ -194,6 +195,11 @@ class ProjectActions(QObject):
         return await self._apply(self._w.kernel.set_project_instruction(project_id, text),
                                  self.tr("Project instruction"))
 
+    async def set_scoped_recall(self, project_id: str, enabled: bool) -> Project | None:
+        """Switch scoped recall for the project (its sessions' next requests follow)."""
+        return await self._apply(self._w.kernel.set_project_scoped_recall(project_id, enabled),
+                                 self.tr(SCOPED_RECALL))
+
     async def relink(self, project_id: str) -> Project | None:
         """Point the project at the folder's new place; its sessions stay in the project."""
         project = self._w.tree_model.project(project_id)
@@ -311,6 +317,14 @@ class ProjectActions(QObject):
             self.tr(INSTRUCTION),
             lambda: spawn(self.edit_instruction(project_id), self.tr("Project instruction")),
         )
+        project = self._w.tree_model.project(project_id)
+        recall = menu.addAction(self.tr(SCOPED_RECALL))
+        recall.setCheckable(True)
+        recall.setChecked(bool(project and project.scoped_recall))
+        recall.setToolTip(self.tr("Sessions of this project see read-only summaries (title, id and a short "
+                                  "summary) of their sibling sessions — never their transcripts."))
+        recall.toggled.connect(
+            lambda on: spawn(self.set_scoped_recall(project_id, on), self.tr(SCOPED_RECALL)))
         if not self._w.tree_model.is_missing(project_id):
             menu.addAction(self.tr("Relink to another folder…"),
                            lambda: spawn(self.relink(project_id), self.tr("Relink project")))

@@ -239,7 +239,7 @@ class OutlineActions(QObject):
         self.splitter.addWidget(self.outline)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
-        self.action = QAction(QCoreApplication.translate("HistoryOutline", OUTLINE), self)
+        self.action = QAction(QCoreApplication.translate("HistoryOutline", OUTLINE), self)  # its context
         self.action.setCheckable(True)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.action.setToolTip(self.tr("Show or hide the list of your messages beside the timeline"))

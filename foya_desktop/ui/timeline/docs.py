@@ -305,6 +305,24 @@ def _char_format(color: str) -> QTextCharFormat:
     return fmt
 
 
+WARM_LANGUAGES = ("python", "bash", "json", "javascript", "typescript", "diff", "toml", "yaml")
+"""Lexers loaded by :func:`warm_up`: the ones replies use most."""
+
+
+def warm_up() -> None:
+    """Load and compile the common lexers (safe on a worker thread: no Qt objects are touched).
+
+    Pygments compiles a lexer's rules on its first use, 0.1 s and more for Python; app start-up
+    does that here, after the first paint and off the GUI thread, so the first code block shown
+    does not stall the window (issue 14).
+    """
+    for language in WARM_LANGUAGES:
+        lexer = _lexer(language)
+        if lexer is not None:
+            for _ in lex("x = 1\n", lexer):
+                pass
+
+
 @cache
 def _lexer(language: str) -> Lexer | None:
     if not language:

@@ -109,7 +109,8 @@ class RowRenderer(ToolRows):
         message = row.message
         if header:
             c.space(12)
-            caption = " · ".join(s for s in ("You", summaries.clock(message.created_at)) if s)
+            you = QCoreApplication.translate("RowRenderer", "You")
+            caption = " · ".join(s for s in (you, summaries.clock(message.created_at)) if s)
             c.line([Segment(caption, theme.dim_color(), self.small)], MARGIN, c.width - 2 * MARGIN,
                    align_right=True)
             c.space(2)

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from foya_desktop.core.messages import Message, MessageStatus, ReasoningPart, ToolResultPart
+from foya_desktop.ui.error_text import interrupted_reason_text
 
 _ARG_KEYS = ("path", "file_path", "file", "command", "cmd", "pattern", "query", "url", "target",
              "vp", "to", "question", "name", "glob")
@@ -65,7 +66,7 @@ def reasoning_caption(part: ReasoningPart) -> str:
 def status_caption(message: Message) -> str | None:
     """A visible marker for messages that did not complete; ``None`` when complete."""
     if message.status == MessageStatus.INTERRUPTED:
-        reason = str(message.meta.get("interrupted_reason") or "").strip()
+        reason = interrupted_reason_text(str(message.meta.get("interrupted_reason") or "").strip())
         return QCoreApplication.translate("Summaries", "Interrupted — this reply was cut off") + (
             f" ({reason})" if reason else "")
     if message.status == MessageStatus.ERROR:

@@ -104,6 +104,53 @@
     </message>
 </context>
 <context>
+    <name>ApprovalSummary</name>
+    <message>
+        <source>Write {what}</source>
+        <translation>写入 {what}</translation>
+    </message>
+    <message>
+        <source>Edit {what}</source>
+        <translation>编辑 {what}</translation>
+    </message>
+    <message>
+        <source>Read {what}</source>
+        <translation>读取 {what}</translation>
+    </message>
+    <message>
+        <source>List {what}</source>
+        <translation>列出 {what}</translation>
+    </message>
+    <message>
+        <source>View the image {what}</source>
+        <translation>查看图片 {what}</translation>
+    </message>
+    <message>
+        <source>Load the skill {what}</source>
+        <translation>加载技能 {what}</translation>
+    </message>
+    <message>
+        <source>Start a sub-agent: {what}</source>
+        <translation>启动子智能体：{what}</translation>
+    </message>
+    <message>
+        <source>Hand over to {what}</source>
+        <translation>转交给 {what}</translation>
+    </message>
+    <message>
+        <source>Load the schema of {what}</source>
+        <translation>加载 {what} 的参数结构</translation>
+    </message>
+    <message>
+        <source>Find {pattern} in {where}</source>
+        <translation>在 {where} 中查找 {pattern}</translation>
+    </message>
+    <message>
+        <source>Search {pattern} in {where}</source>
+        <translation>在 {where} 中搜索 {pattern}</translation>
+    </message>
+</context>
+<context>
     <name>AttachmentChips</name>
     <message>
         <source>Sent to the model as an image</source>
@@ -779,6 +826,42 @@
         <translation>（另有 {count} 条）</translation>
     </message>
     <message>
+        <source>{name} is not on the read-only list</source>
+        <translation>{name} 不在只读命令列表中</translation>
+    </message>
+    <message>
+        <source>git {name} is not on the read-only list</source>
+        <translation>git {name} 不在只读命令列表中</translation>
+    </message>
+    <message>
+        <source>{name} with {count} operands writes a file</source>
+        <translation>带 {count} 个操作数的 {name} 会写入文件</translation>
+    </message>
+    <message>
+        <source>sed without a script</source>
+        <translation>sed 没有脚本</translation>
+    </message>
+    <message>
+        <source>git without a subcommand</source>
+        <translation>git 没有子命令</translation>
+    </message>
+    <message>
+        <source>find -L follows symbolic links</source>
+        <translation>find -L 会跟随符号链接</translation>
+    </message>
+    <message>
+        <source>git branch NAME creates a branch</source>
+        <translation>git branch 名称 会创建分支</translation>
+    </message>
+    <message>
+        <source>cd without exactly one folder</source>
+        <translation>cd 没有恰好一个文件夹参数</translation>
+    </message>
+    <message>
+        <source>cd {name} leaves the project or goes to an unknown folder</source>
+        <translation>cd {name} 会离开项目或进入未知文件夹</translation>
+    </message>
+    <message>
         <source>the file looks like it holds secrets</source>
         <translation>该文件看起来包含机密信息</translation>
     </message>
@@ -797,6 +880,10 @@
     <message>
         <source>the command uses the network</source>
         <translation>命令会使用网络</translation>
+    </message>
+    <message>
+        <source>saving to the person&apos;s own memory (seen in every session) needs approval</source>
+        <translation>保存到用户本人的记忆（所有会话可见）需要批准</translation>
     </message>
     <message>
         <source>{reason}; its arguments name a path outside the project</source>
@@ -1150,8 +1237,8 @@
         <translation>跟随系统（{name}）</translation>
     </message>
     <message>
-        <source>The new language is used the next time Foya starts.</source>
-        <translation>新语言将在下次启动 Foya 时生效。</translation>
+        <source>The window switches to the new language when you press OK.</source>
+        <translation>按“确定”后窗口立即切换到新语言。</translation>
     </message>
 </context>
 <context>
@@ -1414,6 +1501,161 @@
     <message>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryCard</name>
+    <message>
+        <source>your own memory (every session)</source>
+        <translation>你自己的记忆（所有会话）</translation>
+    </message>
+    <message>
+        <source>{vp}&apos;s memory (every session)</source>
+        <translation>{vp} 的记忆（所有会话）</translation>
+    </message>
+    <message>
+        <source>{vp}&apos;s memory in this session</source>
+        <translation>{vp} 在本会话中的记忆</translation>
+    </message>
+    <message>
+        <source>this session&apos;s shared memory</source>
+        <translation>本会话的共享记忆</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDialog</name>
+    <message>
+        <source>Memory — {title}</source>
+        <translation>记忆 — {title}</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>You (every session)</source>
+        <translation>你（所有会话）</translation>
+    </message>
+    <message>
+        <source>VPs (every session)</source>
+        <translation>VP（所有会话）</translation>
+    </message>
+    <message>
+        <source>VPs in this session</source>
+        <translation>本会话中的 VP</translation>
+    </message>
+    <message>
+        <source>This session (shared)</source>
+        <translation>本会话（共享）</translation>
+    </message>
+    <message>
+        <source>A fact or preference to remember…</source>
+        <translation>要记住的事实或偏好…</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Add to memory</source>
+        <translation>添加到记忆</translation>
+    </message>
+    <message>
+        <source>Remove from memory</source>
+        <translation>从记忆中移除</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>VP</source>
+        <translation>VP</translation>
+    </message>
+    <message>
+        <source>Written by</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <source>In session</source>
+        <translation>所在会话</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>保存时间</translation>
+    </message>
+    <message>
+        <source>Your lasting preferences: every VP sees them in every session. VPs may add here only with your approval.</source>
+        <translation>你的长期偏好：每个 VP 在每个会话中都能看到。VP 只有经你批准才能在此添加。</translation>
+    </message>
+    <message>
+        <source>Each VP&apos;s own knowledge: seen by that VP in every session.</source>
+        <translation>每个 VP 自己的知识：该 VP 在每个会话中都能看到。</translation>
+    </message>
+    <message>
+        <source>Each VP&apos;s knowledge in this session only; deleted with the session, never copied by fork, branch or merge.</source>
+        <translation>每个 VP 仅在本会话中的知识；随会话一起删除，派生、分支或合并时都不会复制。</translation>
+    </message>
+    <message>
+        <source>Shared facts of this collaboration: every VP of this session sees them; deleted with the session, never copied by fork, branch or merge.</source>
+        <translation>本次协作的共享事实：本会话的每个 VP 都能看到；随会话一起删除，派生、分支或合并时都不会复制。</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>deleted session ({id})</source>
+        <translation>已删除的会话（{id}）</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <source>Edit memory</source>
+        <translation>编辑记忆</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n entry(ies).</source>
+        <translation>
+            <numerusform>已移除 %n 个条目。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemorySaveCard</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Remove this entry from memory again</source>
+        <translation>把这个条目从记忆中移除</translation>
+    </message>
+    <message>
+        <source>{who} saved to {where}</source>
+        <translation>{who} 已保存到{where}</translation>
+    </message>
+    <message>
+        <source>Saved. Undo removes it.</source>
+        <translation>已保存。撤销会将其移除。</translation>
+    </message>
+    <message>
+        <source>Undone: the entry was removed from memory.</source>
+        <translation>已撤销：该条目已从记忆中移除。</translation>
+    </message>
+    <message>
+        <source>No longer in memory (removed since).</source>
+        <translation>已不在记忆中（之后被移除）。</translation>
+    </message>
+    <message>
+        <source>Undo memory save</source>
+        <translation>撤销记忆保存</translation>
     </message>
 </context>
 <context>
@@ -1749,6 +1991,10 @@
         <translation>重新关联到移动后的文件夹…</translation>
     </message>
     <message>
+        <source>Scoped recall of sibling sessions</source>
+        <translation>召回同项目的兄弟会话</translation>
+    </message>
+    <message>
         <source>Delete project…</source>
         <translation>删除项目…</translation>
     </message>
@@ -1913,6 +2159,10 @@
     <message>
         <source>{what} failed</source>
         <translation>{what}失败</translation>
+    </message>
+    <message>
+        <source>Sessions of this project see read-only summaries (title, id and a short summary) of their sibling sessions — never their transcripts.</source>
+        <translation>此项目的会话会看到兄弟会话的只读摘要（标题、ID 和简短摘要）——绝不包含其完整记录。</translation>
     </message>
     <message>
         <source>Relink to another folder…</source>
@@ -2201,6 +2451,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
 <context>
     <name>RowRenderer</name>
     <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
         <source>Thinking… {text}</source>
         <translation>思考中… {text}</translation>
     </message>
@@ -2344,6 +2598,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>查看摘要…</translation>
     </message>
     <message>
+        <source>Memory…</source>
+        <translation>记忆…</translation>
+    </message>
+    <message>
         <source>Delete session…</source>
         <translation>删除会话…</translation>
     </message>
@@ -2382,6 +2640,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Roster</source>
         <translation>成员</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
     <message>
         <source>Compacting</source>
@@ -3140,6 +3402,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <source>this reply failed</source>
         <translation>此回复失败</translation>
     </message>
+    <message>
+        <source>stopped by you</source>
+        <translation>已被你停止</translation>
+    </message>
 </context>
 <context>
     <name>TaskListModel</name>
@@ -3721,6 +3987,13 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Connections…</source>
         <translation>连接…</translation>
+    </message>
+</context>
+<context>
+    <name>card</name>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
 </context>
 </TS>

@@ -38,7 +38,7 @@ from foya_desktop.core.events import (
 from foya_desktop.core.model import Phase
 from foya_desktop.store.preferences import Preferences
 from foya_desktop.ui.aio import TaskRunner
-from foya_desktop.ui.error_text import turn_error_text
+from foya_desktop.ui.error_text import approval_summary_text, turn_error_text
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.lifecycle import QuitController
 from foya_desktop.ui.tray.alerts import Alert, AlertDesk, AlertKind, Digest
@@ -109,7 +109,8 @@ class TrayAgent(QObject):
         self._schedule()
 
     def on_approval_requested(self, event: ApprovalRequested) -> None:
-        self._deliver(self.desk.needs_you(event.session_id, event.request_id, event.summary or event.tool))
+        self._deliver(self.desk.needs_you(event.session_id, event.request_id,
+                                          approval_summary_text(event.summary) or event.tool))
         self._schedule()
 
     def on_question_asked(self, event: QuestionAsked) -> None:

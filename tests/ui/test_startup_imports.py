@@ -1,0 +1,34 @@
+"""Start-up stays light (issue 14, performance: start → first painted window): the real launch
+(``python -m foya_desktop``, no argument) reports which modules are loaded when the window first
+paints, and none of the heavy ones may be among them: the HTTP stack, the keyring and its
+D-Bus backends, the shell parsers, the MCP SDK, the provider adapters, the command line's
+modules, and the compiled Pygments lexers (warmed on a worker thread after the paint)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from foya_desktop.app import SMOKE_ENV, SMOKE_MODULES, SMOKE_MODULES_ENV
+
+NOT_BEFORE_FIRST_PAINT = (
+    "httpx", "httpcore", "anyio", "h11", "keyring", "secretstorage", "jeepney", "rich", "bashlex",
+    "tree_sitter", "tree_sitter_bash", "mcp", "foya_desktop.providers.openai",
+    "foya_desktop.providers.anthropic", "foya_desktop.providers.http", "foya_desktop.tools.mcp.client",
+    "foya_desktop.cli.main", "pygments.lexers.python",
+)
+
+
+def test_heavy_modules_load_after_the_first_paint(tmp_path: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "FOYA_HOME": str(tmp_path / "home"),
+           SMOKE_ENV: "0", SMOKE_MODULES_ENV: "1"}
+    done = subprocess.run([sys.executable, "-m", "foya_desktop"], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    line = next((x for x in done.stdout.splitlines() if x.startswith(SMOKE_MODULES)), None)
+    assert line is not None, done.stdout
+    loaded = set(line.removeprefix(SMOKE_MODULES).split())
+    assert "foya_desktop.ui.main_window" in loaded  # the report is the window's, not an empty list
+    assert sorted(m for m in NOT_BEFORE_FIRST_PAINT if m in loaded) == []
