@@ -121,6 +121,12 @@ def search(query: SearchQuery) -> list[SearchHit]:
     if not long_terms and not short_terms:
         return []
     where, args = _filters(query)
+    bounds = _rowid_bounds(query)
+    if bounds is not None:
+        if bounds[0] is None:
+            return []  # the session or project has no message yet
+        where.append("s.rowid BETWEEN ? AND ?")
+        args.extend(bounds)
     if long_terms:
         where.insert(0, f"{TABLE} MATCH ?")
         args.insert(0, " ".join(_phrase(t) for t in long_terms))
@@ -134,6 +140,32 @@ def search(query: SearchQuery) -> list[SearchHit]:
     rows = database_proxy.execute_sql(sql, [*args, max(1, query.limit)]).fetchall()
     terms = long_terms + short_terms
     return [SearchHit(r[0], r[1], r[2], r[3], r[4], int(r[5]), snippet(r[6], terms)) for r in rows]
+
+
+_EDGE = ("(SELECT m.rowid FROM message_row AS m WHERE m.session_id = r.id AND m.valid = 1 "
+         "ORDER BY m.seq {order} LIMIT 1)")
+
+
+def _rowid_bounds(query: SearchQuery) -> tuple[int, int] | tuple[None, None] | None:
+    """The rowid range a session or project filter can match in, or ``None`` without such a filter.
+
+    Messages are appended, so a session's rows lie between the rowids of its first and last valid
+    message (two index lookups each, on ``(session, valid, seq)``). Handing that range to FTS5 lets
+    it skip every newer match of other sessions instead of walking and discarding them — the cost
+    that grew with the database for a project or session that was not the latest one written.
+    """
+    if query.session_id:
+        where, args = "r.id = ?", [query.session_id]
+    elif query.project_id:
+        where, args = "r.project_id = ?", [query.project_id]
+    else:
+        return None
+    row = database_proxy.execute_sql(
+        f"SELECT min({_EDGE.format(order='ASC')}), max({_EDGE.format(order='DESC')}) "
+        f"FROM session_row AS r WHERE {where}", args).fetchone()
+    if row is None or row[0] is None:
+        return None, None
+    return int(row[0]), int(row[1])
 
 
 def session_matches(session_id: str, text: str, speaker: str | None = None) -> list[str]:
