@@ -74,6 +74,14 @@ def _qapp() -> QApplication:
     return QApplication(["foya-tests"])
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Empty the clipboard before the interpreter ends: Qt's exit handlers would otherwise destroy
+    clipboard data made in Python after Python is gone (a SIGSEGV at exit, exit code 139)."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        app.clipboard().clear()
+
+
 def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> Mapping[str, Callable[[], Any]]:
     """Async tests under tests/ui run on a qasync loop over the QApplication."""
     return {"qasync": lambda: qasync.QEventLoop(_qapp())}

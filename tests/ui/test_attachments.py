@@ -130,9 +130,15 @@ async def test_pasted_and_dropped_files_on_the_real_window(real_window: MainWind
     folder = tmp_path / "src"
     folder.mkdir()
     QApplication.clipboard().setMimeData(_files(png, notes))
-    composer.input.setFocus()
-    composer.input.paste()
-    await wait_until(lambda: len(composer.attachments()) == 2, what="pasted files attached")
+    try:
+        composer.input.setFocus()
+        composer.input.paste()
+        await wait_until(lambda: len(composer.attachments()) == 2, what="pasted files attached")
+    finally:
+        # NOTE: a QMimeData made in Python and left in the clipboard is destroyed by Qt's exit
+        # handlers after the interpreter is gone, and shiboken's destructor then crashes (SIGSEGV,
+        # exit 139, after every test passed). Free it while Python still runs.
+        QApplication.clipboard().clear()
     assert [(a.kind, a.name) for a in composer.attachments()] == [("image", "shot.png"), ("text", "notes.md")]
     assert _drop(composer, _files(blob, folder, "https://example.org/spec"))
     await wait_until(composer.notice.isVisible, what="refusal shown")
