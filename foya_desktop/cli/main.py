@@ -15,6 +15,7 @@ from pathlib import Path
 from foya_desktop import __version__
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
 from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
+from foya_desktop.cli.memory_cmd import add_memory_parser, memory_command
 from foya_desktop.cli.projects import add_projects_parser, projects_command
 from foya_desktop.cli.restore_backup import add_restore_backup_parser, restore_backup_command
 from foya_desktop.cli.run import read_prompt, run_command
@@ -64,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_projects_parser(sub.add_parser("projects", help="list projects, set a project's instruction, "
                                        "show the rules, skills, agents and servers a folder offers"))
     add_mcp_parser(sub.add_parser("mcp", help="MCP servers: list them, keep header secrets in the keyring"))
+    add_memory_parser(sub.add_parser("memory", help="scoped memory: list, add, remove entries "
+                                     "(user, vp, session-vp, session)"))
     add_install_desktop_parser(sub)
     add_restore_backup_parser(sub)
     return parser
@@ -186,6 +189,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await mcp_command(kernel, args)
         if args.command == "vps":
             return await vps_command(kernel, args)
+        if args.command == "memory":
+            return await memory_command(kernel, args)
         if args.action == "set":
             return await set_command(kernel, args)
         collab = await dispatch_collab(kernel, args)

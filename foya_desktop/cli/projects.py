@@ -24,9 +24,11 @@ def add_projects_parser(p: argparse.ArgumentParser) -> None:
     sub: Any = p.add_subparsers(dest="action", required=True)
     ls = sub.add_parser("list", help="list projects with their instruction")
     ls.add_argument("--json", action="store_true")
-    st = sub.add_parser("set", help="change a project's instruction")
+    st = sub.add_parser("set", help="change a project's instruction or scoped recall")
     st.add_argument("project", help="the project's id, name or folder")
-    st.add_argument("--instruction", required=True, metavar="TEXT", help="'' removes it")
+    st.add_argument("--instruction", metavar="TEXT", help="'' removes it")
+    st.add_argument("--scoped-recall", choices=["on", "off"],
+                    help="member sessions get read-only summaries of their sibling sessions (off by default)")
     info = sub.add_parser("info", help="rules, skills, agent files and MCP servers found in a folder, "
                                        "and what failed to load")
     info.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder (default: here)")
@@ -52,18 +54,34 @@ async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
     if args.action == "list":
         projects = await kernel.list_projects()
         if args.json:
-            print(json.dumps([{"id": p.id, "name": p.name, "path": p.path, "instruction": p.instruction}
+            print(json.dumps([{"id": p.id, "name": p.name, "path": p.path, "instruction": p.instruction,
+                               "scoped_recall": p.scoped_recall}
                               for p in projects], ensure_ascii=False, indent=1))
         else:
             for p in projects:
                 print(f"{p.id}  {p.name:<20} {p.path}" + (f"\n    instruction: {p.instruction}"
-                                                          if p.instruction else ""))
+                                                          if p.instruction else "")
+                      + ("\n    scoped recall: on" if p.scoped_recall else ""))
         return 0
     if args.action == "info":
         return await _info(kernel, args)
-    project = await kernel.set_project_instruction((await _find(kernel, args.project)).id, args.instruction)
-    saved = "saved; it applies from each session's next request."
-    print(f"Project {project.name}: instruction " + (saved if project.instruction.strip() else "removed."))
+    return await _set(kernel, args)
+
+
+async def _set(kernel: Kernel, args: argparse.Namespace) -> int:
+    if args.instruction is None and args.scoped_recall is None:
+        raise InvalidOperation("Nothing to change: give --instruction TEXT and/or --scoped-recall on|off.")
+    project = await _find(kernel, args.project)
+    if args.instruction is not None:
+        project = await kernel.set_project_instruction(project.id, args.instruction)
+        saved = "saved; it applies from each session's next request."
+        print(f"Project {project.name}: instruction "
+              + (saved if project.instruction.strip() else "removed."))
+    if args.scoped_recall is not None:
+        project = await kernel.set_project_scoped_recall(project.id, args.scoped_recall == "on")
+        print(f"Project {project.name}: scoped recall " + (
+            "on; member sessions see read-only summaries of their siblings from their next request."
+            if project.scoped_recall else "off."))
     return 0
 
 

@@ -97,6 +97,9 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("rewind_images", "A rewind to a message with images (the composer cannot hold them).",
               _AT),
     ErrorCode("rewind_not_movable_meta", "A rewind to a message the composer cannot hold.", _AT),
+    ErrorCode("broad_project", "A session or project at /, the home folder or around Foya's data folder "
+              "without the person's explicit confirmation (kind: root, home, contains_home, "
+              "contains_data).", ("folder", "kind")),
 )
 """Every code, by name."""
 
@@ -132,6 +135,7 @@ APPROVAL_REASONS: Mapping[str, ErrorCode] = _codes(
               ("parts", "why_not")),
     ErrorCode("mcp_policy", "An MCP server's tool needs approval (``parts``).", ("parts",)),
     ErrorCode("mcp_outside", "An MCP tool's arguments name a path outside the project.", ("parts",)),
+    ErrorCode("memory_user_scope", "A VP wants to change the person's own (user-scope) memory."),
 )
 """Codes of ``ApprovalRequested.reason_code`` (and of the policy's ``Verdict.code``)."""
 

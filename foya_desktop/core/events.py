@@ -282,6 +282,21 @@ class TaskChanged(Event):
     task: TaskRecord
 
 
+@dataclass(frozen=True, slots=True)
+class MemoryChanged(Event):
+    """A memory entry was saved, edited or removed (``session_id``: where, "" outside a session).
+
+    A VP's save also shows as its ``memory`` call in the timeline, with an undo.
+    """
+
+    entry_id: str
+    change: str
+    """``saved``, ``edited`` or ``removed``."""
+    scope: str
+    author: str
+    """The VP id that did it, or ``person``."""
+
+
 # ---- session lifecycle: branch, rewind, compaction --------------------------
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,8 @@ class Project:
     instruction: str = ""
     sort_order: int = 0
     created_at: int = 0
+    scoped_recall: bool = False
+    """Member sessions see read-only summaries of their sibling sessions (off by default)."""
 
 
 @dataclass(frozen=True, slots=True)

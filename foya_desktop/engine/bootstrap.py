@@ -13,6 +13,7 @@ from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.pool import ProviderPool
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.mcp.servers import McpServers
+from foya_desktop.engine.memory.tool import MEMORY, MemoryTool
 from foya_desktop.engine.ops.child_tools import agent_tools
 from foya_desktop.engine.ops.recovery import recover
 from foya_desktop.engine.permissions.toolbox import Toolbox
@@ -66,7 +67,7 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     svc.tools.set_session_tools(svc.mcp)
     kernel = Kernel(svc)
     svc.tools.add(agent_tools(kernel.children, lambda session: session_files(svc, session)))
-    svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes)})
+    svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes), MEMORY: MemoryTool(svc)})
     svc.tools.add(skill_tools(svc))
     tasks.set_canceller("subagent", kernel.children.cancel)
     return kernel

@@ -35,9 +35,11 @@ def list_projects() -> list[Project]:
                                                                         ProjectRow.name)]
 
 
-def update_project(project_id: str, *, name: str | None = None, instruction: str | None = None) -> Project:
-    """Rename a project or set its instruction."""
-    cols = {k: v for k, v in (("name", name), ("instruction", instruction)) if v is not None}
+def update_project(project_id: str, *, name: str | None = None, instruction: str | None = None,
+                   scoped_recall: bool | None = None) -> Project:
+    """Rename a project, set its instruction or switch scoped recall."""
+    cols: dict[str, object] = {k: v for k, v in (("name", name), ("instruction", instruction),
+                                                 ("scoped_recall", scoped_recall)) if v is not None}
     if cols:
         ProjectRow.update(**cols).where(ProjectRow.id == project_id).execute()
     return get_project(project_id)

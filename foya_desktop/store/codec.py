@@ -112,7 +112,8 @@ def _role(value: str) -> Role:
 def project_from_row(row: ProjectRow) -> Project:
     """Build a project record."""
     return Project(id=row.id, name=row.name, path=row.path, instruction=row.instruction,
-                   sort_order=row.sort_order, created_at=row.created_at)
+                   sort_order=row.sort_order, created_at=row.created_at,
+                   scoped_recall=bool(row.scoped_recall))
 
 
 def vp_from_row(row: VPRow) -> VP:

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 database_proxy = pw.DatabaseProxy()
 
@@ -39,6 +39,8 @@ class ProjectRow(BaseModel):
     instruction = pw.TextField(default="")
     sort_order = pw.IntegerField(default=0)
     created_at = pw.BigIntegerField()
+    scoped_recall = pw.BooleanField(default=False)
+    """Member sessions get read-only summaries of their siblings (schema 7; off by default)."""
 
 
 class SessionRow(BaseModel):
@@ -314,6 +316,34 @@ class DebugTraceRow(BaseModel):
     created_at = pw.BigIntegerField()
 
 
+class MemoryRow(BaseModel):
+    """One memory entry (schema 7; Yeaft "Memory 边界", ``store/memory.py``).
+
+    ``scope`` is ``user`` (lasting preferences), ``vp`` (one VP's knowledge),
+    ``session-vp`` (one VP's knowledge in one session) or ``session`` (shared
+    facts of one collaboration). ``session`` is set for the two session scopes
+    only and cascades: deleting the session deletes them; branch, fork and merge
+    never copy them. ``author``/``source_session_id`` say who wrote it and where.
+    """
+
+    id = pw.CharField(primary_key=True)
+    scope = pw.TextField()
+    vp_id = pw.TextField(default="")
+    """The VP whose scope it is (``vp``, ``session-vp``); "" for user and session."""
+    session = pw.ForeignKeyField(SessionRow, null=True, on_delete="CASCADE", backref="memories")
+    session_id: str | None
+    text = pw.TextField()
+    author = pw.TextField(default="person")
+    """The VP id that saved it, or ``person``."""
+    source_session_id = pw.TextField(default="")
+    """The session it was written in ("" from the CLI or the Memory window without one)."""
+    created_at = pw.BigIntegerField()
+    updated_at = pw.BigIntegerField()
+
+    class Meta:
+        indexes = ((("scope", "vp_id"), False),)
+
+
 class TombstoneRow(BaseModel):
     """Ids of deleted sessions: late writes for them are refused forever."""
 
@@ -350,7 +380,7 @@ TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
     CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow, LeaseRow, ClaimRow,
-    McpTrustRow,
+    McpTrustRow, MemoryRow,
 ]
 
 def _add_search_index(db: Any) -> None:
@@ -388,6 +418,12 @@ def _v5_mcp_trust(db: pw.SqliteDatabase) -> None:
     """5 → 6: trusted project MCP servers (a new table, made by ``create_tables``); nothing to copy."""
 
 
+def _v6_memory(db: pw.SqliteDatabase) -> None:
+    """6 → 7: memory entries (a new table, made by ``create_tables``); projects learn scoped recall."""
+    if "scoped_recall" not in {c.name for c in db.get_columns("project_row")}:
+        db.execute_sql("ALTER TABLE project_row ADD COLUMN scoped_recall INTEGER NOT NULL DEFAULT 0")  # type: ignore[no-untyped-call]
+
+
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
-                              5: _v5_mcp_trust}
+                              5: _v5_mcp_trust, 6: _v6_memory}
 """``{from_version: callable(db)}`` upgrading one step."""

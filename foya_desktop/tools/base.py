@@ -14,8 +14,9 @@ from typing import Any, Literal, Protocol
 
 from foya_desktop.tools.sandbox import SandboxPolicy
 
-ActionKind = Literal["read", "write", "exec", "ask", "other", "mcp"]
-"""``mcp``: a tool of an MCP server (``tools.mcp.tool``); ``command`` holds its ``mcp__server__tool`` name."""
+ActionKind = Literal["read", "write", "exec", "ask", "other", "mcp", "memory"]
+"""``mcp``: a tool of an MCP server (``tools.mcp.tool``); ``command`` holds its ``mcp__server__tool`` name.
+``memory``: a write to Foya's memory (``engine.memory``); ``command`` holds the scope."""
 
 
 @dataclass(frozen=True, slots=True)

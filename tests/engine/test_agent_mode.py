@@ -19,7 +19,8 @@ from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_p
 from tests.helpers.engine import Recorder, wait_turns
 
 READ_ONLY_OFFER = {"read_file", "list_dir", "glob", "grep", "view_image", "ask_user", "task_list",
-                   "task_output"}
+                   "task_output", "memory"}
+"""``memory`` changes nothing in the project (a user-scope save still asks the person)."""
 
 
 def _offered(body: dict[str, object]) -> set[str]:

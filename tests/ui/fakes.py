@@ -44,6 +44,7 @@ from foya_desktop.core.events import (
 )
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.memory import MemoryEntry, MemoryScope
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, Phase, Project, Session
 from foya_desktop.core.records import Checkpoint, QueueItem, TaskRecord
@@ -130,7 +131,8 @@ class FakeKernel:
 
     async def create_session(self, *, title: str = "", workdir: str | None = None, roster: Sequence[str] = (),
                              default_vp: str | None = None, connection: str = "", model: str = "",
-                             approval_mode: ApprovalMode = ApprovalMode.ASK) -> Session:
+                             approval_mode: ApprovalMode = ApprovalMode.ASK,
+                             allow_broad: bool = False) -> Session:
         self._record("create_session", title, workdir, tuple(roster), default_vp)
         project = await self.add_project(workdir) if workdir else None
         roster = tuple(roster) or ("omni",)
@@ -174,7 +176,11 @@ class FakeKernel:
     async def list_projects(self) -> list[Project]:
         return list(self.projects.values())
 
-    async def add_project(self, path: str, name: str = "") -> Project:
+    async def broad_folder(self, folder: str) -> str | None:
+        """Only ``/`` is broad here (the real rule is the kernel's, tested on the real kernel)."""
+        return "root" if folder == "/" else None
+
+    async def add_project(self, path: str, name: str = "", *, allow_broad: bool = False) -> Project:
         for project in self.projects.values():
             if project.path == path:
                 return project
@@ -182,7 +188,7 @@ class FakeKernel:
         self.projects[project.id] = project
         return project
 
-    async def bind_project(self, session_id: str, project_id: str) -> Session:
+    async def bind_project(self, session_id: str, project_id: str, *, allow_broad: bool = False) -> Session:
         self._record("bind_project", session_id, project_id)
         return await self.update_session(session_id, project_id=project_id,
                                          workdir=self.projects[project_id].path)
@@ -195,6 +201,28 @@ class FakeKernel:
         self.projects[project_id] = dataclasses.replace(self.projects[project_id], instruction=instruction)
         return self.projects[project_id]
 
+    async def set_project_scoped_recall(self, project_id: str, enabled: bool) -> Project:
+        self.projects[project_id] = dataclasses.replace(self.projects[project_id], scoped_recall=enabled)
+        return self.projects[project_id]
+
+    # memory: none in the fake (memory UI tests use the real kernel)
+    async def list_memory(self, scope: MemoryScope | None = None, *, vp: str | None = None,
+                          session_id: str | None = None) -> list[MemoryEntry]:
+        return []
+
+    async def add_memory(self, scope: MemoryScope, text: str, *, vp: str | None = None,
+                         session_id: str | None = None) -> MemoryEntry:
+        raise InvalidOperation("The fake kernel keeps no memory.")
+
+    async def edit_memory(self, entry_id: str, text: str) -> MemoryEntry:
+        raise NotFound(f"There is no memory entry {entry_id}.")
+
+    async def remove_memory(self, entry_id: str) -> MemoryEntry:
+        raise NotFound(f"There is no memory entry {entry_id}.")
+
+    async def memory_exists(self, entry_id: str) -> bool:
+        return False
+
     async def project_sessions(self, project_id: str) -> list[str]:
         return [s.id for s in self.sessions.values() if s.project_id == project_id]
 
@@ -204,7 +232,7 @@ class FakeKernel:
         self.projects.pop(project_id)
         return gone
 
-    async def relink_project(self, project_id: str, path: str) -> Project:
+    async def relink_project(self, project_id: str, path: str, *, allow_broad: bool = False) -> Project:
         self.projects[project_id] = dataclasses.replace(self.projects[project_id], path=path)
         return self.projects[project_id]
 

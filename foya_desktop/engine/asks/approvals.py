@@ -50,6 +50,9 @@ class ApprovalBroker:
                   params: Mapping[str, object] | None = None) -> Answer:
         """Publish a request and wait for the answer (deny at once when nobody can answer)."""
         if not self.interactive:
+            if action.kind == "memory":  # every mode asks for the user scope: no mode helps here
+                return Answer("deny", f"This needs approval ({reason}), and there is no window to ask. "
+                                      "Tell the person instead; they can save it with `foya memory add`.")
             return Answer("deny", f"This needs approval ({reason}), and there is no window to "
                                   "ask. Re-run with a more permissive --approval mode.")
         request_id = new_id("apr")

@@ -30,6 +30,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP, Phase, Session
 from foya_desktop.core.records import TaskRecord
+from foya_desktop.engine.permissions.toolbox import TOP_LEVEL
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.runner import VPRun, run_vp
@@ -54,7 +55,7 @@ class ChildAgents:
 
     def tool_names(self, parent: Session, agent: VP) -> list[str]:
         """The tools ``agent`` would get in ``parent`` right now (the snapshot's source)."""
-        return self._svc.tools.names_for(parent, agent)
+        return [n for n in self._svc.tools.names_for(parent, agent) if n not in TOP_LEVEL]
 
     async def spawn(self, parent: Session, call_id: str, parent_seq: int, agent: VP, prompt: str,
                     title: str) -> ChildTask:

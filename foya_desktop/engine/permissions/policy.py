@@ -48,6 +48,8 @@ def grant_key(action: Action, workdir: Path) -> str | None:
         return f"cmd:{norm}" if norm else None
     if action.kind == "mcp":
         return f"mcp:{action.command}" if not action.outside else None
+    if action.kind == "memory":
+        return f"memory:{action.command}"
     if action.kind == "write" and len(action.paths) == 1:
         try:
             return f"write:{action.paths[0].relative_to(workdir).as_posix()}"
@@ -62,6 +64,8 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) 
         return Verdict("allow", "no side effects outside Foya")
     if action.kind == "mcp":
         return _mcp(action, mode, workdir, grants)
+    if action.kind == "memory":
+        return _memory(action, workdir, grants)
     if action.kind == "read":
         if any(is_secret_looking(p) for p in action.paths):
             return Verdict("ask", "the file looks like it holds secrets", code="secret_file")
@@ -96,6 +100,18 @@ def _mcp(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) ->
     if action.auto_allow and not action.network and mode in (ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
         return Verdict("allow", f"{mode} mode: the server marks the tool read-only and local")
     return Verdict("ask", reason, code="mcp_policy", params=parts)
+
+
+def _memory(action: Action, workdir: Path, grants: set[str]) -> Verdict:
+    """A memory write: a VP's own scopes and the session's are low risk (shown in the timeline with
+    an undo); the user scope reaches every future session, so the person is asked — in every mode."""
+    if action.command != "user":
+        return Verdict("allow", "memory of this VP or this session (shown in the timeline, undoable)")
+    key = grant_key(action, workdir)
+    if key is not None and key in grants:
+        return Verdict("allow", "allowed earlier by the person")
+    return Verdict("ask", "saving to the person's own memory (seen in every session) needs approval",
+                   code="memory_user_scope")
 
 
 def _write_or_exec(action: Action, mode: ApprovalMode) -> Verdict:

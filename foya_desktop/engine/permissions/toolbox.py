@@ -16,12 +16,16 @@ from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Session
 from foya_desktop.tools.base import Tool
 from foya_desktop.tools.registry import default_tools, read_only_tools
 
-ALWAYS_SAFE = {"ask_user", "task_list", "task_output", "route_forward", "skill"}
+ALWAYS_SAFE = {"ask_user", "task_list", "task_output", "route_forward", "skill", "memory"}
 """Offered in read-only mode too: they change nothing in the project."""
-NO_FOLDER = {"ask_user", "route_forward", "skill"}
+NO_FOLDER = {"ask_user", "route_forward", "skill", "memory"}
 """Offered even without a project folder."""
 MULTI_VP = {"route_forward"}
 """Offered only when the session has more than one VP."""
+EVERY_VP = MULTI_VP | {"memory"}
+"""Offered whatever a VP's allowed-tools list says (Foya's own collaboration tools)."""
+TOP_LEVEL = {"memory"}
+"""Not offered to sub-agents: memory belongs to the person's collaboration, not to a one-off worker."""
 
 
 class SessionTools(Protocol):
@@ -70,12 +74,14 @@ class Toolbox:
         names = [*self._tools, *(n for n in self._extra(session) if n not in self._tools)]
         if len(session.roster) < 2:
             names = [n for n in names if n not in MULTI_VP]
+        if session.parent_id is not None:
+            names = [n for n in names if n not in TOP_LEVEL]
         if not session.workdir:
             return [n for n in names if n in NO_FOLDER]
         if session.approval_mode == ApprovalMode.READ_ONLY or planning(session):
             names = [n for n in names if n in self._read_only]
         if vp.tools:
-            names = [n for n in names if n in vp.tools or n in MULTI_VP]
+            names = [n for n in names if n in vp.tools or n in EVERY_VP]
         return names
 
     def refusal(self, session: Session, vp: VP, name: str) -> str | None:

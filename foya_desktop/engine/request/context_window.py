@@ -1,6 +1,7 @@
 """Building one model request within the context window.
 
-A request is: system prompt (+ the latest compaction summary) + the valid
+A request is: system prompt (+ the VP's memory and, when the project enabled
+it, scoped recall: ``engine.memory.context``; + the latest compaction summary) + the valid
 messages after that checkpoint, compiled for the VP. Old tool outputs beyond
 a budget are elided from the request (never from the store). When the
 request would still exceed the configured share of the connection's context
@@ -19,6 +20,7 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
 from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.memory.context import context_sections
 from foya_desktop.engine.project_files.catalog import SKILL_TOOL, context_prompt
 from foya_desktop.engine.project_files.session_files import session_files
 from foya_desktop.engine.request.context import compile_messages
@@ -66,6 +68,9 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
     files = await session_files(svc, session)
     system = system_prompt(vp, session, roster, project,
                            context_prompt(files, subagent=session.parent_id is not None))
+    extra = await context_sections(svc, session, vp.id, bool(project and project.scoped_recall))
+    if extra:
+        system = f"{system}\n\n{extra}"
     if checkpoint is not None:
         system = f"{system}\n\n{SUMMARY_HEADING}\n{checkpoint.summary}"
     if svc.mcp is not None and session.project_id:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRect, QTimer, Signal
 
+from foya_desktop.core.events import Event, MemoryChanged
+from foya_desktop.core.memory import MEMORY_TOOL, saved_entry
 from foya_desktop.core.messages import ToolCallPart, ToolState
 from foya_desktop.core.model import Phase
 from foya_desktop.ui.aio import TaskRunner
+from foya_desktop.ui.cards.memory_card import MemorySaveCard
 from foya_desktop.ui.cards.question_card import QuestionCard
 from foya_desktop.ui.cards.question_view import CardView, describe
 from foya_desktop.ui.cards.questions import QuestionBook, QuestionState
@@ -52,6 +55,9 @@ class TimelineCards(QObject):
         self._speakers = speakers
         self.cards: dict[str, QuestionCard] = {}
         """Cards in the timeline by tool call id."""
+        self.memory_cards: dict[str, MemorySaveCard] = {}
+        """A VP's memory saves, with their undo, by tool call id."""
+        self._runner = runner
         self.fallback: dict[str, QuestionCard] = {}
         """Cards above the composer by question id."""
         self._sync_timer = QTimer(self, singleShot=True, interval=0)
@@ -63,11 +69,15 @@ class TimelineCards(QObject):
                        model.loading_changed):
             signal.connect(self.schedule_sync)
         self.book.changed.connect(self.refresh)
+        unsubscribe = kernel.bus.subscribe(self._on_event)
+        self.destroyed.connect(lambda *_: unsubscribe())
 
     # ---- CardSlots (asked by the renderer while measuring and painting) --------------------
 
     def card_height(self, row: MessageRow, call: ToolCallPart, width: int) -> int | None:
-        """Room for the card of an ``ask_user`` call; other calls draw as tool rows."""
+        """Room for the card of an ``ask_user`` call or a ``memory`` save; other calls draw as tool rows."""
+        if call.name == MEMORY_TOOL:
+            return self._memory_height(row, call, width)
         if call.name != ASK_USER:
             return None
         card = self.cards.get(call.call_id)
@@ -75,6 +85,31 @@ class TimelineCards(QObject):
             card = self.cards[call.call_id] = self._new_card(in_timeline=True)
         card.set_view(self._describe(row, call))
         return card.height_for(min(width, MAX_CARD_WIDTH))
+
+    def _memory_height(self, row: MessageRow, call: ToolCallPart, width: int) -> int | None:
+        """A successful save gets its card (with *Undo*); lists, forgets and failures stay tool rows."""
+        result = row.result_for(call.call_id)
+        saved = saved_entry(result.content) if result is not None and not result.is_error else None
+        if saved is None:
+            return None
+        card = self.memory_cards.get(call.call_id)
+        if card is None:
+            card = MemorySaveCard(self._kernel, self._runner, saved[0], self._view.viewport())
+            card.hide()
+            card.changed.connect(lambda cid=call.call_id: self._model.refresh_call(cid))
+            self.memory_cards[call.call_id] = card
+            self._runner.spawn(card.check(), card.tr("Memory"))
+        speaker = row.message.speaker or ""
+        who = self._speakers.name(speaker)
+        card.describe(who, saved[1], who, str(call.arguments.get("text", "")))
+        return card.height_for(min(width, MAX_CARD_WIDTH))
+
+    def _on_event(self, event: Event) -> None:
+        """An entry removed elsewhere (the Memory window, the CLI) loses its undo here too."""
+        if isinstance(event, MemoryChanged) and event.change == "removed":
+            for card in self.memory_cards.values():
+                if card.entry_id == event.entry_id and card.state == "saved":
+                    card.set_state("gone")
 
     def _describe(self, row: MessageRow, call: ToolCallPart) -> CardView:
         state = self._book.for_call(call.call_id)
@@ -134,24 +169,26 @@ class TimelineCards(QObject):
 
     def _reset(self) -> None:
         """Another session (or a reload): new cards, and the questions its engine still waits on."""
-        for card in self.cards.values():
+        for card in [*self.cards.values(), *self.memory_cards.values()]:
             card.deleteLater()
         self.cards.clear()
+        self.memory_cards.clear()
         if self._model.session_id is not None:
             self.book.seed(self._kernel.pending_questions(self._model.session_id))
         self.schedule_sync()
 
     def sync(self) -> None:
         """Move every card to its slot (hide it off screen, drop it when its row left)."""
-        for call_id in list(self.cards):
-            i = self._model.row_of_call(call_id)
-            if i is None:
-                self.cards.pop(call_id).deleteLater()
-            else:
-                self._place(self.cards[call_id], i, call_id)
+        for cards in (self.cards, self.memory_cards):
+            for call_id in list(cards):
+                i = self._model.row_of_call(call_id)
+                if i is None:
+                    cards.pop(call_id).deleteLater()
+                else:
+                    self._place(cards[call_id], i, call_id)
         self._sync_fallback()
 
-    def _place(self, card: QuestionCard, i: int, call_id: str) -> None:
+    def _place(self, card: QuestionCard | MemorySaveCard, i: int, call_id: str) -> None:
         index = self._model.index(i, 0)
         rect = self._view.visualRect(index)
         slot = self._slot(i, call_id)

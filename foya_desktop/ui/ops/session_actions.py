@@ -29,6 +29,7 @@ from foya_desktop.core.messages import Message, MessageStatus
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.ui.aio import TaskRunner
 from foya_desktop.ui.composer.composer import Composer
+from foya_desktop.ui.dialogs.memory import MemoryDialog
 from foya_desktop.ui.icons import fork_icon
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import rewind_refusal, row_boundary, row_messages, valid_boundaries
@@ -49,6 +50,7 @@ FORK_TURN = str(QT_TRANSLATE_NOOP("SessionActions", "Fork from this turn"))
 COMPACT_NOW = str(QT_TRANSLATE_NOOP("SessionActions", "Compact now"))
 DELETE = str(QT_TRANSLATE_NOOP("SessionActions", "Delete…"))
 SHOW_SUMMARY = str(QT_TRANSLATE_NOOP("SessionActions", "Show the summary…"))
+MEMORY = str(QT_TRANSLATE_NOOP("SessionActions", "Memory…"))
 
 
 class SessionActions(QObject):
@@ -65,6 +67,8 @@ class SessionActions(QObject):
         self.flows = flows
         self._kernel, self._runner, self._tree, self._selector = kernel, runner, tree, selector
         self._shown, self._timeline, self._composer = shown, timeline, composer
+        self.memory_dialog: MemoryDialog | None = None
+        """The Memory window opened last (tests look at it)."""
         self.banner = SubAgentBanner()
         """The sub-agent strip; the window places it above the composer."""
         self.delete_action = QAction(self.tr("Delete session…"), self)
@@ -173,6 +177,8 @@ class SessionActions(QObject):
             menu.addAction(
                 self.tr(ROSTER), lambda: self._runner.spawn(self.flows.edit_roster(sid), self.tr("Roster"))
             )
+            menu.addAction(self.tr(MEMORY),
+                           lambda: self._runner.spawn(self.open_memory(sid), self.tr("Memory")))
         menu.addAction(self.tr(BRANCH_LATEST), lambda: self._runner.spawn(self.flows.branch_latest(sid),
                                                                    self.tr("Branching")))
         if session.parent_id is None:
@@ -187,6 +193,19 @@ class SessionActions(QObject):
             self.tr(DELETE), lambda: self._runner.spawn(self.flows.delete(sid), self.tr("Deleting"))
         )
         delete.setShortcut(QKeySequence(Qt.Key.Key_Delete))  # shown as a hint; the tree owns the key
+
+    async def open_memory(self, session_id: str) -> MemoryDialog:
+        """The Memory window for ``session_id`` (every scope, ``ui/dialogs/memory.py``); returns once open."""
+        session = self._tree.session(session_id) or await self._kernel.get_session(session_id)
+        titles = {s.id: s.title for s in await self._kernel.list_sessions()}
+        parent = self.parent()
+        dialog = MemoryDialog(self._kernel, self._runner, session, await self._kernel.list_vps(), titles,
+                              parent if isinstance(parent, QWidget) else None)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.memory_dialog = dialog
+        await dialog.refresh()
+        dialog.open()
+        return dialog
 
     def _merge_menu(self, menu: QMenu, session: Session) -> None:
         """"Merge with…" → every other top-level session; the flow previews before merging."""

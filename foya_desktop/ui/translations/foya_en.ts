@@ -49,6 +49,16 @@
     </message>
 </context>
 <context>
+    <name>MemoryDialog</name>
+    <message numerus="yes">
+        <source>Removed %n entry(ies).</source>
+        <translation>
+            <numerusform>Removed %n entry.</numerusform>
+            <numerusform>Removed %n entries.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MergeDialog</name>
     <message numerus="yes">
         <source>%n common turn(s) once, then {a} from A and {b} from B by the time you sent them:</source>

@@ -220,6 +220,53 @@
     </message>
 </context>
 <context>
+    <name>BroadProject</name>
+    <message>
+        <source>{folder} is the root of the file system.</source>
+        <translation>{folder} 是文件系统的根目录。</translation>
+    </message>
+    <message>
+        <source>{folder} is your home folder.</source>
+        <translation>{folder} 是你的主文件夹。</translation>
+    </message>
+    <message>
+        <source>{folder} contains your home folder.</source>
+        <translation>{folder} 包含你的主文件夹。</translation>
+    </message>
+    <message>
+        <source>Foya&apos;s data folder is inside {folder}.</source>
+        <translation>Foya 的数据文件夹位于 {folder} 之内。</translation>
+    </message>
+    <message>
+        <source>Commands could read or change Foya&apos;s own database (your sessions and the “always allow” rules, which later sessions obey), and every other file in it.</source>
+        <translation>命令可以读取或修改 Foya 自己的数据库（你的会话，以及之后的会话都会遵守的“始终允许”规则），以及其中的所有其他文件。</translation>
+    </message>
+    <message>
+        <source>Commands could read or change your other projects, your settings and keys, and Foya&apos;s own database (your sessions and the “always allow” rules).</source>
+        <translation>命令可以读取或修改你的其他项目、你的设置和密钥，以及 Foya 自己的数据库（你的会话和“始终允许”规则）。</translation>
+    </message>
+    <message>
+        <source>Tools and commands may read and change everything inside a project.</source>
+        <translation>工具和命令可以读取并修改项目内的一切。</translation>
+    </message>
+    <message>
+        <source>Almost no confinement is left. Choose a smaller folder (the project itself) unless you really mean it.</source>
+        <translation>这样几乎不剩任何限制。请选择更小的文件夹（项目本身），除非你确实有意如此。</translation>
+    </message>
+    <message>
+        <source>Very broad project folder</source>
+        <translation>范围过大的项目文件夹</translation>
+    </message>
+    <message>
+        <source>Use {folder} as a project?</source>
+        <translation>将 {folder} 用作项目？</translation>
+    </message>
+    <message>
+        <source>Use it anyway</source>
+        <translation>仍然使用</translation>
+    </message>
+</context>
+<context>
     <name>Canvas</name>
     <message>
         <source>Copied ✓</source>
@@ -594,6 +641,10 @@
         <translation>无法在此处分支：此处之前的某个工具调用要到之后才得到结果。请在工具结果之后分支。</translation>
     </message>
     <message>
+        <source>The folder {folder} is too broad to be a project (the root, your home folder, or around Foya&apos;s data folder): tools and commands could reach nearly everything. It needs your explicit confirmation.</source>
+        <translation>文件夹 {folder} 范围过大，不适合作为项目（根目录、你的主文件夹，或包含 Foya 数据文件夹的文件夹）：工具和命令几乎可以触及一切。需要你明确确认。</translation>
+    </message>
+    <message>
         <source>This message has attachments (images). Only plain-text messages can go back to the composer, so the history cannot be rewound to it.</source>
         <translation>这条消息带有附件（图片）。只有纯文本消息才能放回输入框，因此无法将历史回退到这里。</translation>
     </message>
@@ -880,6 +931,10 @@
     <message>
         <source>the command uses the network</source>
         <translation>命令会使用网络</translation>
+    </message>
+    <message>
+        <source>saving to the person&apos;s own memory (seen in every session) needs approval</source>
+        <translation>保存到用户本人的记忆（所有会话可见）需要批准</translation>
     </message>
     <message>
         <source>{reason}; its arguments name a path outside the project</source>
@@ -1500,6 +1555,161 @@
     </message>
 </context>
 <context>
+    <name>MemoryCard</name>
+    <message>
+        <source>your own memory (every session)</source>
+        <translation>你自己的记忆（所有会话）</translation>
+    </message>
+    <message>
+        <source>{vp}&apos;s memory (every session)</source>
+        <translation>{vp} 的记忆（所有会话）</translation>
+    </message>
+    <message>
+        <source>{vp}&apos;s memory in this session</source>
+        <translation>{vp} 在本会话中的记忆</translation>
+    </message>
+    <message>
+        <source>this session&apos;s shared memory</source>
+        <translation>本会话的共享记忆</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDialog</name>
+    <message>
+        <source>Memory — {title}</source>
+        <translation>记忆 — {title}</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>You (every session)</source>
+        <translation>你（所有会话）</translation>
+    </message>
+    <message>
+        <source>VPs (every session)</source>
+        <translation>VP（所有会话）</translation>
+    </message>
+    <message>
+        <source>VPs in this session</source>
+        <translation>本会话中的 VP</translation>
+    </message>
+    <message>
+        <source>This session (shared)</source>
+        <translation>本会话（共享）</translation>
+    </message>
+    <message>
+        <source>A fact or preference to remember…</source>
+        <translation>要记住的事实或偏好…</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Add to memory</source>
+        <translation>添加到记忆</translation>
+    </message>
+    <message>
+        <source>Remove from memory</source>
+        <translation>从记忆中移除</translation>
+    </message>
+    <message>
+        <source>Entry</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <source>VP</source>
+        <translation>VP</translation>
+    </message>
+    <message>
+        <source>Written by</source>
+        <translation>写入者</translation>
+    </message>
+    <message>
+        <source>In session</source>
+        <translation>所在会话</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>保存时间</translation>
+    </message>
+    <message>
+        <source>Your lasting preferences: every VP sees them in every session. VPs may add here only with your approval.</source>
+        <translation>你的长期偏好：每个 VP 在每个会话中都能看到。VP 只有经你批准才能在此添加。</translation>
+    </message>
+    <message>
+        <source>Each VP&apos;s own knowledge: seen by that VP in every session.</source>
+        <translation>每个 VP 自己的知识：该 VP 在每个会话中都能看到。</translation>
+    </message>
+    <message>
+        <source>Each VP&apos;s knowledge in this session only; deleted with the session, never copied by fork, branch or merge.</source>
+        <translation>每个 VP 仅在本会话中的知识；随会话一起删除，派生、分支或合并时都不会复制。</translation>
+    </message>
+    <message>
+        <source>Shared facts of this collaboration: every VP of this session sees them; deleted with the session, never copied by fork, branch or merge.</source>
+        <translation>本次协作的共享事实：本会话的每个 VP 都能看到；随会话一起删除，派生、分支或合并时都不会复制。</translation>
+    </message>
+    <message>
+        <source>you</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <source>deleted session ({id})</source>
+        <translation>已删除的会话（{id}）</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <source>Edit memory</source>
+        <translation>编辑记忆</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n entry(ies).</source>
+        <translation>
+            <numerusform>已移除 %n 个条目。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemorySaveCard</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Remove this entry from memory again</source>
+        <translation>把这个条目从记忆中移除</translation>
+    </message>
+    <message>
+        <source>{who} saved to {where}</source>
+        <translation>{who} 已保存到{where}</translation>
+    </message>
+    <message>
+        <source>Saved. Undo removes it.</source>
+        <translation>已保存。撤销会将其移除。</translation>
+    </message>
+    <message>
+        <source>Undone: the entry was removed from memory.</source>
+        <translation>已撤销：该条目已从记忆中移除。</translation>
+    </message>
+    <message>
+        <source>No longer in memory (removed since).</source>
+        <translation>已不在记忆中（之后被移除）。</translation>
+    </message>
+    <message>
+        <source>Undo memory save</source>
+        <translation>撤销记忆保存</translation>
+    </message>
+</context>
+<context>
     <name>MergeDialog</name>
     <message>
         <source>both</source>
@@ -1832,6 +2042,10 @@
         <translation>重新关联到移动后的文件夹…</translation>
     </message>
     <message>
+        <source>Scoped recall of sibling sessions</source>
+        <translation>召回同项目的兄弟会话</translation>
+    </message>
+    <message>
         <source>Delete project…</source>
         <translation>删除项目…</translation>
     </message>
@@ -1996,6 +2210,10 @@
     <message>
         <source>{what} failed</source>
         <translation>{what}失败</translation>
+    </message>
+    <message>
+        <source>Sessions of this project see read-only summaries (title, id and a short summary) of their sibling sessions — never their transcripts.</source>
+        <translation>此项目的会话会看到兄弟会话的只读摘要（标题、ID 和简短摘要）——绝不包含其完整记录。</translation>
     </message>
     <message>
         <source>Relink to another folder…</source>
@@ -2431,6 +2649,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>查看摘要…</translation>
     </message>
     <message>
+        <source>Memory…</source>
+        <translation>记忆…</translation>
+    </message>
+    <message>
         <source>Delete session…</source>
         <translation>删除会话…</translation>
     </message>
@@ -2469,6 +2691,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Roster</source>
         <translation>成员</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
     <message>
         <source>Compacting</source>
@@ -3812,6 +4038,13 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Connections…</source>
         <translation>连接…</translation>
+    </message>
+</context>
+<context>
+    <name>card</name>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
 </context>
 </TS>
