@@ -91,7 +91,9 @@ async def test_dialogs_follow_the_theme_with_comfortable_hit_sizes(
     """Connections, new session, VP library and editor, MCP servers, usage, rewind and merge previews,
     Preferences."""
     runner = TaskRunner()
-    session = await real_kernel.create_session(title="Looks", workdir=str(tmp_path), connection="fake",
+    project = tmp_path / "proj"  # not the folder holding the data folder (a broad project asks first)
+    project.mkdir()
+    session = await real_kernel.create_session(title="Looks", workdir=str(project), connection="fake",
                                                model="fake-model")
     dialogs = await _dialogs(real_kernel, runner, session.id, tmp_path)
     dialogs["merge_preview"] = await _merge_preview(real_kernel, fake_provider)
