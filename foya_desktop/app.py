@@ -160,6 +160,10 @@ stdout at the window's first paint and then quits (the normal way, through the
 
 SMOKE_PAINTED = "foya: first paint"
 
+SMOKE_CPU = "foya: cpu seconds at first paint:"
+"""Printed right after :data:`SMOKE_PAINTED`: this process's user + system CPU time by then (a
+figure the machine's load distorts far less than wall time; ``benchmarks/startup.py``)."""
+
 SMOKE_MODULES_ENV = "FOYA_SMOKE_MODULES"
 """With the smoke hook: also print :data:`SMOKE_MODULES` and the sorted names of every module
 loaded at the first paint, on one line (the start-up import test reads it)."""
@@ -199,7 +203,9 @@ class _FirstPaint(QObject):
             self._window.removeEventFilter(self)
             self._painted.set()
             if self._quit_after_ms is not None:
+                cpu = os.times()
                 print(SMOKE_PAINTED, flush=True)
+                print(f"{SMOKE_CPU} {cpu.user + cpu.system:.3f}", flush=True)
                 if os.environ.get(SMOKE_MODULES_ENV):
                     print(SMOKE_MODULES, " ".join(sorted(sys.modules)), flush=True)
                 QTimer.singleShot(self._quit_after_ms, self._window.quit_controller.request_quit)

@@ -47,7 +47,8 @@ async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
     return await kernel.create_session(
         title=args.prompt.strip().splitlines()[0][:60], workdir=args.project, roster=args.vp,
         connection=args.connection or "", model=args.model or "",
-        approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK))
+        approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK),
+        allow_broad=bool(getattr(args, "allow_broad_project", False)))
 
 
 def _check_broad(project: str | None, kernel: Kernel, args: argparse.Namespace) -> None:

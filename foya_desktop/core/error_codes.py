@@ -97,6 +97,9 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("rewind_images", "A rewind to a message with images (the composer cannot hold them).",
               _AT),
     ErrorCode("rewind_not_movable_meta", "A rewind to a message the composer cannot hold.", _AT),
+    ErrorCode("broad_project", "A session or project at /, the home folder or around Foya's data folder "
+              "without the person's explicit confirmation (kind: root, home, contains_home, "
+              "contains_data).", ("folder", "kind")),
 )
 """Every code, by name."""
 

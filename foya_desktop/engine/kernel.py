@@ -24,6 +24,7 @@ from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.agents.vps import all_vps, check_roster
 from foya_desktop.engine.asks.approvals import Answer, AnswerKind
 from foya_desktop.engine.asks.questions import AnswerStatus
+from foya_desktop.engine.broad import refuse_broad
 from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.discovery import (
     Offer,
@@ -50,6 +51,7 @@ from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.engine.turn.turns import TurnManager
 from foya_desktop.providers.keys import resolve_api_key
 from foya_desktop.tools.common import image_mime
+from foya_desktop.tools.paths import broad_project_kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +99,15 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
     async def create_session(self, *, title: str = "", workdir: str | None = None,
                              roster: Sequence[str] = (), default_vp: str | None = None,
                              connection: str = "", model: str = "",
-                             approval_mode: ApprovalMode = ApprovalMode.ASK) -> Session:
-        """Create a session, registering the workdir's project when a folder is given."""
+                             approval_mode: ApprovalMode = ApprovalMode.ASK,
+                             allow_broad: bool = False) -> Session:
+        """Create a session, registering the workdir's project when a folder is given.
+
+        A broad folder (``/``, the home folder, around the data folder) is refused
+        unless ``allow_broad`` says the person confirmed it (see ``engine.broad``).
+        """
         ids, chosen = await check_roster(self.store, tuple(roster), default_vp)
-        project = await self._project_for(workdir) if workdir else None
+        project = await self._project_for(workdir, allow_broad=allow_broad) if workdir else None
         if connection:
             await self.store.get_connection(connection)
         now = now_ms()
@@ -112,8 +119,9 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
         self.bus.publish(SessionChanged(session.id, session))
         return session
 
-    async def _project_for(self, workdir: str) -> Project:
+    async def _project_for(self, workdir: str, *, allow_broad: bool) -> Project:
         resolved = await asyncio.to_thread(_existing_folder, workdir)
+        await asyncio.to_thread(refuse_broad, resolved, self.data_folder, allow_broad=allow_broad)
         return await self.store.ensure_project(str(resolved), resolved.name or str(resolved))
 
     async def list_sessions(self) -> list[Session]:
@@ -133,8 +141,9 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
         self.bus.publish(SessionChanged(session.id, session))
         return session
 
-    async def bind_project(self, session_id: str, project_id: str) -> Session:
-        """Bind an unbound session once; bound sessions never move."""
+    async def bind_project(self, session_id: str, project_id: str, *, allow_broad: bool = False) -> Session:
+        """Bind an unbound session once; bound sessions never move. A broad project folder
+        needs ``allow_broad`` (the person's explicit confirmation)."""
         session = await self.store.get_session(session_id)
         if session.project_id is not None:
             raise InvalidOperation("This session is already bound to a project; a bound session "
@@ -142,17 +151,25 @@ class Kernel(LifecycleOps, ProjectOps, SearchOps, ProjectFilesOps, TransferOps, 
         if session.parent_id is not None:
             raise InvalidOperation("A child session follows its parent's project.")
         project = await self.store.get_project(project_id)
+        await asyncio.to_thread(refuse_broad, Path(project.path), self.data_folder, allow_broad=allow_broad)
         session = await self.store.bind_project(session_id, project.id, project.path)
         self.bus.publish(SessionChanged(session.id, session))
         return session
+
+    async def broad_folder(self, folder: str) -> str | None:
+        """The kind of broad folder ``folder`` is (``root``, ``home``, ``contains_home``,
+        ``contains_data``) or ``None``: the window asks for a confirmation before binding one."""
+        data = self.data_folder
+        return await asyncio.to_thread(lambda: broad_project_kind(Path(folder).expanduser(), data))
 
     async def list_projects(self) -> list[Project]:
         """Registered projects."""
         return await self.store.list_projects()
 
-    async def add_project(self, path: str, name: str = "") -> Project:
-        """Register a folder as a project (idempotent); ``name`` renames it."""
-        project = await self._project_for(path)
+    async def add_project(self, path: str, name: str = "", *, allow_broad: bool = False) -> Project:
+        """Register a folder as a project (idempotent); ``name`` renames it. A broad folder
+        needs ``allow_broad`` (the person's explicit confirmation)."""
+        project = await self._project_for(path, allow_broad=allow_broad)
         if name.strip() and name.strip() != project.name:
             project = await self.rename_project(project.id, name)
         return project

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import SessionChanged
 from foya_desktop.core.model import Project
+from foya_desktop.engine.broad import refuse_broad
 from foya_desktop.engine.ops import deletion
 from foya_desktop.store.catalog import get_project, project_session_ids, update_project
 from foya_desktop.store.ops_projects import forget_project, relink_project, set_project_order
@@ -64,9 +65,11 @@ class ProjectOps:
         await self.svc.store.write(forget_project, project_id)
         return deleted
 
-    async def relink_project(self, project_id: str, path: str) -> Project:
-        """Point a project whose folder moved at its new place; its sessions follow, still bound."""
+    async def relink_project(self, project_id: str, path: str, *, allow_broad: bool = False) -> Project:
+        """Point a project whose folder moved at its new place; its sessions follow, still bound.
+        A broad folder needs ``allow_broad`` (see ``engine.broad``)."""
         folder = await asyncio.to_thread(_folder, path)
+        await asyncio.to_thread(refuse_broad, folder, self.svc.store.home.root, allow_broad=allow_broad)
         project, ids = await self.svc.store.write(relink_project, project_id, str(folder))
         for session_id in ids:
             self.svc.bus.publish(SessionChanged(session_id, await self.svc.store.get_session(session_id)))

@@ -21,6 +21,8 @@ from foya_desktop.tools.fdwalk import open_dir_resolved, open_resolved
 from foya_desktop.tools.sensitive import is_secret_looking
 
 __all__ = [
+    "BROAD_REASONS",
+    "broad_project_kind",
     "broad_project_reason",
     "is_protected",
     "is_secret_looking",
@@ -165,18 +167,39 @@ def open_dir_inside(root: Path, path: str) -> int:
         return os.dup(fd)
 
 
-def broad_project_reason(project: Path, data_dir: Path) -> str | None:
-    """Why ``project`` is too broad to be a project (``/``, the home folder, around the data
-    folder), or ``None``. Such a project needs an explicit confirmation from the person."""
+BROAD_REASONS: dict[str, str] = {
+    "root": "is the root of the file system",
+    "home": "is your home folder",
+    "contains_home": "contains your home folder",
+    "contains_data": "contains Foya's data folder (the sessions database and the always-allow rules)",
+}
+"""Why a folder is too broad to be a project, by kind (the window words each kind itself)."""
+
+
+def broad_project_kind(project: Path, data_dir: Path) -> str | None:
+    """The kind of broad folder ``project`` is (a key of :data:`BROAD_REASONS`), or ``None``.
+
+    The one rule: ``/``, the home folder, a folder around the home folder, or one
+    that contains Foya's data folder. Everything inside a project is reachable by
+    tools and commands, so such a project removes nearly all confinement and needs
+    an explicit confirmation from the person (the kernel refuses it otherwise).
+    """
     real = Path(os.path.realpath(project))
     home = Path(os.path.realpath(Path.home()))
     data = Path(os.path.realpath(data_dir))
     if real == Path("/"):
-        return "is the root of the file system"
+        return "root"
     if real == home:
-        return "is your home folder"
+        return "home"
     if home.is_relative_to(real):
-        return "contains your home folder"
+        return "contains_home"
     if data.is_relative_to(real):
-        return "contains Foya's data folder (the sessions database and the always-allow rules)"
+        return "contains_data"
     return None
+
+
+def broad_project_reason(project: Path, data_dir: Path) -> str | None:
+    """Why ``project`` is too broad to be a project (``/``, the home folder, around the data
+    folder), in English, or ``None``. Such a project needs an explicit confirmation."""
+    kind = broad_project_kind(project, data_dir)
+    return None if kind is None else BROAD_REASONS[kind]

@@ -54,6 +54,11 @@ _EXACT: dict[str, object] = {
         "ErrorText",
         "Cannot branch here: a tool call before this point gets its result only after it. "
         "Branch after the tool result."),
+    "broad_project": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "The folder {folder} is too broad to be a project (the root, your home folder, or around "
+        "Foya's data folder): tools and commands could reach nearly everything. It needs your "
+        "explicit confirmation."),
     "rewind_images": QT_TRANSLATE_NOOP(
         "ErrorText",
         "This message has attachments (images). Only plain-text messages can go back to the "

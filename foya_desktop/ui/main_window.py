@@ -46,6 +46,7 @@ from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.ops.transfer import SessionTransfer
 from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.projects.actions import ProjectActions
+from foya_desktop.ui.projects.broad import confirm_broad
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.reading.message_actions import MessageActions
@@ -394,13 +395,17 @@ class MainWindow(QMainWindow):
         if folder:
             self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
 
-    async def start_in_folder(self, folder: str) -> Session:
-        """Create a session bound to ``folder`` with the Preferences' defaults, and open it."""
+    async def start_in_folder(self, folder: str) -> Session | None:
+        """Create a session bound to ``folder`` with the Preferences' defaults, and open it
+        (after a confirmation when the folder is broad; ``None`` when the person cancelled)."""
         p = self.prefs.current
+        allow_broad = await confirm_broad(self.kernel, self, folder)
+        if allow_broad is None:
+            return None
         session = await self.kernel.create_session(
             workdir=folder, connection=p.default_connection,
             model=p.default_model if p.default_connection else "",
-            approval_mode=_approval_mode(p.default_approval))
+            approval_mode=_approval_mode(p.default_approval), allow_broad=allow_broad)
         await self._load_projects()
         self.tree_model.upsert_session(session)
         self.tree_view.select_session(session.id)
@@ -497,14 +502,18 @@ class MainWindow(QMainWindow):
         self.pane.composer.input.setFocus()
         return session
 
-    async def _create_session(self, v: NewSessionValues) -> Session:
-        """Create the session; Preferences' defaults fill in the model and the approval mode."""
+    async def _create_session(self, v: NewSessionValues) -> Session | None:
+        """Create the session; Preferences' defaults fill in the model and the approval mode.
+        A broad folder is confirmed first (``None``: cancelled, the dialog stays open)."""
+        allow_broad = await confirm_broad(self.kernel, self, v.workdir) if v.workdir else False
+        if allow_broad is None:
+            return None
         p = self.prefs.current
         model = p.default_model if p.default_model and v.connection == p.default_connection else v.model
         approval = _approval_mode(p.default_approval)
         return await self.kernel.create_session(
             title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
-            connection=v.connection, model=model, approval_mode=approval)
+            connection=v.connection, model=model, approval_mode=approval, allow_broad=allow_broad)
 
     async def preferences_flow(self) -> None:
         """Edit the preferences; they are saved and applied when the person presses OK."""

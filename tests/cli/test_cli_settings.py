@@ -133,3 +133,17 @@ def test_usage_and_debug_from_the_terminal(home: Path, server: FakeProviderServe
     assert "model request to fake/fake-model" in debug.stdout and "stop stop" in debug.stdout
     data = json.loads(foya(home, "sessions", "debug", sid, "--json").stdout)
     assert [t["kind"] for t in data["traces"]] == ["step"]
+
+
+def test_debug_of_one_turn_from_the_terminal(home: Path, server: FakeProviderServer) -> None:
+    """`foya sessions debug ID --turn TURN_ID`: only that turn's steps; an unknown turn says so."""
+    sid = _session(home, server)
+    server.script(Reply(text="second"))
+    assert foya(home, "run", "--session", sid, "again").returncode == 0
+    every = json.loads(foya(home, "sessions", "debug", sid, "--json").stdout)["traces"]
+    turns = list(dict.fromkeys(t["turn_id"] for t in every))
+    assert len(turns) == 2
+    one = json.loads(foya(home, "sessions", "debug", sid, "--turn", turns[1], "--json").stdout)["traces"]
+    assert one and {t["turn_id"] for t in one} == {turns[1]}
+    missing = foya(home, "sessions", "debug", sid, "--turn", "turn_nope")
+    assert missing.returncode == 0 and "No debug traces for this session and turn turn_nope." in missing.stdout

@@ -131,7 +131,8 @@ class FakeKernel:
 
     async def create_session(self, *, title: str = "", workdir: str | None = None, roster: Sequence[str] = (),
                              default_vp: str | None = None, connection: str = "", model: str = "",
-                             approval_mode: ApprovalMode = ApprovalMode.ASK) -> Session:
+                             approval_mode: ApprovalMode = ApprovalMode.ASK,
+                             allow_broad: bool = False) -> Session:
         self._record("create_session", title, workdir, tuple(roster), default_vp)
         project = await self.add_project(workdir) if workdir else None
         roster = tuple(roster) or ("omni",)
@@ -175,7 +176,11 @@ class FakeKernel:
     async def list_projects(self) -> list[Project]:
         return list(self.projects.values())
 
-    async def add_project(self, path: str, name: str = "") -> Project:
+    async def broad_folder(self, folder: str) -> str | None:
+        """Only ``/`` is broad here (the real rule is the kernel's, tested on the real kernel)."""
+        return "root" if folder == "/" else None
+
+    async def add_project(self, path: str, name: str = "", *, allow_broad: bool = False) -> Project:
         for project in self.projects.values():
             if project.path == path:
                 return project
@@ -183,7 +188,7 @@ class FakeKernel:
         self.projects[project.id] = project
         return project
 
-    async def bind_project(self, session_id: str, project_id: str) -> Session:
+    async def bind_project(self, session_id: str, project_id: str, *, allow_broad: bool = False) -> Session:
         self._record("bind_project", session_id, project_id)
         return await self.update_session(session_id, project_id=project_id,
                                          workdir=self.projects[project_id].path)
@@ -227,7 +232,7 @@ class FakeKernel:
         self.projects.pop(project_id)
         return gone
 
-    async def relink_project(self, project_id: str, path: str) -> Project:
+    async def relink_project(self, project_id: str, path: str, *, allow_broad: bool = False) -> Project:
         self.projects[project_id] = dataclasses.replace(self.projects[project_id], path=path)
         return self.projects[project_id]
 

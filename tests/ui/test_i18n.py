@@ -241,7 +241,8 @@ async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Ke
         Reply(tool_calls=[ToolCallSpec("run_command", {"command": "curl https://example.com"})]),
         Reply(text="done"))
     real_kernel.set_interactive(True)
-    session = await real_kernel.create_session(workdir=str(tmp_path), approval_mode=ApprovalMode.ASK,
+    (tmp_path / "proj").mkdir()
+    session = await real_kernel.create_session(workdir=str(tmp_path / "proj"), approval_mode=ApprovalMode.ASK,
                                                connection="fake", model="fake-model")
     asked: list[ApprovalRequested] = []
     real_kernel.bus.subscribe(lambda e: asked.append(e) if isinstance(e, ApprovalRequested) else None)

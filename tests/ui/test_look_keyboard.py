@@ -265,6 +265,7 @@ async def test_preferences_dialog_saves_and_applies(real_kernel: Kernel, tmp_pat
             assert (stored.default_connection, stored.default_model, stored.default_approval,
                     stored.send_key, stored.language) == ("fake", "fake-large", "read_only", "ctrl_enter", "zh_CN")
             session = await window._create_session(_values(str(folder)))
+            assert session is not None
             assert (session.connection, session.model, session.approval_mode) == (
                 "fake", "fake-large", ApprovalMode.READ_ONLY)
         finally:

@@ -69,6 +69,7 @@ async def test_outline_lists_every_turn_and_jumps_across_pages(
     assert row_of_message(real_window.pane, "u00003") is None, "far outside the loaded window"
     outline.list.itemClicked.emit(outline.item_for("u00003"))
     await wait_until(lambda: _visible(real_window, "u00003"), 10, "jumped to the old message")
+    assert outline.list.currentItem() is outline.item_for("u00003")
     await settle(5)
     real_window.grab().save(str(shots / f"outline_{choice}.png"))
     # a new turn on the real kernel extends the list without reading the store again

@@ -141,7 +141,8 @@ async def test_bind_a_recents_session_through_the_picker_asks_first(
 async def test_dropping_a_recents_session_on_a_project_binds_after_confirmation(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
     """Y55, F09: a drop onto a project asks, then binds once."""
-    project = await real_kernel.add_project(str(tmp_path))
+    (tmp_path / "landing").mkdir()
+    project = await real_kernel.add_project(str(tmp_path / "landing"))
     real_window.tree_model.upsert_project(project)
     sid = await open_session(real_window, real_kernel, title="Drifter")
     data = QMimeData()

@@ -22,6 +22,7 @@ from foya_desktop.engine.transfer.export_md import export_markdown
 from foya_desktop.engine.transfer.importing import new_session, parse_export, renumbered
 from foya_desktop.engine.turn.debug_trace import traces
 from foya_desktop.store.ops_import import known_artifacts, write_import
+from foya_desktop.tools.paths import broad_project_kind
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
@@ -65,7 +66,13 @@ class TransferOps:
         notes: list[str] = []
         project_id, workdir = None, ""
         folder_exists = await asyncio.to_thread(_is_folder, parsed.project_path)
-        if folder_exists:
+        broad = folder_exists and await asyncio.to_thread(
+            broad_project_kind, Path(parsed.project_path), self.svc.store.home.root) is not None
+        if broad:
+            notes.append(f"The project folder {parsed.project_path} is too broad to bind without your "
+                         "confirmation (the root, your home folder, or around Foya's data folder); the "
+                         "session is not bound to a folder (bind it from its settings if you mean it).")
+        elif folder_exists:
             project = await self.svc.store.ensure_project(parsed.project_path, Path(parsed.project_path).name)
             project_id, workdir = project.id, project.path
         elif parsed.project_path:

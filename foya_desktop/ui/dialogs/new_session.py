@@ -51,7 +51,8 @@ class NewSessionValues:
     model: str
 
 
-Create = Callable[[NewSessionValues], Awaitable[Session]]
+Create = Callable[[NewSessionValues], Awaitable[Session | None]]
+"""Creates the session; ``None`` when the person cancelled a confirmation (the dialog stays)."""
 
 
 class NewSessionDialog(QDialog):
@@ -169,7 +170,8 @@ class NewSessionDialog(QDialog):
             return
         finally:
             self.buttons.setEnabled(True)
-        self.accept()
+        if self.created is not None:
+            self.accept()
 
     def show_error(self, text: str) -> None:
         """Say inside the dialog why the session was not created; the input stays."""

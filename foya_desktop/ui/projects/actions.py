@@ -25,6 +25,7 @@ from foya_desktop.core.model import Project, Session
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
 from foya_desktop.ui.picker.dialog import choose_folder
+from foya_desktop.ui.projects.broad import confirm_broad
 from foya_desktop.ui.projects.dialogs import edit_text
 from foya_desktop.ui.sessions.nodes import RECENTS_ID
 from foya_desktop.ui.window_parts import WindowParts
@@ -93,8 +94,11 @@ class ProjectActions(QObject):
         )
         if path is None:
             return None
+        allow_broad = await confirm_broad(self._w.kernel, self._w.pane, path)
+        if allow_broad is None:
+            return None
         try:
-            project = await self._w.kernel.add_project(path)
+            project = await self._w.kernel.add_project(path, allow_broad=allow_broad)
         except FoyaError as error:
             await inform(
                 self._w.pane, self.tr("New project"), self.tr("Cannot create the project"), error_text(error)
@@ -121,16 +125,21 @@ class ProjectActions(QObject):
         )
         if path is None:
             return None
+        allow_broad = await confirm_broad(self._w.kernel, owner, path)
+        if allow_broad is None:
+            return None
         try:
-            project = await self._w.kernel.add_project(path)
+            project = await self._w.kernel.add_project(path, allow_broad=allow_broad)
         except FoyaError as error:
             await inform(owner, self.tr("Bind"), self.tr("Cannot use this folder"), error_text(error))
             return None
         self._w.tree_model.upsert_project(project)
-        return await self.bind(session_id, project, owner)
+        return await self.bind(session_id, project, owner, allow_broad=allow_broad)
 
-    async def bind(self, session_id: str, project: Project, parent: QWidget | None = None) -> Session | None:
-        """Bind once, after saying that it cannot be undone."""
+    async def bind(self, session_id: str, project: Project, parent: QWidget | None = None, *,
+                   allow_broad: bool | None = None) -> Session | None:
+        """Bind once, after saying that it cannot be undone (and, for a broad project folder not
+        confirmed yet, after that confirmation too: ``allow_broad`` is the answer already given)."""
         owner = parent or self._w.pane
         session = self._w.tree_model.session(session_id)
         if session is None:
@@ -153,8 +162,12 @@ class ProjectActions(QObject):
         )
         if not await confirm(question):
             return None
+        if allow_broad is None:
+            allow_broad = await confirm_broad(self._w.kernel, owner, project.path)
+            if allow_broad is None:
+                return None
         try:
-            return await self._w.kernel.bind_project(session_id, project.id)
+            return await self._w.kernel.bind_project(session_id, project.id, allow_broad=allow_broad)
         except FoyaError as error:
             await inform(owner, self.tr("Bind"), self.tr("Cannot bind the session"), error_text(error))
             return None
@@ -211,8 +224,12 @@ class ProjectActions(QObject):
                                    confirm_text=self.tr("Relink here"))
         if path is None:
             return None
+        allow_broad = await confirm_broad(self._w.kernel, self._w.pane, path)
+        if allow_broad is None:
+            return None
         relinked = await self._apply(
-            self._w.kernel.relink_project(project_id, path), self.tr("Relink project")
+            self._w.kernel.relink_project(project_id, path, allow_broad=allow_broad),
+            self.tr("Relink project"),
         )
         await self.refresh_missing()
         return relinked

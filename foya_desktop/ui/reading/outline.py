@@ -195,6 +195,7 @@ class HistoryOutline(QWidget):
     def _open(self, item: QListWidgetItem) -> None:
         message_id = str(item.data(ENTRY_ROLE) or "")
         if message_id:
+            self.list.setCurrentItem(item)  # at once; ``follow_view`` agrees once the jump has scrolled
             self._w.runner.spawn(reveal(self._w.pane, self._w.kernel, message_id),
                                  self.tr("Opening the message"))
 

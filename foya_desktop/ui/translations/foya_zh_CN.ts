@@ -220,6 +220,53 @@
     </message>
 </context>
 <context>
+    <name>BroadProject</name>
+    <message>
+        <source>{folder} is the root of the file system.</source>
+        <translation>{folder} 是文件系统的根目录。</translation>
+    </message>
+    <message>
+        <source>{folder} is your home folder.</source>
+        <translation>{folder} 是你的主文件夹。</translation>
+    </message>
+    <message>
+        <source>{folder} contains your home folder.</source>
+        <translation>{folder} 包含你的主文件夹。</translation>
+    </message>
+    <message>
+        <source>Foya&apos;s data folder is inside {folder}.</source>
+        <translation>Foya 的数据文件夹位于 {folder} 之内。</translation>
+    </message>
+    <message>
+        <source>Commands could read or change Foya&apos;s own database (your sessions and the “always allow” rules, which later sessions obey), and every other file in it.</source>
+        <translation>命令可以读取或修改 Foya 自己的数据库（你的会话，以及之后的会话都会遵守的“始终允许”规则），以及其中的所有其他文件。</translation>
+    </message>
+    <message>
+        <source>Commands could read or change your other projects, your settings and keys, and Foya&apos;s own database (your sessions and the “always allow” rules).</source>
+        <translation>命令可以读取或修改你的其他项目、你的设置和密钥，以及 Foya 自己的数据库（你的会话和“始终允许”规则）。</translation>
+    </message>
+    <message>
+        <source>Tools and commands may read and change everything inside a project.</source>
+        <translation>工具和命令可以读取并修改项目内的一切。</translation>
+    </message>
+    <message>
+        <source>Almost no confinement is left. Choose a smaller folder (the project itself) unless you really mean it.</source>
+        <translation>这样几乎不剩任何限制。请选择更小的文件夹（项目本身），除非你确实有意如此。</translation>
+    </message>
+    <message>
+        <source>Very broad project folder</source>
+        <translation>范围过大的项目文件夹</translation>
+    </message>
+    <message>
+        <source>Use {folder} as a project?</source>
+        <translation>将 {folder} 用作项目？</translation>
+    </message>
+    <message>
+        <source>Use it anyway</source>
+        <translation>仍然使用</translation>
+    </message>
+</context>
+<context>
     <name>Canvas</name>
     <message>
         <source>Copied ✓</source>
@@ -592,6 +639,10 @@
     <message>
         <source>Cannot branch here: a tool call before this point gets its result only after it. Branch after the tool result.</source>
         <translation>无法在此处分支：此处之前的某个工具调用要到之后才得到结果。请在工具结果之后分支。</translation>
+    </message>
+    <message>
+        <source>The folder {folder} is too broad to be a project (the root, your home folder, or around Foya&apos;s data folder): tools and commands could reach nearly everything. It needs your explicit confirmation.</source>
+        <translation>文件夹 {folder} 范围过大，不适合作为项目（根目录、你的主文件夹，或包含 Foya 数据文件夹的文件夹）：工具和命令几乎可以触及一切。需要你明确确认。</translation>
     </message>
     <message>
         <source>This message has attachments (images). Only plain-text messages can go back to the composer, so the history cannot be rewound to it.</source>
