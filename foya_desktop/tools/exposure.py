@@ -1,7 +1,9 @@
 """What in a project a confined command must not change or read, found by one bounded walk.
 
-- ``.git`` folders and ``.git`` files (the project's and nested repositories'):
-  read-only, so no command plants hooks or config that git runs later.
+- ``.git`` folders and ``.git`` files (the project's and nested repositories'),
+  and folders laid out like a bare repository: read-only, so no command plants
+  hooks or config that git runs later (new ones are quarantined by the sandbox
+  wrapper when the command ends, see ``repo_guard``).
 - secret-looking files (``.env``, keys…): hidden, so no encoding, glob or
   interpreter trick gets their bytes out; reading one needs the person.
 - regular files with more than one hard link: hidden, since another name
@@ -21,6 +23,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from foya_desktop.tools import repo_guard
 from foya_desktop.tools.sensitive import is_secret_looking
 
 MAX_ENTRIES = 100_000
@@ -60,6 +63,10 @@ def scan(root: Path, data_dir: Path | None) -> Exposure:
         try:
             entries = list(os.scandir(folder))
         except OSError:
+            continue
+        if repo_guard.layout({e.name for e in entries},
+                             {e.name for e in entries if e.is_dir(follow_symlinks=False)}):
+            out.read_only.append(Path(folder))  # a bare-repository layout: git internals
             continue
         for entry in entries:
             seen += 1

@@ -103,10 +103,7 @@ def read_only_world(writable: Iterable[Path], read_only: Iterable[Path], hidden:
             _setattr(place, 0, MOUNT_ATTR_RDONLY, recursive=True)
         except OSError:  # a mount below was read-only to begin with: keep it so
             _setattr(place, 0, MOUNT_ATTR_RDONLY, recursive=False)
-    for place in read_only:
-        if place.is_dir() and not place.is_symlink():
-            _bind(place, place)
-            _setattr(place, MOUNT_ATTR_RDONLY, 0, recursive=True)
+    protect(read_only)
     libc = _libc()
     for place in hidden:
         if place.is_symlink() or not place.exists():
@@ -117,6 +114,16 @@ def read_only_world(writable: Iterable[Path], read_only: Iterable[Path], hidden:
         else:
             _check(libc.mount(b"/dev/null", os.fsencode(place), None, MS_BIND, None), f"hide {place}")
             _setattr(place, MOUNT_ATTR_RDONLY, 0, recursive=False)
+
+
+def protect(read_only: Iterable[Path]) -> None:
+    """Make each folder (recursively) or file read-only by a bind mount over itself (a mount
+    point can be neither renamed nor removed, so it cannot be swapped either)."""
+    for place in read_only:
+        if place.is_symlink() or not place.exists():
+            continue
+        _bind(place, place)
+        _setattr(place, MOUNT_ATTR_RDONLY, 0, recursive=place.is_dir())
 
 
 def mount_proc() -> None:

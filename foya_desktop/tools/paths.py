@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from foya_desktop.core.errors import PathOutsideProject, ToolError
 from foya_desktop.tools.fdwalk import open_dir_resolved, open_resolved
+from foya_desktop.tools.repo_guard import would_be_repository
 from foya_desktop.tools.sensitive import is_secret_looking
 
 __all__ = [
@@ -127,9 +128,13 @@ def relative_posix(root: Path, resolved: Path) -> str:
 
 
 def is_protected(root: Path, resolved: Path, data_dir: Path | None) -> bool:
-    """True for git internals (any ``.git`` component below the root) and Foya's data folder.
+    """True for git internals and Foya's data folder.
 
-    Git internals hold hooks and config that run code; the data folder holds the
+    Git internals: any ``.git`` component below the root, and any folder laid
+    out like a git directory (``HEAD`` with ``objects/`` and ``refs/``), counting
+    ``resolved`` as present, so a write that would *complete* such a layout is
+    refused too (``repo_guard``: git discovers those and obeys their config).
+    They hold hooks and config that run code; the data folder holds the
     sessions database. No file tool reads or writes either.
     """
     if data_dir is not None:
@@ -139,7 +144,16 @@ def is_protected(root: Path, resolved: Path, data_dir: Path | None) -> bool:
     root_real = Path(os.path.realpath(root))
     if not resolved.is_relative_to(root_real):
         return False
-    return any(part.casefold() == ".git" for part in resolved.relative_to(root_real).parts)
+    if any(part.casefold() == ".git" for part in resolved.relative_to(root_real).parts):
+        return True
+    folder = resolved
+    while folder.is_relative_to(root_real):
+        if would_be_repository(folder, resolved):
+            return True
+        if folder == root_real:
+            break
+        folder = folder.parent
+    return False
 
 
 def open_inside(root: Path, path: str, mode: str = "rb") -> BinaryIO:

@@ -17,7 +17,7 @@ import signal
 import sys
 from types import FrameType
 
-from foya_desktop.tools import jail, seccomp
+from foya_desktop.tools import jail, repo_guard, seccomp
 from foya_desktop.tools.sandbox import SandboxPolicy, restrict_self
 
 CANNOT_CONFINE = 126
@@ -83,11 +83,13 @@ def main(argv: list[str]) -> int:
         return _fail(str(exc))
     if parent and os.getppid() != parent:
         return _fail("Foya ended before the command started")
+    known: set[tuple[int, int]] = set()
     try:
         jail.enter_namespaces(network=policy is None or not policy.block_network)
         if policy is not None:
             jail.read_only_world(policy.writable, policy.read_only, policy.hidden)
             os.chdir(os.getcwd())  # the old working folder lies below the new mounts
+            known = _repositories_before(policy)
     except OSError as exc:
         return _fail(str(exc))
     init = os.fork()
@@ -99,8 +101,45 @@ def main(argv: list[str]) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, _end)
-    _, status = os.waitpid(init, 0)
+    _, status = os.waitpid(init, 0)  # returns once every process of the namespace has ended
+    if policy is not None:
+        _quarantine_new(policy, known)
     return _exit_code(status)
+
+
+def _repositories_before(policy: SandboxPolicy) -> set[tuple[int, int]]:
+    """Every repository in the project (the first writable place) before the command: made
+    read-only (package folders the engine's scan skips included), remembered by identity."""
+    found, complete = repo_guard.find_repositories(policy.writable[0])
+    if not complete:
+        raise OSError(f"the project has more than {repo_guard.MAX_ENTRIES} entries to check for git "
+                      "repositories")
+    jail.protect(p for p in found if p not in policy.read_only)
+    return {i for p in found if (i := repo_guard.identity(p)) is not None}
+
+
+def _quarantine_new(policy: SandboxPolicy, known: set[tuple[int, int]]) -> None:
+    """Quarantine every repository the command created (see ``repo_guard``) and say so."""
+    root = policy.writable[0]
+    found, complete = repo_guard.find_repositories(root)
+    for place in found:
+        if repo_guard.identity(place) in known:
+            continue
+        shown = os.path.relpath(place, root)
+        try:
+            moved = repo_guard.quarantine(place)
+        except OSError as exc:
+            print(f"foya: this command created a git repository at {shown} and Foya could not "
+                  f"quarantine it ({exc.strerror}); do not run git there before checking its config",
+                  file=sys.stderr)
+            continue
+        print(f"foya: quarantined the git repository this command created at {shown} (renamed "
+              f"{os.path.relpath(moved, root)}): a command that runs without your approval may not "
+              "create repositories, whose config git would obey later. Ask for approval to create one.",
+              file=sys.stderr)
+    if not complete:
+        print("foya: the project is too large to check for git repositories this command created",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

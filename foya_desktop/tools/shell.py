@@ -38,6 +38,11 @@ _DROP_NAMES = frozenset({
     "DBUS_SESSION_BUS_ADDRESS",
 })
 _DROP_PREFIXES = ("FOYA_", "BASH_FUNC_", "GIT_CONFIG_")
+_UNASKED_DROP = frozenset({"RIPGREP_CONFIG_PATH", "GREP_OPTIONS", "LESSOPEN", "LESSCLOSE", "MANPAGER",
+                           "GCONV_PATH", "LOCPATH"})
+"""Variables that make a listed read run a program or change its options from outside the command
+line (an ``rg`` config may add ``--pre``/``--follow``; iconv loads modules from ``GCONV_PATH``):
+removed for commands that run unasked, whose safety rests on the command line alone."""
 _URL_WITH_PASSWORD = re.compile(r"://[^/\s:@]+:[^/\s@]+@")
 _NON_INTERACTIVE = {"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat", "GIT_EDITOR": "true"}
 
@@ -72,7 +77,7 @@ def scrub_env(environ: Mapping[str, str], key_names: Collection[str] = (),
                 or _URL_WITH_PASSWORD.search(value) or name in key_names
                 or any(key in value for key in key_values)):
             continue
-        clean[name] = _safe_path(value) if name == "PATH" else value
+        clean[name] = _safe_path(value) if name in ("PATH", "LD_LIBRARY_PATH") else value
     return clean
 
 
@@ -86,6 +91,7 @@ def command_env(command: str, ctx: ToolContext) -> dict[str, str]:
     policy lets it run unasked (see ``git_safety``; only listed reads are in such a command)."""
     env = shell_env(ctx.env or os.environ)
     if classify_command(command, ctx.workdir, ctx.data_dir).decision == "allow":
+        env = {k: v for k, v in env.items() if k not in _UNASKED_DROP}
         env |= git_safety.safe_env(real_root(ctx.workdir))
     return env
 

@@ -32,6 +32,7 @@ from foya_desktop.core.events import (
     CompactionCheckpoint,
     Event,
     HistoryRewound,
+    MemoryChanged,
     MessageAdded,
     MessageUpdated,
     Notice,
@@ -77,6 +78,7 @@ class EngineBridge(QObject):
         turn_finished(TurnFinished): a turn ended (completed, stopped or error).
         vp_status(VPStatus): per-VP progress within a turn.
         notice(Notice): a plain-words message for the person.
+        memory_changed(MemoryChanged): a memory entry was saved, edited or removed.
         approval_requested(ApprovalRequested): a tool call waits for the person's decision.
         approval_resolved(ApprovalResolved): a pending approval was answered or dropped.
         question_asked(QuestionAsked): a VP asks the person something.
@@ -110,6 +112,7 @@ class EngineBridge(QObject):
     session_branched = Signal(SessionBranched)
     history_rewound = Signal(HistoryRewound)
     compaction_checkpoint = Signal(CompactionCheckpoint)
+    memory_changed = Signal(MemoryChanged)
 
     def __init__(self, bus: BusLike, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -201,4 +204,5 @@ class EngineBridge(QObject):
             SessionBranched: self.session_branched.emit,
             HistoryRewound: self.history_rewound.emit,
             CompactionCheckpoint: self.compaction_checkpoint.emit,
+            MemoryChanged: self.memory_changed.emit,
         }

@@ -207,6 +207,7 @@ class MainWindow(QMainWindow):
         b.phase_changed.connect(ops.refresh_banner)  # Qt drops the arguments it does not take
         b.history_rewound.connect(pane.on_history_rewound)
         b.compaction_checkpoint.connect(ops.on_compaction_checkpoint)
+        b.memory_changed.connect(ops.on_memory_changed)
         # messages and streams
         b.message_added.connect(live.message_added)
         b.message_added.connect(pane.on_message_added)

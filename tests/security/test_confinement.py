@@ -194,8 +194,11 @@ def test_unasked_git_runs_no_repository_program(tmp_path: Path) -> None:
     (fixtures / "HEAD").write_text("ref: refs/heads/main\n")
     (fixtures / "config").write_text("[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
                                      f"\tworktree = ..\n\tfsmonitor = {evil}\n")
+    # a folder laid out like a repository is git internals: entering it asks (and git stays pinned)
+    assert classify_command("cd fixtures && git status", proj).decision == "ask"
     for command in ("git status", "cd fixtures && git status", "git diff", "git log -p", "git show"):
-        assert classify_command(command, proj).decision == "allow", command
+        if command != "cd fixtures && git status":
+            assert classify_command(command, proj).decision == "allow", command
         env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), **git_safety.safe_env(proj)}
         subprocess.run(["bash", "-c", command], cwd=proj, env=env, capture_output=True, check=False)
     assert not marker.exists()

@@ -58,6 +58,7 @@ SAMPLES: dict[type[Event], tuple[str, Event]] = {
     ev.HistoryRewound: ("history_rewound", ev.HistoryRewound(SID, "u1", 5, "say it again")),
     ev.CompactionCheckpoint: ("compaction_checkpoint", ev.CompactionCheckpoint(
         SID, Checkpoint("cp1", SID, 1, "summary"))),
+    ev.MemoryChanged: ("memory_changed", ev.MemoryChanged(SID, "mem_1", "saved", "session", "omni")),
 }
 """One event of every kind and the name of the signal it must arrive on."""
 

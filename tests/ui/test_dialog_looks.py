@@ -26,8 +26,10 @@ from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.dialogs.preferences import PreferencesDialog
 from foya_desktop.ui.dialogs.usage import UsageDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
+from foya_desktop.ui.ops.merge_dialog import MergeDialog
 from foya_desktop.ui.ops.rewind_dialog import RewindDialog
-from tests.ui.helpers import settle
+from tests.fakeprovider import FakeProviderServer, Reply
+from tests.ui.helpers import Events, settle
 
 SHOTS = Path("/tmp/shots-desk")
 
@@ -41,6 +43,21 @@ async def themed(request: pytest.FixtureRequest, qapp: QApplication) -> AsyncIte
         yield choice
     finally:
         theme.apply_theme("light")
+
+
+async def _merge_preview(kernel: Kernel, fake_provider: FakeProviderServer) -> MergeDialog:
+    """A real merge plan: one shared turn, then a turn on each side."""
+    fake_provider.script(Reply(text="Shared."), Reply(text="From A."), Reply(text="From B."))
+    events = Events(kernel)
+    a = await kernel.create_session(title="Plan A", connection="fake", model="fake-model")
+    await kernel.send(a.id, "shared start")
+    await events.turns(1, a.id)
+    b = await kernel.fork(a.id)
+    await kernel.send(a.id, "idea from A")
+    await events.turns(2, a.id)
+    await kernel.send(b.id, "idea from B")
+    await events.turns(1, b.id)
+    return MergeDialog(await kernel.merge_preview(a.id, b.id), "Plan A", "Plan B")
 
 
 async def _dialogs(kernel: Kernel, runner: TaskRunner, session_id: str, tmp_path: Path) -> dict[str, QDialog]:
@@ -70,11 +87,16 @@ def _luma(color: QColor) -> float:
 
 
 async def test_dialogs_follow_the_theme_with_comfortable_hit_sizes(
-        themed: str, real_kernel: Kernel, tmp_path: Path) -> None:
+        themed: str, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path) -> None:
+    """Connections, new session, VP library and editor, MCP servers, usage, rewind and merge previews,
+    Preferences."""
     runner = TaskRunner()
-    session = await real_kernel.create_session(title="Looks", workdir=str(tmp_path), connection="fake",
+    project = tmp_path / "proj"  # not the folder holding the data folder (a broad project asks first)
+    project.mkdir()
+    session = await real_kernel.create_session(title="Looks", workdir=str(project), connection="fake",
                                                model="fake-model")
     dialogs = await _dialogs(real_kernel, runner, session.id, tmp_path)
+    dialogs["merge_preview"] = await _merge_preview(real_kernel, fake_provider)
     c = theme.colors(themed == "dark")
     problems: list[str] = []
     for name, dialog in dialogs.items():

@@ -6,7 +6,7 @@ screen). Each entry shows its text, the VP whose scope it is, who wrote it (a VP
 you), the session it was written in and when. Double-click the text to edit it;
 *Remove* deletes the selected entries; the line at the bottom adds one to the tab's
 scope (with the VP chosen beside it for the VP scopes). A VP's save elsewhere shows
-up here at once (the dialog follows the engine's ``MemoryChanged`` events).
+up here at once (the window's bridge hands ``MemoryChanged`` to ``SessionActions``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.errors import FoyaError
-from foya_desktop.core.events import Event, MemoryChanged
 from foya_desktop.core.memory import PERSON, MemoryEntry, MemoryScope
 from foya_desktop.core.model import VP, Session
 from foya_desktop.ui.aio import TaskRunner
@@ -82,8 +81,6 @@ class MemoryDialog(QDialog):
         self.new_text.returnPressed.connect(self.add_button.click)
         self.remove_button.clicked.connect(lambda: self._runner.spawn(self.remove_selected(),
                                                                       self.tr("Remove from memory")))
-        self._unsubscribe = kernel.bus.subscribe(self._on_event)
-        self.finished.connect(lambda _code: self._unsubscribe())
         self._tab_changed(0)
 
     def _tree(self) -> QTreeWidget:
@@ -184,10 +181,6 @@ class MemoryDialog(QDialog):
             count = len(self.entries[scope])
             self.tabs.setTabText(index, self._labels[scope] + (f"  · {count}" if count else ""))
         self._update_buttons()
-
-    def _on_event(self, event: Event) -> None:
-        if isinstance(event, MemoryChanged):
-            self._runner.spawn(self.refresh(), self.tr("Memory"))
 
     # ---- edits -------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
-from foya_desktop.core.events import CompactionCheckpoint
+from foya_desktop.core.events import CompactionCheckpoint, MemoryChanged
 from foya_desktop.core.messages import Message, MessageStatus
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.ui.aio import TaskRunner
@@ -273,6 +273,17 @@ class SessionActions(QObject):
     async def _load_checkpoints(self, session_id: str) -> None:
         checkpoints = await self._kernel.checkpoints(session_id)
         self._timeline.set_checkpoints(session_id, checkpoints)
+
+    def on_memory_changed(self, _event: MemoryChanged) -> None:
+        """A memory entry changed (a VP's save, the CLI, an undo): the open Memory window re-reads."""
+        dialog = self.memory_dialog
+        try:
+            visible = dialog is not None and dialog.isVisible()
+        except RuntimeError:  # its C++ side was deleted on close
+            self.memory_dialog = None
+            return
+        if visible and dialog is not None:
+            self._runner.spawn(dialog.refresh(), self.tr("Memory"))
 
     def on_compaction_checkpoint(self, event: CompactionCheckpoint) -> None:
         """A checkpoint was written: its marker appears (if the session is on screen)."""
