@@ -153,6 +153,7 @@ COMMAND_REASONS: Mapping[str, ErrorCode] = _codes(
     ErrorCode("outside_path", "A word names a path outside the project (``protected``: git internals "
               "or Foya's data folder).", ("path", "protected")),
     ErrorCode("writes_by_redirection", "The command writes a file by redirection.", ("target",)),
+    ErrorCode("git_writes_repository", "A git subcommand off the read-only list may change .git.", ("sub",)),
     ErrorCode("sets_variable", "The command sets a shell variable."),
     ErrorCode("sets_command_variables", "The command sets variables for a program (NAME=value)."),
     ErrorCode("expands_variable", "The command expands a variable."),

@@ -194,7 +194,12 @@ def _git(checker: ArgvRules, argv: list[Word]) -> None:
     sub = argv[index].text
     spec = rules.GIT_READ.get(sub)
     if spec is None:
-        checker.ask(f"git {sub} is not on the read-only list")
+        # A git command off the read-only list may write .git (commit, config, init, hooks…). The
+        # sandbox keeps .git read-only, so confined it would only fail: it asks in every mode, and
+        # once the person allows it, it runs as they allowed (issue 8, "a command that would write
+        # there asks").
+        checker.ask(f"git {sub} can change the repository (.git), which only you can allow",
+                    outside=True, code="git_writes_repository", sub=sub)
         return
     _table(checker, f"git {sub}", spec, argv[index + 1:])
     repo_problem = unasked_git_problem(checker.judge.root)

@@ -275,6 +275,10 @@ def _reason_part(code: str, p: Mapping[str, object], english: str) -> str:
     if code == "writes_by_redirection":
         return translate("ErrorText", "it writes to {target} by redirection").format(
             target=p.get("target", "?"))
+    if code == "git_writes_repository":
+        return translate("ErrorText",
+                         "git {sub} can change the repository (.git), which only you can allow").format(
+            sub=p.get("sub", "?"))
     if code == "more_reasons":
         return translate("ErrorText", "(and {count} more)").format(count=p.get("count", "?"))
     return _free_reason(english)
@@ -283,8 +287,6 @@ def _reason_part(code: str, p: Mapping[str, object], english: str) -> str:
 _FREE_REASONS: tuple[tuple[re.Pattern[str], object], ...] = (
     (re.compile(r"^'(?P<name>[^']+)' is not on the read-only list$"),
      QT_TRANSLATE_NOOP("ErrorText", "{name} is not on the read-only list")),
-    (re.compile(r"^git (?P<name>\S+) is not on the read-only list$"),
-     QT_TRANSLATE_NOOP("ErrorText", "git {name} is not on the read-only list")),
     (re.compile(r"^(?P<name>.+) with (?P<count>\d+) operands writes a file$"),
      QT_TRANSLATE_NOOP("ErrorText", "{name} with {count} operands writes a file")),
     (re.compile(r"^sed without a script$"), QT_TRANSLATE_NOOP("ErrorText", "sed without a script")),

@@ -228,3 +228,31 @@ def test_support_check_matches_a_real_probe() -> None:
     lifetime, confined = sandbox.probe()
     assert (sandbox.lifetime_support() is None) == (lifetime is None), lifetime
     assert (sandbox.support() is None) == (confined is None), confined
+
+
+@pytest.mark.parametrize("command", ["git commit -m wip", "git init sub", "git config core.fsmonitor ./x",
+                                     "git -C sub config alias.st '!sh evil'", "git checkout -b topic",
+                                     "git add -A", "git stash"])
+def test_git_commands_that_may_change_dot_git_ask_in_every_mode(tmp_path: Path, command: str) -> None:
+    """Class 2: a command that would write .git asks — also in auto mode, where it would otherwise
+    run confined (and fail on the read-only .git). Read-only mode refuses it; once the person
+    allows it, it runs as allowed (a grant for the exact command)."""
+    from foya_desktop.core.model import ApprovalMode
+    from foya_desktop.engine.permissions.policy import decide, grant_key
+    from foya_desktop.tools.base import ToolContext
+    from foya_desktop.tools.shell import RunCommandTool
+
+    proj = tmp_path / "proj"
+    subprocess.run(["git", "init", "-q", str(proj)], check=True)
+    ctx = ToolContext("ses_x", proj, tmp_path / "data")
+    action = RunCommandTool().plan({"command": command}, ctx)
+    assert action.outside and ".git" in action.policy_reason
+    for mode in (ApprovalMode.ASK, ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO):
+        assert decide(action, mode, proj, set()).decision == "ask", (command, mode)
+    assert decide(action, ApprovalMode.READ_ONLY, proj, set()).decision == "deny"
+    key = grant_key(action, proj)
+    if key is not None:  # a simple command: "allow for this session" covers exactly it
+        assert decide(action, ApprovalMode.AUTO, proj, {key}).decision == "allow"
+    # plain reads stay unasked
+    for read in ("git status", "git log -1", "git diff"):
+        assert RunCommandTool().plan({"command": read}, ctx).auto_allow, read

@@ -873,16 +873,16 @@
         <translation>命令通过重定向写入 {target}</translation>
     </message>
     <message>
+        <source>git {sub} can change the repository (.git), which only you can allow</source>
+        <translation>git {sub} 可能修改仓库（.git），只有你可以允许</translation>
+    </message>
+    <message>
         <source>(and {count} more)</source>
         <translation>（另有 {count} 条）</translation>
     </message>
     <message>
         <source>{name} is not on the read-only list</source>
         <translation>{name} 不在只读命令列表中</translation>
-    </message>
-    <message>
-        <source>git {name} is not on the read-only list</source>
-        <translation>git {name} 不在只读命令列表中</translation>
     </message>
     <message>
         <source>{name} with {count} operands writes a file</source>
