@@ -24,7 +24,8 @@ class ArgvRules(Protocol):
 
     judge: PathJudge
 
-    def ask(self, reason: str, network: bool = False, outside: bool = False) -> None: ...
+    def ask(self, reason: str, network: bool = False, outside: bool = False, code: str = "",
+            **params: object) -> None: ...
 
     def check(self, argv: list[Word]) -> None: ...
 
