@@ -8,16 +8,32 @@ window so it ends a little after the message (the window is then
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QAbstractItemView
 
 from foya_desktop.core.messages import Message
+from foya_desktop.core.model import Session
+from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.rows import MessageRow
+from foya_desktop.ui.timeline.view import TimelineView
 
 if TYPE_CHECKING:
     from foya_desktop.ui.kernel_api import KernelApi
-    from foya_desktop.ui.session_pane import SessionPane
+
+
+class SessionPane(Protocol):
+    """What a jump needs of the session pane (``ui/session_pane.py``), which itself uses
+    :func:`reveal_call`: a Protocol instead of an import keeps the two out of a circle."""
+
+    @property
+    def session(self) -> Session | None: ...
+
+    @property
+    def timeline_model(self) -> TimelineModel: ...
+
+    @property
+    def timeline_view(self) -> TimelineView: ...
 
 AFTER = 20
 """Messages loaded after the target, so it does not sit at the very bottom."""
