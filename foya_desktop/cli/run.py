@@ -14,9 +14,9 @@ from foya_desktop.core.events import (
     MessageAdded,
     Notice,
     PartDelta,
-    StreamStarted,
     TurnFinished,
     TurnStarted,
+    VPStatus,
     event_to_json,
 )
 from foya_desktop.core.messages import ToolCallPart
@@ -142,7 +142,10 @@ class _Printer:
         """user message id → turn id (the turn may start before ``send`` returns)."""
         self.finished: dict[str, TurnFinished] = {}
         self.done: asyncio.Future[TurnFinished] = asyncio.get_running_loop().create_future()
-        self._speaker = ""
+        self._floor = ""
+        """The VP whose reply is printing now; parallel VPs' text waits in ``_held`` meanwhile."""
+        self._held: dict[str, list[str]] = {}
+        self._ended: set[str] = set()
 
     def __call__(self, event: Event) -> None:
         if event.session_id != self.session_id:
@@ -164,17 +167,47 @@ class _Printer:
             self.done.set_result(self.finished[turn_id])
 
     def _text(self, event: Event) -> None:
-        if isinstance(event, StreamStarted) and event.speaker != self._speaker and len(self.names) > 1:
-            self._speaker = event.speaker
-            print(f"\n── {visible(self.names.get(event.speaker, event.speaker))} ──", flush=True)
-        elif isinstance(event, PartDelta) and event.kind == "text":
-            print(visible(event.text), end="", flush=True)
+        if isinstance(event, PartDelta) and event.kind == "text":
+            self._say(event.speaker, visible(event.text))
+        elif isinstance(event, VPStatus) and event.state in ("done", "stopped", "error"):
+            self._ended.add(event.speaker)
+            if event.speaker == self._floor:
+                self._next_floor()
+        elif isinstance(event, TurnFinished):
+            self._floor = ""
+            self._next_floor()
         elif isinstance(event, MessageAdded) and event.message.role == "assistant":
             for call in (p for p in event.message.parts if isinstance(p, ToolCallPart)):
                 args = json.dumps(call.arguments, ensure_ascii=False)[:120]
                 print(visible(f"\n[{call.name} {args}]"), file=sys.stderr, flush=True)
         elif isinstance(event, Notice):
             print(f"\n[{event.level}] {visible(event.text)}", file=sys.stderr, flush=True)
+
+    def _say(self, speaker: str, text: str) -> None:
+        """Print ``text`` of ``speaker`` now if it has the floor, else keep it for its turn: VPs
+        replying in parallel print one whole block each, never words of two replies mixed."""
+        if not self._floor:
+            self._take_floor(speaker)
+        if speaker == self._floor:
+            print(text, end="", flush=True)
+        else:
+            self._held.setdefault(speaker, []).append(text)
+
+    def _take_floor(self, speaker: str) -> None:
+        self._floor = speaker
+        if len(self.names) > 1:
+            print(f"\n── {visible(self.names.get(speaker, speaker))} ──", flush=True)
+
+    def _next_floor(self) -> None:
+        """The VP on the floor is done: the next one that already said something prints it all."""
+        self._floor = ""
+        while self._held and not self._floor:
+            speaker = next(iter(self._held))
+            pieces = self._held.pop(speaker)
+            self._take_floor(speaker)
+            print("".join(pieces), end="", flush=True)
+            if speaker in self._ended:
+                self._floor = ""
 
 
 async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
