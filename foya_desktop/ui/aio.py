@@ -39,8 +39,19 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._tasks: set[asyncio.Task[Any]] = set()
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], what: str = "") -> asyncio.Task[Any]:
-        """Run ``coro`` in the background; ``what`` names it in error reports."""
+    def spawn(self, coro: Coroutine[Any, Any, Any], what: str = "") -> asyncio.Task[Any] | None:
+        """Run ``coro`` in the background; ``what`` names it in error reports.
+
+        With no asyncio loop running (Qt delivering a late timer or event while the app shuts
+        down), there is nothing to run it on: it is dropped (``None``) instead of failing with
+        "no running event loop" in the status bar.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            log.debug("no event loop running; %s not started", what or coro)
+            coro.close()
+            return None
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(lambda t: self._finished(t, what))

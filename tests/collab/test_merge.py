@@ -167,3 +167,23 @@ def test_merging_a_session_with_its_own_fork_is_its_history(history: list[tuple[
     plan = plan_merge("A", a, "F", fork)
     assert plan.common == len(plan.turns)
     assert [m.id for m in plan.messages()] == [m.id for m in a]
+
+
+async def test_an_intact_common_attachment_is_carried_into_the_merge(kernel: Kernel) -> None:
+    """The image both sides share is checked and referenced by the merged session: it stays
+    readable there after both sources are deleted (issue 11: attachments behave as the seed says
+    in merge, too)."""
+    e, f = await kernel.create_session(title="E"), await kernel.create_session(title="F")
+    sha = await kernel.store.put_artifact(PNG, "image/png")
+    img = Message(new_id("msg"), e.id, "user", (TextPart("see"), ImagePart(sha, "image/png", "x.png")),
+                  turn_id="ti", created_at=5)
+    await kernel.store.import_messages(e.id, [img])
+    await kernel.store.import_messages(f.id, [Message(new_id("msg"), f.id, "user", img.parts, turn_id="ti",
+                                                      created_at=5)])
+    merged = await kernel.merge(e.id, f.id)
+    (first,) = await kernel.history_page(merged.id)
+    images = [p for p in first.parts if isinstance(p, ImagePart)]
+    assert [(p.artifact, p.name) for p in images] == [(sha, "x.png")]
+    await kernel.delete_session(e.id)
+    await kernel.delete_session(f.id)
+    assert await kernel.store.read_artifact(sha) == PNG

@@ -116,6 +116,7 @@ async def open_session(window: Any, kernel: Any, **settings: Any) -> str:
 
 async def show(window: Any, session_id: str) -> None:
     """Select a session in the tree and wait until the pane shows it (history loaded)."""
+    await wait_until(lambda: window.tree_model.session(session_id) is not None, what="tree row")
     window.tree_view.select_session(session_id)
     await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session_id,
                      what="session shown")
@@ -141,22 +142,3 @@ class Events:
         await wait_until(lambda: len(self.of(TurnFinished, session_id)) >= count, timeout, f"{count} turns")
         return self.of(TurnFinished, session_id)
 
-
-async def show_session(window: Any, session_id: str) -> None:
-    """Select ``session_id`` in the sidebar of ``window`` (a ``MainWindow``) and wait until its pane
-    shows it, with the first page loaded."""
-    await wait_until(lambda: window.tree_model.session(session_id) is not None, what="tree row")
-    window.tree_view.select_session(session_id)
-    await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session_id,
-                     what="the session on screen")
-    await window.runner.drain()
-
-
-async def open_new_session(window: Any, kernel: Any, **settings: Any) -> str:
-    """Create a session on the real kernel (connection "fake" of the ``real_kernel`` fixture unless
-    ``settings`` say otherwise), show it in ``window`` and return its id."""
-    settings.setdefault("connection", "fake")
-    settings.setdefault("model", "fake-model")
-    session = await kernel.create_session(**settings)
-    await show_session(window, session.id)
-    return str(session.id)

@@ -182,3 +182,26 @@ async def test_plain_text_drag_is_not_taken_by_the_timeline(real_window: MainWin
     data = QMimeData()
     data.setText("words")
     assert not _drop(real_window.pane.timeline_view.viewport(), data)
+
+
+async def test_the_attach_button_opens_a_file_dialog_and_attaches_what_is_chosen(
+        real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
+    """The third way in (after drop and paste): the paper-clip button's file dialog, on the real
+    window; an image and a text file chosen there become chips, a binary file is refused."""
+    from PySide6.QtWidgets import QFileDialog
+
+    await open_session(real_window, real_kernel, title="Attach by button")
+    composer = real_window.pane.composer
+    png = _png_file(tmp_path / "chosen.png")
+    notes = tmp_path / "chosen.md"
+    notes.write_text("# chosen\n")
+    composer.attach_button.click()
+    await wait_until(lambda: any(isinstance(w, QFileDialog) and w.isVisible()
+                                 for w in QApplication.topLevelWidgets()), what="the file dialog")
+    dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible())
+    assert dialog.fileMode() == QFileDialog.FileMode.ExistingFiles
+    assert any("*.png" in f for f in dialog.nameFilters())
+    dialog.filesSelected.emit([str(png), str(notes)])  # what the dialog emits when the person chooses them
+    dialog.reject()
+    await wait_until(lambda: len(composer.attachments()) == 2, what="chosen files attached")
+    assert [(a.kind, a.name) for a in composer.attachments()] == [("image", "chosen.png"), ("text", "chosen.md")]

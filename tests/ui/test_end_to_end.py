@@ -10,7 +10,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.timeline.rows import MessageRow, StreamRow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
-from tests.ui.helpers import open_new_session, settle, wait_until
+from tests.ui.helpers import open_session, settle, wait_until
 
 
 def _finished_turns(kernel: Kernel) -> list[TurnFinished]:
@@ -23,7 +23,7 @@ async def test_typing_a_message_streams_a_reply_into_the_timeline(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, shots: Path) -> None:
     fake_provider.script(Reply(text="Hello! Here is a **streamed** reply with a list:\n\n- one\n- two\n",
                                chunk_size=4, delay_per_chunk=0.01))
-    sid = await open_new_session(real_window, real_kernel, title="First steps")
+    sid = await open_session(real_window, real_kernel, title="First steps")
     finished = _finished_turns(real_kernel)
     pane = real_window.pane
     pane.composer.input.setPlainText("hello there")
@@ -65,7 +65,7 @@ async def test_two_vps_and_a_tool_call_render_as_blocks(
         return Reply(text="?")
 
     fake_provider.responder = respond
-    sid = await open_new_session(real_window, real_kernel, title="Two VPs", workdir=str(project),
+    sid = await open_session(real_window, real_kernel, title="Two VPs", workdir=str(project),
                       roster=["linus", "martin"], default_vp="linus")
     finished = _finished_turns(real_kernel)
     pane = real_window.pane
@@ -95,7 +95,7 @@ async def test_stop_then_queue_two_reorder_and_they_run_in_the_new_order(
     slow = Reply(text="word " * 300, chunk_size=5, delay_per_chunk=0.02)
     fake_provider.script(slow, slow)
     fake_provider.responder = lambda body: Reply(text="ok")
-    sid = await open_new_session(real_window, real_kernel, title="Queue")
+    sid = await open_session(real_window, real_kernel, title="Queue")
     finished = _finished_turns(real_kernel)
     pane = real_window.pane
     composer = pane.composer
@@ -156,7 +156,7 @@ async def test_a_streamed_reply_and_its_stored_message_are_one_row_by_id(
     fake_provider.script(
         Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], delay_per_chunk=0.01),
         Reply(text="The readme greets you. " * 40, chunk_size=6, delay_per_chunk=0.02))
-    sid = await open_new_session(real_window, real_kernel, title="Carried ids", workdir=str(project))
+    sid = await open_session(real_window, real_kernel, title="Carried ids", workdir=str(project))
     finished = _finished_turns(real_kernel)
     started: list[StreamStarted] = []
     real_kernel.bus.subscribe(lambda e: started.append(e) if isinstance(e, StreamStarted) else None)

@@ -28,7 +28,7 @@ from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
 from tests.helpers.fake_keyring import MemoryKeyring
 from tests.ui.conftest import _window
-from tests.ui.helpers import open_new_session, settle, wait_until
+from tests.ui.helpers import open_session, settle, wait_until
 
 FIXTURES = Path(__file__).resolve().parents[1] / "store" / "fixtures"
 
@@ -51,7 +51,7 @@ async def test_live_figures_go_when_the_connection_drops_or_the_vp_is_stopped(
                    fault=Fault.cut(after_chunks=25) if ending == "connection_dropped" else None)
     fake_provider.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], usage=(900, 20)),
                          second)
-    await open_new_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO)
     finished = _finished(real_kernel)
     states: list[str] = []
     real_kernel.bus.subscribe(lambda e: states.append(e.state) if isinstance(e, VPStatus) else None)
@@ -160,7 +160,7 @@ async def test_read_only_chosen_in_the_composer_while_a_write_streams_refuses_th
     fake_provider.script(Reply(tool_calls=[ToolCallSpec("write_file", {"path": "notes.txt", "content": "x" * 400})],
                                chunk_size=8, delay_per_chunk=0.05),
                          Reply(text="understood"))
-    sid = await open_new_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    sid = await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO)
     events: list[object] = []
     real_kernel.bus.subscribe(events.append)
     finished = _finished(real_kernel)
@@ -192,7 +192,7 @@ async def test_coming_back_to_a_running_session_shows_its_figures_so_far(
     fake_provider.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], usage=(4321, 12)),
                          Reply(text="a long answer that streams slowly " * 10, chunk_size=4, delay_per_chunk=0.03,
                                usage=(5000, 40)))
-    busy = await open_new_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO,
+    busy = await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO,
                        title="Busy")
     other = await real_kernel.create_session(connection="fake", model="fake-model", title="Other")
     await wait_until(lambda: real_window.tree_model.session(other.id) is not None, what="other row")

@@ -15,7 +15,7 @@ from foya_desktop.core.model import Phase
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply
-from tests.ui.helpers import open_new_session, settle, wait_until
+from tests.ui.helpers import open_session, settle, wait_until
 
 SLOW = Reply(text="word " * 400, chunk_size=5, delay_per_chunk=0.02)
 
@@ -39,7 +39,7 @@ async def test_queue_reorder_interrupt_then_stop_keeps_the_rest_paused_until_res
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
     fake_provider.script(SLOW, SLOW)
     fake_provider.responder = lambda body: Reply(text="ok")
-    sid = await open_new_session(real_window, real_kernel, title="Flows")
+    sid = await open_session(real_window, real_kernel, title="Flows")
     finished = _finished(real_kernel)
     pane = real_window.pane
 
@@ -87,7 +87,7 @@ async def test_queue_reorder_interrupt_then_stop_keeps_the_rest_paused_until_res
 async def test_stop_and_clear_empties_the_queue(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
     fake_provider.script(SLOW)
-    sid = await open_new_session(real_window, real_kernel, title="Flows")
+    sid = await open_session(real_window, real_kernel, title="Flows")
     finished = _finished(real_kernel)
     _send(real_window, "long one")
     await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="turn running")
@@ -104,7 +104,7 @@ async def test_quit_waits_for_the_running_reply_to_be_stored(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
     """Without a tray the window stays up while quitting waits: a hidden app would have no way back."""
     fake_provider.script(Reply(text="word " * 120, chunk_size=5, delay_per_chunk=0.02))
-    sid = await open_new_session(real_window, real_kernel, title="Flows")
+    sid = await open_session(real_window, real_kernel, title="Flows")
     _send(real_window, "finish this before quitting")
     await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="turn running")
     quit_done: list[int] = []
@@ -122,7 +122,7 @@ async def test_quit_waits_for_the_running_reply_to_be_stored(
 async def test_quit_now_stops_the_running_reply_and_keeps_what_streamed(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
     fake_provider.script(SLOW)
-    sid = await open_new_session(real_window, real_kernel, title="Flows")
+    sid = await open_session(real_window, real_kernel, title="Flows")
     finished = _finished(real_kernel)
     deltas: list[PartDelta] = []
     real_kernel.bus.subscribe(lambda e: deltas.append(e) if isinstance(e, PartDelta) else None)

@@ -12,7 +12,7 @@ from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.ops.confirm import ConfirmDialog
 from foya_desktop.ui.picker.dialog import FolderPicker
 from tests.fakeprovider import FakeProviderServer, Reply
-from tests.ui.helpers import open_new_session, settle, wait_until
+from tests.ui.helpers import open_session, settle, wait_until
 
 
 def _visible[D: QDialog](kind: type[D]) -> D | None:
@@ -42,7 +42,7 @@ async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_on
     folder = tmp_path / "work"
     folder.mkdir()
     (folder / "AGENTS.md").write_text("Be brief.\n")
-    sid = await open_new_session(real_window, real_kernel, title="Before")
+    sid = await open_session(real_window, real_kernel, title="Before")
     pane = real_window.pane
     pane.settings_button.click()
     await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible(),
@@ -113,7 +113,7 @@ async def test_usage_window_shows_session_and_all_time_with_no_price(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, shots: Path) -> None:
     """Usage in the window: by connection/model and day; "no price" until a price is set."""
     fake_provider.script(Reply(text="hi", usage=(1234, 56)))
-    sid = await open_new_session(real_window, real_kernel)
+    sid = await open_session(real_window, real_kernel)
     await real_kernel.send(sid, "hello")
     await real_kernel.wait_idle()
     pane = real_window.pane
@@ -135,7 +135,7 @@ async def test_settings_dialog_shows_the_rules_in_effect(real_window: MainWindow
     folder = tmp_path / "ruled"
     folder.mkdir()
     (folder / "AGENTS.md").write_text("Run the tests before you finish.\n" + "x" * 40_000)
-    await open_new_session(real_window, real_kernel, workdir=str(folder))
+    await open_session(real_window, real_kernel, workdir=str(folder))
     pane = real_window.pane
     pane.settings_button.click()
     await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible(),
@@ -158,7 +158,7 @@ async def test_usage_from_the_menu_both_vendors_and_a_price_set_in_the_window(
                                                 "claude-x"))
     fake_provider.script(Reply(text="hi", usage=(1_000_000, 100_000), cached_tokens=400_000),
                          Reply(text="yo", usage=(2000, 30), cached_tokens=500))
-    sid = await open_new_session(real_window, real_kernel)
+    sid = await open_session(real_window, real_kernel)
     await real_kernel.send(sid, "hello")
     await real_kernel.wait_idle()
     other = await real_kernel.create_session(connection="claude", model="claude-x")

@@ -19,7 +19,7 @@ from foya_desktop.ui import i18n
 from foya_desktop.ui.composer.vp_status import tokens_phrase
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
-from tests.ui.helpers import open_new_session, settle, wait_until
+from tests.ui.helpers import open_session, settle, wait_until
 
 
 async def test_status_line_shows_live_figures_and_expands_failures(
@@ -33,7 +33,7 @@ async def test_status_line_shows_live_figures_and_expands_failures(
                           ToolCallSpec("read_file", {"path": "README.md"})], usage=(12345, 67)),
         Reply(text="Reading done; writing is not allowed in read-only mode. " * 6, usage=(20000, 300),
               chunk_size=4, delay_per_chunk=0.03))
-    sid = await open_new_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
+    sid = await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
     finished: list[TurnFinished] = []
     real_kernel.bus.subscribe(lambda e: finished.append(e) if isinstance(e, TurnFinished) else None)
     pane = real_window.pane
@@ -66,7 +66,7 @@ async def test_not_provided_when_the_provider_reports_no_usage(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
     fake_provider.script(Reply(text="no usage here " * 10, report_usage=False, chunk_size=4,
                                delay_per_chunk=0.02))
-    await open_new_session(real_window, real_kernel)
+    await open_session(real_window, real_kernel)
     seen: list[str] = []
     panel = real_window.pane.status.vp_panel
     real_kernel.bus.subscribe(lambda e: seen.append(panel.blocks["omni"].figures_label.text())
@@ -86,7 +86,7 @@ async def test_effort_and_agent_mode_controls_change_the_session(
     project = tmp_path / "proj"
     project.mkdir()
     fake_provider.script(Reply(text="1. Look around. 2. Change things."), Reply(text="Doing it."))
-    sid = await open_new_session(real_window, real_kernel, workdir=str(project))
+    sid = await open_session(real_window, real_kernel, workdir=str(project))
     status = real_window.pane.status
     status.effort.setCurrentIndex(status.effort.findData("high"))
     status.effort.activated.emit(status.effort.currentIndex())
@@ -127,7 +127,7 @@ async def test_session_status_names_the_announcement_and_the_roster(
     """Y38: the session's status under its title: folder, announcement and who is on the roster
     (active background tasks have their panel: tests/ui/test_tasks.py)."""
     await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
-    sid = await open_new_session(real_window, real_kernel, roster=("omni", "linus"), default_vp="linus")
+    sid = await open_session(real_window, real_kernel, roster=("omni", "linus"), default_vp="linus")
     await real_kernel.update_session(sid, announcement="Keep answers short.")
     pane = real_window.pane
     await wait_until(lambda: "📣 Keep answers short." in pane.subtitle.text(), what="announcement shown")

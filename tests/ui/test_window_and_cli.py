@@ -29,7 +29,7 @@ from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.cli_process import foya_async
 from tests.helpers.fake_keyring import MemoryKeyring
 from tests.ui.conftest import _window
-from tests.ui.helpers import show_session, wait_until
+from tests.ui.helpers import show, wait_until
 
 HOLD = "while [ ! -e release-me ]; do sleep 0.05; done; echo released"
 
@@ -65,7 +65,7 @@ async def test_cli_commands_beside_a_window_running_a_turn(
                                                      connection="fake", model="fake-model",
                                                      approval_mode=ApprovalMode.AUTO)
         sid = session.id
-        await show_session(window, sid)
+        await show(window, sid)
         window.pane.composer.input.setPlainText("wait for the file")
         window.pane.send()
         await wait_until(lambda: bool(_rows(home, "SELECT 1 FROM message_row WHERE session_id=? AND "
@@ -117,7 +117,7 @@ async def test_what_foya_commands_write_shows_up_in_the_open_window(
         session = await window_kernel.create_session(title="Shared", workdir=str(project),
                                                      connection="fake", model="fake-model")
         sid = session.id
-        await show_session(window, sid)
+        await show(window, sid)
         fake_provider.script(Reply(text="typed in the window"))
         window.pane.composer.input.setPlainText("hello from the window")
         window.pane.send()
