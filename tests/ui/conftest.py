@@ -45,7 +45,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 import qasync
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialog
 
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
@@ -190,7 +190,12 @@ class _window:
         return self.window
 
     async def __aexit__(self, *exc: object) -> None:
-        await self.window.runner.drain()
+        # A test that failed with a dialog open leaves its flow awaiting that dialog: close them
+        # so the flows end, and never wait forever (a hang would hide the failure's message).
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, QDialog) and widget.isVisible():
+                widget.reject()
+        await asyncio.wait_for(self.window.runner.drain(), 30)
         self.bridge.close()
         self.window.quit_controller.quitting = True  # closing in tests is not quitting the app
         self.window.close()

@@ -50,7 +50,8 @@ async def test_fork_icon_sidebar_and_fork_from_this_turn(
     await say(real_window, real_kernel, turns, sid, "second thoughts")
     button = real_window.session_actions.fork_button
     assert button.isVisible() and button.isEnabled()
-    assert button.geometry().right() > real_window.pane.width() - 40  # top right of the conversation
+    # top right of the conversation, in the title row beside Settings… and Outline
+    assert button.geometry().left() > real_window.pane.width() * 0.7
     real_window.grab().save(str(shots / "fork_icon.png"))
 
     menu = real_window.pane.timeline_view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))

@@ -30,12 +30,14 @@ from foya_desktop.ui.ops.session_actions import (
     DELETE,
     FORK_SESSION,
     FORK_TURN,
+    MEMORY,
     MERGE_WITH,
     REWIND_HERE,
     ROSTER,
     SHOW_SUMMARY,
 )
 from foya_desktop.ui.reading.message_actions import EDIT_AS_NEW, QUOTE
+from foya_desktop.ui.reading.selection import SELECT_TEXT
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, StreamRow, checkpoint_text
 from tests.fakeprovider import FakeProviderServer, Reply, system_prompt
 from tests.helpers.agent_script import agent_responder
@@ -79,9 +81,9 @@ async def test_branch_from_a_reply_opens_the_branch_selected_in_the_tree(
     await say(real_window, real_kernel, turns, sid, "second thoughts")
     view = real_window.pane.timeline_view
     assert action_texts(view.menu_for_row(row_of(real_window, "user", "hello"))) == [
-        QUOTE, EDIT_AS_NEW, REWIND_HERE, "Copy text"]  # quote / edit as new: ui/reading
+        QUOTE, EDIT_AS_NEW, REWIND_HERE, "Copy text", SELECT_TEXT]  # quote / edit as new / select: ui/reading
     menu = view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
-    assert action_texts(menu) == [QUOTE, BRANCH_HERE, FORK_TURN, "Copy text"]
+    assert action_texts(menu) == [QUOTE, BRANCH_HERE, FORK_TURN, "Copy text", SELECT_TEXT]
     grab_menu(menu, shots / "ops_timeline_menu_reply.png")
     grab_menu(view.menu_for_row(row_of(real_window, "user", "second")), shots / "ops_timeline_menu_user.png")
     grab_menu(tree_menu(real_window, sid), shots / "ops_tree_menu.png")
@@ -339,6 +341,6 @@ async def test_session_menu_offers_the_operations_for_the_open_session(
     assert action_texts(real_window.session_actions.session_menu) == ["No session open"]
     await open_session(real_window, real_kernel)
     real_window.session_actions.session_menu.aboutToShow.emit()
-    assert action_texts(real_window.session_actions.session_menu) == [FORK_SESSION, MERGE_WITH, ROSTER, BRANCH_LATEST,
-                                                                           COMPACT_NOW, DELETE]
+    assert action_texts(real_window.session_actions.session_menu) == [
+        FORK_SESSION, MERGE_WITH, ROSTER, MEMORY, BRANCH_LATEST, COMPACT_NOW, DELETE]
     assert visible_dialog(ConfirmDialog) is None

@@ -14,9 +14,12 @@ How it sees them, cheaply:
   ``event_row`` (whose integer id only grows), so "what changed" is the events after the last
   id seen; deleted sessions leave a tombstone.
 * **Its own writes are not news.** This process publishes its own changes on the bus right after
-  they commit; a session is treated as changed elsewhere only when this process has no turn or
-  operation running in it and published nothing for it since the previous look. The timeline
-  and the tree also ignore a message id they already show, so the rare overlap is harmless.
+  they commit. A session this process runs a turn or operation in is skipped; a message id this
+  process already published is not told again; a reload (rewind, compaction) is told only when
+  this process published none for that session since the previous look. Nothing is skipped for
+  a whole session because of unrelated local events, so a window that merely refreshed a
+  session's status still sees the terminal's messages. (The timeline and the tree also ignore a
+  message id they already show, so a rare overlap is harmless.)
 
 What is published: ``SessionChanged`` (created, renamed, settings), ``MessageAdded`` /
 ``MessageUpdated`` (a turn run by ``foya run``), ``HistoryRewound`` with no text (a rewind or
@@ -36,6 +39,7 @@ import peewee as pw
 
 from foya_desktop.core.errors import FoyaError, NotFound
 from foya_desktop.core.events import (
+    CompactionCheckpoint,
     Event,
     HistoryRewound,
     MessageAdded,
@@ -44,6 +48,7 @@ from foya_desktop.core.events import (
     SessionDeletedEvent,
 )
 from foya_desktop.core.messages import Message
+from foya_desktop.core.model import Session
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.store import sessions
 from foya_desktop.store.codec import message_from_row
@@ -54,6 +59,8 @@ log = logging.getLogger(__name__)
 
 POLL_S = 1.0
 """How often the read connection is asked whether anyone else committed."""
+OWN_MESSAGES_KEPT = 20_000
+"""Message ids this process published that are remembered (a long turn writes a few hundred)."""
 MAX_EVENTS = 2000
 """Events read per look; a bulk import elsewhere is told as a reload, not row by row."""
 
@@ -132,13 +139,28 @@ class OutsideWrites:
         self._busy_here = busy_here
         self._poll_s = poll_s
         self._task: asyncio.Task[None] | None = None
-        self._local: set[str] = set()
+        self._local_reloads: set[str] = set()
+        self._local_deleted: set[str] = set()
+        self._last_told: dict[str, Session] = {}
+        """The newest session metadata this process's listeners were told (by anyone)."""
+        self._own_messages: dict[str, None] = {}
+        """Ids of messages this process published (insertion-ordered, the oldest dropped past a cap)."""
         self._publishing = False
         self._unsubscribe = bus.subscribe(self._on_local)
 
     def _on_local(self, event: Event) -> None:
-        if not self._publishing:
-            self._local.add(event.session_id)
+        if isinstance(event, SessionChanged):
+            self._last_told[event.session_id] = event.session
+        if self._publishing:
+            return
+        if isinstance(event, MessageAdded | MessageUpdated):
+            self._own_messages[event.message.id] = None
+            if len(self._own_messages) > OWN_MESSAGES_KEPT:
+                del self._own_messages[next(iter(self._own_messages))]
+        elif isinstance(event, HistoryRewound | CompactionCheckpoint):
+            self._local_reloads.add(event.session_id)
+        elif isinstance(event, SessionDeletedEvent):
+            self._local_deleted.add(event.session_id)
 
     def start(self) -> None:
         """Begin watching (idempotent)."""
@@ -158,7 +180,7 @@ class OutsideWrites:
         version, last_event, last_tomb = await self._store.read(_start_point)
         while True:
             await asyncio.sleep(self._poll_s)
-            local, self._local = self._local, set()
+            reloads, self._local_reloads = self._local_reloads, set()
             try:
                 changes = await self._store.read(_look, version, last_event, last_tomb)
             except FoyaError as error:  # a storage fault: say it in the log, keep the app running
@@ -167,26 +189,28 @@ class OutsideWrites:
             if changes is None:
                 continue
             version, last_event, last_tomb = changes.version, changes.last_event, changes.last_tombstone
-            await self._tell(changes, local | self._local)
+            await self._tell(changes, reloads | self._local_reloads)
 
-    async def _tell(self, changes: Changes, local: set[str]) -> None:
+    async def _tell(self, changes: Changes, local_reloads: set[str]) -> None:
         for session_id, kinds in changes.touched.items():
-            if session_id in local or self._busy_here(session_id) or session_id in changes.deleted:
+            if self._busy_here(session_id) or session_id in changes.deleted:
                 continue
             try:
                 session = await self._store.read(sessions.get_session, session_id)
             except NotFound:
                 continue
-            events: list[Event] = [SessionChanged(session_id, session)]
+            events: list[Event] = ([] if self._last_told.get(session_id) == session
+                                   else [SessionChanged(session_id, session)])
             if kinds & RELOAD_EVENTS:
-                events.append(HistoryRewound(session_id, "", 0, ""))
+                if session_id not in local_reloads:
+                    events.append(HistoryRewound(session_id, "", 0, ""))
             else:
-                ids = changes.messages.get(session_id, [])
+                ids = [i for i in changes.messages.get(session_id, []) if i not in self._own_messages]
                 messages = await self._store.read(_messages, ids) if ids else []
                 events.extend(MessageAdded(session_id, m) if m.id in changes.added
                               else MessageUpdated(session_id, m) for m in messages)
             self._publish(events)
-        self._publish([SessionDeletedEvent(sid) for sid in changes.deleted if sid not in local])
+        self._publish([SessionDeletedEvent(sid) for sid in changes.deleted if sid not in self._local_deleted])
 
     def _publish(self, events: list[Event]) -> None:
         self._publishing = True
