@@ -36,7 +36,7 @@ GOAL = 2.0
 
 async def _session(kernel: Kernel, count: int) -> tuple[str, str]:
     """A session of ``count`` alternating user/assistant messages; its id and its last reply's id."""
-    session = await kernel.create_session(title=f"bench {count}")
+    session = await kernel.sessions.create_session(title=f"bench {count}")
     messages = [Message(new_id("msg"), session.id, "user" if i % 2 == 0 else "assistant",
                         (TextPart(f"message {i} about the parser and step {i}"),), created_at=now_ms())
                 for i in range(count)]
@@ -60,10 +60,10 @@ async def measure(root: Path, rounds: int) -> dict[str, dict[int, list[float]]]:
         for _ in range(rounds):
             for n in SIZES:
                 sid, last = await _session(kernel, n)
-                spent, branched = await _timed(kernel.branch(sid, last))
+                spent, branched = await _timed(kernel.lifecycle.branch(sid, last))
                 samples["branch"][n].append(spent)
-                await kernel.delete_session(branched.id)  # type: ignore[attr-defined]
-                spent, _ = await _timed(kernel.delete_session(sid))
+                await kernel.lifecycle.delete_session(branched.id)  # type: ignore[attr-defined]
+                spent, _ = await _timed(kernel.lifecycle.delete_session(sid))
                 samples["delete"][n].append(spent)
     finally:
         await kernel.close()

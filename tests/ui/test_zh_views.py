@@ -195,7 +195,7 @@ async def test_main_views_in_chinese_have_no_english_left(
     folder = tmp_path / "网站项目"
     folder.mkdir()
     (folder / "src").mkdir()
-    session = await real_kernel.create_session(title="重构登录模块", workdir=str(folder), connection="fake",
+    session = await real_kernel.sessions.create_session(title="重构登录模块", workdir=str(folder), connection="fake",
                                                model="fake-model")
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
     window.tree_view.expandAll()
@@ -225,8 +225,8 @@ async def test_main_views_in_chinese_have_no_english_left(
     connections = ConnectionsDialog(real_kernel, window.runner, window)
     await connections.refresh()
     problems += await _dialog_shown(connections, shots, "connections")
-    new = NewSessionDialog(await real_kernel.list_vps(), await real_kernel.list_projects(),
-                           await real_kernel.list_connections(), "", window)
+    new = NewSessionDialog(await real_kernel.vps.list_vps(), await real_kernel.projects.list_projects(),
+                           await real_kernel.connections.list_connections(), "", window)
     problems += await _dialog_shown(new, shots, "new_session")
     library = VPLibraryDialog(real_kernel, window)
     await library.refresh()
@@ -304,7 +304,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
         Reply(tool_calls=[ToolCallSpec("run_command", {"command": "touch 新文件.txt"})]),
         Reply(text="好了。"),
         Reply(text="很长的回答。" * 40, chunk_size=4, delay_per_chunk=0.05))
-    session = await real_kernel.create_session(title="整理文档", workdir=str(folder), connection="fake",
+    session = await real_kernel.sessions.create_session(title="整理文档", workdir=str(folder), connection="fake",
                                                model="fake-model", approval_mode=ApprovalMode.ASK)
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
     window.tree_view.select_session(session.id)
@@ -326,7 +326,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
         problems += [f"{kind} card: {p}" for p in english_in(card, calls)]
         card.buttons["once"].click()
         await wait_until(functools.partial(_replaced, window, card), timeout=15, what="answered")
-    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="turn over")
+    await wait_until(lambda: real_kernel.turns.phase(session.id).value == "idle", timeout=15, what="turn over")
     rows = window.pane.timeline_model.rowCount()
     window.pane.composer.input.setPlainText("再详细一点")
     window.pane.send()
@@ -336,7 +336,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
                    for i in range(rows, model.rowCount()))
     await wait_until(streamed, timeout=15, what="the reply streaming")
     window.pane.composer.stop_button.click()
-    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="stopped")
+    await wait_until(lambda: real_kernel.turns.phase(session.id).value == "idle", timeout=15, what="stopped")
     await window.runner.drain()
     await settle(5)
     window.grab().save(str(shots / "zh_timeline.png"))
