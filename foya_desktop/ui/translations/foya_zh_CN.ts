@@ -1018,6 +1018,10 @@
         <translation>你</translation>
     </message>
     <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
         <source>{current} of {total}</source>
         <translation>第 {current} / {total} 处</translation>
     </message>
@@ -2579,6 +2583,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Searching…</source>
         <translation>搜索中…</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
     </message>
     <message>
         <source> (the newest 200)</source>
