@@ -3245,6 +3245,25 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     </message>
 </context>
 <context>
+    <name>StartWindow</name>
+    <message>
+        <source>Opening your sessions…</source>
+        <translation>正在打开您的会话…</translation>
+    </message>
+    <message>
+        <source>Opening…</source>
+        <translation>正在打开…</translation>
+    </message>
+    <message>
+        <source>Foya cannot open its data folder.</source>
+        <translation>Foya 无法打开其数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Quitting…</source>
+        <translation>正在退出…</translation>
+    </message>
+</context>
+<context>
     <name>StatusLine</name>
     <message>
         <source>Default effort</source>
