@@ -3217,6 +3217,12 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
 <context>
     <name>SessionTreeView</name>
     <message>
+        <source>No sessions yet.
+Ctrl+N starts one.</source>
+        <translation>还没有会话。
+按 Ctrl+N 新建一个。</translation>
+    </message>
+    <message>
         <source>New session here</source>
         <translation>在此新建会话</translation>
     </message>
