@@ -33,7 +33,8 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.delegate import TimelineDelegate
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
-from foya_desktop.ui.timeline.rows import StreamRow
+from foya_desktop.ui.timeline.rows import MessageRow, StreamRow
+from foya_desktop.ui.timeline.session_bar import SessionScrollBar
 
 STICK_SLACK_PX = 8
 """Within this distance of the bottom counts as "at the bottom"."""
@@ -50,6 +51,10 @@ class TimelineView(QTreeView):
 
     Signals:
         near_top(): the person scrolled close to the top; page older history in.
+        jump_requested(int): the person dragged the session scroll bar: show this seq at the top
+            (the pane runs ``TimelineModel.jump_to`` and then ``show_row_at_top``).
+        oldest_wanted(): the session scroll bar does not know where the session starts yet
+            (the pane runs ``TimelineModel.find_oldest_seq``, then ``sync_session_bar``).
         reload_requested(): the window is detached and the person asked for the newest messages.
         rows_moved(): rows were laid out again or scrolled; widgets placed over rows follow.
         menu_requested(QMenu, int): a row's context menu is being built (menu, row number);
@@ -57,6 +62,8 @@ class TimelineView(QTreeView):
     """
 
     near_top = Signal()
+    jump_requested = Signal(int)
+    oldest_wanted = Signal()
     reload_requested = Signal()
     rows_moved = Signal()
     menu_requested = Signal(QMenu, int)
@@ -67,7 +74,13 @@ class TimelineView(QTreeView):
         self._shifting = False
         self._ahead = QTimer(self, singleShot=True, interval=0)
         self._ahead.timeout.connect(self._settle_ahead)
+        self.session_bar = SessionScrollBar(self.verticalScrollBar(), self)
+        self.session_bar.jump_requested.connect(self.jump_requested)
         self._configure()
+        # Qt's bar keeps its range and value (wheel, keys, anchors) but the session bar is shown
+        # in its place, in the same container, so the viewport's width never changes.
+        self.verticalScrollBar().hide()
+        self.addScrollBarWidget(self.session_bar, Qt.AlignmentFlag.AlignTop)
         self.timeline_delegate = TimelineDelegate(renderer, self.viewport(), self)
         self.setItemDelegate(self.timeline_delegate)
         self.placeholder = self.tr("No messages yet.")
@@ -343,6 +356,7 @@ class TimelineView(QTreeView):
         """After every layout pass: rows on screen settle, cards placed over rows move with them."""
         super().updateGeometries()
         self._after_move()
+        self.sync_session_bar()
         self.rows_moved.emit()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
@@ -352,6 +366,7 @@ class TimelineView(QTreeView):
         # ``_on_scrolled`` says the same a moment later; settling must not follow a stale bottom
         self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
         self._after_move()
+        self.sync_session_bar()
         self.rows_moved.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -362,6 +377,46 @@ class TimelineView(QTreeView):
                 self._anchor = self._capture_anchor()
             self._relayout.start()
         self._update_jump()
+        self.sync_session_bar()
+
+    def sync_session_bar(self) -> None:
+        """Show where the viewport is in the whole session on the session scroll bar."""
+        model = self.timeline()
+        window = model.window_seqs() if model is not None else None
+        if model is None or window is None:
+            self.session_bar.show_position(0, 0, 0, 1)
+            return
+        if model.oldest_seq is None and model.has_older:
+            self.oldest_wanted.emit()
+        first = model.oldest_seq if model.oldest_seq is not None else window[0]
+        last = window[1] if not model.detached else max(window[1], model.newest_seq or window[1])
+        top, bottom = self._seq_at(1, model, window[0]), self._seq_at(self.viewport().height() - 2,
+                                                                       model, window[1])
+        if self._stick and not model.detached:
+            top = max(first, last - max(1, bottom - top))
+        self.session_bar.show_position(first, last, top, bottom - top)
+
+    def _seq_at(self, y: int, model: TimelineModel, default: int) -> int:
+        """The seq of the stored message at viewport height ``y`` (or the nearest row above it)."""
+        index = self.indexAt(QPoint(1, y))
+        row = index.row() if index.isValid() else (model.rowCount() - 1 if y > 0 else 0)
+        for i in range(row, -1, -1):
+            found = model.row_at(i)
+            if isinstance(found, MessageRow):
+                return found.seq
+        return default
+
+    def show_row_at_top(self, row: int) -> None:
+        """After a jump: ``row`` at the top of the viewport, measured (the session bar follows)."""
+        model = self.timeline()
+        if model is None or not 0 <= row < model.rowCount():
+            return
+        index = model.index(row, 0)
+        self.timeline_delegate.measure(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._settle()
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)  # heights settled above it
+        self.sync_session_bar()
 
     def _relayout_now(self) -> None:
         self.scheduleDelayedItemsLayout()
