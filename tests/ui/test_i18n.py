@@ -142,6 +142,35 @@ def test_shipped_catalogue_is_complete_and_fresh() -> None:
     assert "0 unfinished, 0 untranslated" in result.stdout
 
 
+def _hidden_tr_calls(source: str) -> list[int]:
+    """Lines where tr()/translate() of a literal sits inside an f-string's braces (lupdate does not
+    look there; a variable is fine: its text is marked where it is defined, QT_TR_NOOP)."""
+    import ast
+
+    found: list[int] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FormattedValue):
+            for inner in ast.walk(node.value):
+                if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute | ast.Name)
+                        and (inner.func.attr if isinstance(inner.func, ast.Attribute) else inner.func.id)
+                        in ("tr", "translate")
+                        and any(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in inner.args)):
+                    found.append(inner.lineno)  # a literal lupdate should have extracted
+    return found
+
+
+def test_no_translated_string_hides_inside_an_f_string() -> None:
+    """Issue 12 "every user-visible string goes through Qt's translation system": ``f"{self.tr('x')}"``
+    translates nothing — lupdate never sees 'x', so the catalogue has no entry and CI's check passes
+    while the window shows English ("Run details" in the VP panel did)."""
+    assert _hidden_tr_calls("x = f\"<a>{self.tr('Run details')}</a>\"") == [1]
+    assert _hidden_tr_calls("label = self.tr('Run details')\nx = f'<a>{label}</a>'") == []
+    sources = [*sorted((ROOT / "foya_desktop" / "ui").rglob("*.py")), ROOT / "foya_desktop" / "app.py"]
+    hidden = [f"{path.relative_to(ROOT)}:{line}" for path in sources
+              for line in _hidden_tr_calls(path.read_text(encoding="utf-8"))]
+    assert hidden == [], "tr() inside an f-string (lupdate cannot find it): " + ", ".join(hidden)
+
+
 def test_plurals_follow_the_count(qapp: QApplication) -> None:
     """English plural forms come from foya_en.qm; Chinese has one form with the number."""
     source = ("{listed} is not on this session's roster, so nobody by that name gets this message (the text "
