@@ -3492,6 +3492,11 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <source>stopped by you</source>
         <translation>已被你停止</translation>
     </message>
+    <message>
+        <source>MMM d HH:mm</source>
+        <comment>a day and time (QDateTime format)</comment>
+        <translation>M月d日 HH:mm</translation>
+    </message>
 </context>
 <context>
     <name>TaskListModel</name>
