@@ -25,7 +25,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLibraryInfo, QLocale, QTranslator
 
-from foya_desktop.core.figures import HOW_COUNTED
 from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import Language, PreferencesFile
 
@@ -153,6 +152,8 @@ def day_and_time(epoch_ms: int) -> str:
 
 def how_counted() -> str:
     """``core.figures.HOW_COUNTED`` in the window's language (English when the core's text changed)."""
+    from foya_desktop.core.figures import HOW_COUNTED  # not on the start frame's path (app.py)
+
     return core_text(HOW_COUNTED)
 
 
