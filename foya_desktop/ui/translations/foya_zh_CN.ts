@@ -3000,6 +3000,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>加载更早的消息</translation>
     </message>
     <message>
+        <source>Showing that part of the session</source>
+        <translation>显示会话的这一部分</translation>
+    </message>
+    <message>
         <source>Loading the newest messages</source>
         <translation>加载最新消息</translation>
     </message>
@@ -3216,6 +3220,12 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
 </context>
 <context>
     <name>SessionTreeView</name>
+    <message>
+        <source>No sessions yet.
+Ctrl+N starts one.</source>
+        <translation>还没有会话。
+按 Ctrl+N 新建一个。</translation>
+    </message>
     <message>
         <source>New session here</source>
         <translation>在此新建会话</translation>
