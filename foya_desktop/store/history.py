@@ -6,17 +6,19 @@ rebuilds it from events alone, which tests use to prove the two agree.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from foya_desktop.core.errors import NotFound
-from foya_desktop.core.messages import Message, artifacts_of
+from foya_desktop.core.messages import Message, artifacts_of, part_to_json
+from foya_desktop.store import search
 from foya_desktop.store.codec import (
     message_columns,
     message_from_payload,
     message_from_row,
     message_payload,
 )
-from foya_desktop.store.events_log import append_event, append_events, events_of
+from foya_desktop.store.events_log import append_event, append_event_json, append_events, events_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
 VALID = MessageRow.valid == True  # noqa: E712
@@ -25,6 +27,7 @@ _VALID = VALID
 
 _MESSAGE_FIELDS = ("id", "session", "seq", "role", "speaker", "parts", "status", "turn_id", "meta", "valid",
                    "created_at")
+"""The columns of ``_INSERT_MESSAGE_SQL``, in its order (``tests/store/test_append_sql.py``)."""
 _INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "role", "speaker", "parts", '
                        '"status", "turn_id", "meta", "valid", "created_at") '
                        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
@@ -32,12 +35,25 @@ _INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "r
 
 
 def append_message(message: Message) -> Message:
-    """Persist one completed (or interrupted) message; returns it with its seq."""
-    seq = append_event(message.session_id, "message_added", message_payload(message))
-    columns = message_columns(message, seq)
-    database_proxy.execute_sql(_INSERT_MESSAGE_SQL, tuple(
-        int(v) if isinstance(v, bool) else v for v in (columns[f] for f in _MESSAGE_FIELDS)))
-    _reference_artifacts(message.session_id, artifacts_of(message))
+    """Persist one completed (or interrupted) message; returns it with its seq.
+
+    The hot path of every turn: the parts are encoded once for both the event and the
+    projection row, and the statements go to the bare ``sqlite3`` connection.
+    """
+    parts = json.dumps([part_to_json(p) for p in message.parts])
+    meta = json.dumps(message.meta)
+    payload = (f'{{"id": {json.dumps(message.id)}, "role": {json.dumps(message.role)}, '
+               f'"speaker": {json.dumps(message.speaker)}, "parts": {parts}, '
+               f'"status": {json.dumps(str(message.status))}, "turn_id": {json.dumps(message.turn_id)}, '
+               f'"created_at": {json.dumps(message.created_at)}, "meta": {meta}}}')
+    seq = append_event_json(message.session_id, "message_added", payload)
+    database_proxy.connection().execute(_INSERT_MESSAGE_SQL, (
+        message.id, message.session_id, seq, message.role, message.speaker, parts, str(message.status),
+        message.turn_id, meta, 1, message.created_at))
+    search.note_queued(1)
+    shas = artifacts_of(message)
+    if shas:
+        _reference_artifacts(message.session_id, shas)
     return replace(message, seq=seq)
 
 
@@ -50,6 +66,7 @@ def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
     rows = [message_columns(m, m.seq) for m in stored]
     for start in range(0, len(rows), 500):
         MessageRow.insert_many(rows[start:start + 500]).execute()
+    search.note_queued(len(rows))
     shas: set[str] = set()
     for m in stored:
         shas |= artifacts_of(m)
@@ -66,6 +83,7 @@ def update_message(message: Message) -> Message:
     cols = message_columns(message, row.seq)
     (MessageRow.update(parts=cols["parts"], status=cols["status"], meta=cols["meta"])
      .where(MessageRow.id == message.id).execute())
+    search.note_queued(1)
     _reference_artifacts(message.session_id, artifacts_of(message))
     return replace(message, seq=row.seq)
 
