@@ -71,15 +71,19 @@ def append_event_json(session_id: str, type_: str, payload_json: str) -> int:
 
 def append_events(session_id: str, items: list[tuple[str, dict[str, Any]]]) -> list[int]:
     """Append many events in one go (batch insert) and return their sequence numbers."""
+    return append_events_json(session_id, [(t, json.dumps(p)) for t, p in items])
+
+
+def append_events_json(session_id: str, items: list[tuple[str, str]]) -> list[int]:
+    """:func:`append_events` with the payloads already encoded (``executemany`` on the bare connection)."""
     row = check_alive(session_id)
     now = now_ms()
     first = row.head_seq + 1
-    rows = [{"session": session_id, "seq": first + i, "type": t, "payload": json.dumps(p),
-             "created_at": now} for i, (t, p) in enumerate(items)]
-    for start in range(0, len(rows), 500):
-        EventRow.insert_many(rows[start:start + 500]).execute()
+    con = database_proxy.connection()
+    con.executemany(_EVENT_SQL, [(session_id, first + i, t, p, now) for i, (t, p) in enumerate(items)])
     last = first + len(items) - 1
-    SessionRow.update(head_seq=last, updated_at=now).where(SessionRow.id == session_id).execute()
+    con.execute('UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?',
+                (last, now, session_id))
     return list(range(first, last + 1))
 
 

@@ -18,7 +18,7 @@ from foya_desktop.store.codec import (
     message_from_row,
     message_payload,
 )
-from foya_desktop.store.events_log import append_event, append_event_json, append_events, events_of
+from foya_desktop.store.events_log import append_event, append_event_json, append_events_json, events_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
 VALID = MessageRow.valid == True  # noqa: E712
@@ -34,11 +34,10 @@ _INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "r
 """The projection insert as plain SQL (the append hot path; see ``events_log``)."""
 
 
-def append_message(message: Message) -> Message:
-    """Persist one completed (or interrupted) message; returns it with its seq.
+def _encoded(message: Message) -> tuple[str, str, str]:
+    """(parts JSON, meta JSON, event payload JSON): the parts are encoded once for both rows.
 
-    The hot path of every turn: the parts are encoded once for both the event and the
-    projection row, and the statements go to the bare ``sqlite3`` connection.
+    The payload is exactly ``json.dumps(message_payload(message))`` (``tests/store/test_search.py``).
     """
     parts = json.dumps([part_to_json(p) for p in message.parts])
     meta = json.dumps(message.meta)
@@ -46,10 +45,23 @@ def append_message(message: Message) -> Message:
                f'"speaker": {json.dumps(message.speaker)}, "parts": {parts}, '
                f'"status": {json.dumps(str(message.status))}, "turn_id": {json.dumps(message.turn_id)}, '
                f'"created_at": {json.dumps(message.created_at)}, "meta": {meta}}}')
+    return parts, meta, payload
+
+
+def _row(message: Message, session_id: str, seq: int, parts: str, meta: str) -> tuple[object, ...]:
+    return (message.id, session_id, seq, message.role, message.speaker, parts, str(message.status),
+            message.turn_id, meta, 1, message.created_at)
+
+
+def append_message(message: Message) -> Message:
+    """Persist one completed (or interrupted) message; returns it with its seq.
+
+    The hot path of every turn: three statements on the bare ``sqlite3`` connection.
+    """
+    parts, meta, payload = _encoded(message)
     seq = append_event_json(message.session_id, "message_added", payload)
-    database_proxy.connection().execute(_INSERT_MESSAGE_SQL, (
-        message.id, message.session_id, seq, message.role, message.speaker, parts, str(message.status),
-        message.turn_id, meta, 1, message.created_at))
+    row = _row(message, message.session_id, seq, parts, meta)
+    database_proxy.connection().execute(_INSERT_MESSAGE_SQL, row)
     search.note_queued(1)
     shas = artifacts_of(message)
     if shas:
@@ -58,15 +70,20 @@ def append_message(message: Message) -> Message:
 
 
 def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
-    """Persist many messages in one batch (imports, branches, benchmarks)."""
+    """Persist many messages in one batch (imports, branches, forks, merges, benchmarks).
+
+    ``executemany`` on the bare connection: building peewee's multi-row INSERTs cost more
+    than SQLite's work for a 50,000-message branch.
+    """
     if not messages:
         return []
-    seqs = append_events(session_id, [("message_added", message_payload(m)) for m in messages])
+    encoded = [_encoded(m) for m in messages]
+    seqs = append_events_json(session_id, [("message_added", e[2]) for e in encoded])
+    database_proxy.connection().executemany(_INSERT_MESSAGE_SQL, [
+        _row(m, session_id, seq, parts, meta)
+        for m, seq, (parts, meta, _) in zip(messages, seqs, encoded, strict=True)])
+    search.note_queued(len(messages))
     stored = [replace(m, session_id=session_id, seq=s) for m, s in zip(messages, seqs, strict=True)]
-    rows = [message_columns(m, m.seq) for m in stored]
-    for start in range(0, len(rows), 500):
-        MessageRow.insert_many(rows[start:start + 500]).execute()
-    search.note_queued(len(rows))
     shas: set[str] = set()
     for m in stored:
         shas |= artifacts_of(m)
