@@ -1,4 +1,12 @@
-"""The desktop app's composition root: Qt application, qasync loop, kernel, window.
+"""The desktop app's composition root: Qt application, first frame, qasync loop, kernel, window.
+
+Start-up comes in two halves (issue 14: start → first painted window ≤ 1.5× a bare PySide6
+window). First, with nothing but Qt and the preferences file loaded, the start frame
+(``ui/start_window.py``) is shown and painted: the window's place, size, language and theme,
+an empty sidebar and "Opening…". Only then are asyncio, qasync, the engine, the store and the
+real window imported and built; the real window takes the frame's place once its sessions can
+be listed. That is why this module imports them inside the functions that use them: whatever
+it imports at the top is paid for before the first paint (``tests/ui/test_startup_imports.py``).
 
 asyncio runs inside Qt's event loop (qasync), so engine coroutines and
 widgets share one thread and never need locks. The app quits only when the
@@ -8,37 +16,32 @@ stored; then the kernel is closed and the loop ends.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import qasync
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from foya_desktop import DESKTOP_ID
-from foya_desktop.core.errors import FoyaError
-from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.preferences import PreferencesFile
-from foya_desktop.store.restore import Restored, restore_newest_backup
-from foya_desktop.ui import i18n, storage_fault
-from foya_desktop.ui.bridge import EngineBridge
-from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.icons import app_icon
-from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.start_window import StartWindow, open_start_window
 from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, instance_address
-from foya_desktop.ui.window_host import WindowHost
 
 if TYPE_CHECKING:
     from foya_desktop.engine.kernel import Kernel
+    from foya_desktop.store.restore import Restored
+    from foya_desktop.ui.main_window import MainWindow
+    from foya_desktop.ui.window_host import WindowHost
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,13 +58,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     instance = InstanceServer(address)
     instance.listen()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
     collector = GuiThreadCollector(app)
     collector.start()
+    start = show_start_window(home, instance)
+    start.first_paint.wait_here(FIRST_PAINT_WAIT_S)  # Qt's own loop: asyncio is not even loaded yet
+    import asyncio  # after the first paint (see the module's docstring)
+
+    import qasync
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
     try:
         with loop:
-            return int(loop.run_until_complete(run_app(home.root, instance=instance, folder=folder)))
+            return int(loop.run_until_complete(run_app(home.root, instance=instance, folder=folder,
+                                                       start=start)))
     finally:
         instance.close()
         collector.stop()
@@ -91,22 +101,62 @@ def make_application(args: list[str]) -> QApplication:
     return app
 
 
+@dataclass(frozen=True)
+class Started:
+    """The start frame on screen and the watcher of its first paint."""
+
+    window: StartWindow
+    first_paint: FirstPaint
+
+
+def show_start_window(home: Home, instance: InstanceServer | None) -> Started:
+    """Show the start frame in the person's language and theme; a second launch meanwhile is
+    queued by it (delivered to the real window once it is up)."""
+    window = open_start_window(PreferencesFile(home))
+    if instance is not None:
+        instance.activated.connect(window.handle_launch)
+    first_paint = FirstPaint(window, _smoke_quit_ms())
+    window.show()
+    return Started(window, first_paint)
+
+
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
-                  instance: InstanceServer | None = None, folder: str = "") -> int:
-    """Open the kernel, show the window, and wait until quitting is safe.
+                  instance: InstanceServer | None = None, folder: str = "",
+                  start: Started | None = None) -> int:
+    """Show the start frame (unless ``main`` did), open the kernel, put the real window in the
+    frame's place, and wait until quitting is safe.
 
     ``instance`` delivers later launches to the window; ``folder`` (``foya PATH``) gets a new session.
-
-    The translators go in first: every widget reads its texts when it is built.
     """
     data = Home(home) if home is not None else default_home()
-    i18n.install_for(data)
-    opened = await _open_or_explain(data)
+    if start is None:
+        start = show_start_window(data, instance)
+    frame = start.window
+    signals = _QuitOnSignals(frame)
+    try:
+        return await _run(data, start, signals, use_tray, instance, folder)
+    finally:
+        signals.stop()
+
+
+async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bool | None,
+               instance: InstanceServer | None, folder: str) -> int:
+    """``run_app`` from the frame's first paint on: open, swap the frames, run until quit."""
+    import asyncio
+
+    frame = start.window
+    await start.first_paint.wait(FIRST_PAINT_WAIT_S)  # the frame first, then fill it (issue 14)
+    opened = await _open_or_explain(data, frame)
     if isinstance(opened, int):
+        _close_frame(frame, instance)
         return opened
     kernel, restored = opened
-    host = WindowHost(lambda: MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray,
-                                         preferences=PreferencesFile(data)))
+    if frame.quitting:  # closed, Quit or a signal while the engine was opening: nothing runs yet
+        _close_frame(frame, instance)
+        await kernel.close()
+        return 0
+    host = _replace_frame(frame, kernel, data, use_tray, instance)
+    signals.host = host
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def finish() -> None:
@@ -121,9 +171,6 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
 
     adopt(host.window)
     host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
-    _quit_on_signals(host)
-    first_paint = _FirstPaint(host.window, _smoke_quit_ms())
-    host.window.show()
     if restored is not None:
         kept = restored.damaged_copy.name if restored.damaged_copy else "—"
         host.window.statusBar().showMessage(QCoreApplication.translate(
@@ -131,10 +178,12 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
             backup=restored.backup.name, damaged=kept))
     warm: asyncio.Future[None] | None = None
     try:
-        await first_paint.wait(FIRST_PAINT_WAIT_S)  # the frame first, then fill it (issue 14)
         warm = asyncio.get_running_loop().run_in_executor(None, warm_up)
         await host.window.start()
+        start.first_paint.filled(host.window)
         kernel.watch_other_processes()  # `foya` commands beside the window show up in it
+        for launch_folder, token in frame.launches:  # handed over while the frame was up
+            host.window.handle_launch(launch_folder, token)
         if folder:
             host.window.handle_launch(folder)
         await done
@@ -145,24 +194,56 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
         await kernel.close()
         window.hide()
         window.deleteLater()
-        del first_paint
         if warm is not None:
             with contextlib.suppress(Exception):
                 await warm  # a failed warm-up only means the first code block pays for its lexer
     return 0
 
 
+def _replace_frame(frame: StartWindow, kernel: Kernel, data: Home, use_tray: bool | None,
+                   instance: InstanceServer | None) -> WindowHost:
+    """Build the real window at the frame's place and size, show it, then close the frame."""
+    from foya_desktop.ui.bridge import EngineBridge
+    from foya_desktop.ui.main_window import MainWindow
+    from foya_desktop.ui.window_host import WindowHost
+
+    host = WindowHost(lambda: MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray,
+                                         preferences=PreferencesFile(data)))
+    window = host.window
+    window.restoreGeometry(frame.saveGeometry())  # where the person has the frame now
+    window.resize(frame.size())
+    window.move(frame.pos())
+    window.setWindowState(frame.windowState())
+    window.show()
+    _close_frame(frame, instance)
+    return host
+
+
+def _close_frame(frame: StartWindow, instance: InstanceServer | None) -> None:
+    if instance is not None:
+        with contextlib.suppress(RuntimeError):  # not connected (run_app got a frame without one)
+            instance.activated.disconnect(frame.handle_launch)
+    frame.hide()
+    frame.deleteLater()
+
+
 SMOKE_ENV = "FOYA_SMOKE_QUIT_MS"
 """Test hook: when set to a number of milliseconds, the app prints :data:`SMOKE_PAINTED` on
-stdout at the window's first paint and then quits (the normal way, through the
-``QuitController``) that many milliseconds later. ``tests/ui/test_app_smoke.py`` and
-``benchmarks/startup.py`` use it."""
+stdout at the first paint of its window (the start frame), :data:`SMOKE_FILLED` once the real
+window has its sessions listed, and then quits (the normal way, through the ``QuitController``)
+that many milliseconds later. ``tests/ui/test_app_smoke.py`` and ``benchmarks/startup.py`` use it."""
 
 SMOKE_PAINTED = "foya: first paint"
 
 SMOKE_CPU = "foya: cpu seconds at first paint:"
 """Printed right after :data:`SMOKE_PAINTED`: this process's user + system CPU time by then (a
 figure the machine's load distorts far less than wall time; ``benchmarks/startup.py``)."""
+
+SMOKE_FILLED = "foya: sessions listed"
+"""Printed when the real window, engine attached, has filled its sessions list and selected the
+last session (``MainWindow.start()`` returned)."""
+
+SMOKE_FILLED_CPU = "foya: cpu seconds at sessions listed:"
 
 SMOKE_MODULES_ENV = "FOYA_SMOKE_MODULES"
 """With the smoke hook: also print :data:`SMOKE_MODULES` and the sorted names of every module
@@ -183,33 +264,72 @@ def warm_up() -> None:
     docs.warm_up()
 
 
-class _FirstPaint(QObject):
-    """Watches the window for its first paint event; with the smoke hook, reports it and quits."""
+class FirstPaint(QObject):
+    """Watches the start frame for its first paint event; with the smoke hook, reports it, and
+    later the filled sessions list, then quits.
 
-    def __init__(self, window: MainWindow, quit_after_ms: int | None) -> None:
+    Qt-only on purpose: :meth:`wait_here` runs before asyncio is imported.
+
+    Signals:
+        painted(): the frame's first paint event arrived.
+    """
+
+    painted = Signal()
+
+    def __init__(self, window: StartWindow, quit_after_ms: int | None) -> None:
         super().__init__(window)
         self._window = window
         self._quit_after_ms = quit_after_ms
-        self._painted = asyncio.Event()
+        self.done = False
         window.installEventFilter(self)
+
+    def wait_here(self, seconds: float) -> None:
+        """Run Qt's loop until the first paint, or ``seconds`` at most (before asyncio exists)."""
+        if self.done:
+            return
+        loop = QEventLoop()
+        self.painted.connect(loop.quit)
+        QTimer.singleShot(int(seconds * 1000), loop.quit)
+        loop.exec()
+        self.painted.disconnect(loop.quit)
 
     async def wait(self, seconds: float) -> None:
         """Until the first paint, or ``seconds`` at most."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._painted.wait(), seconds)
+        import asyncio
+
+        if self.done:
+            return
+        painted = asyncio.Event()
+        self.painted.connect(painted.set)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(painted.wait(), seconds)
+        finally:
+            self.painted.disconnect(painted.set)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._window and event.type() == QEvent.Type.Paint:
+        if watched is self._window and event.type() == QEvent.Type.Paint and not self.done:
             self._window.removeEventFilter(self)
-            self._painted.set()
+            self.done = True
             if self._quit_after_ms is not None:
-                cpu = os.times()
                 print(SMOKE_PAINTED, flush=True)
-                print(f"{SMOKE_CPU} {cpu.user + cpu.system:.3f}", flush=True)
+                print(f"{SMOKE_CPU} {_cpu_seconds():.3f}", flush=True)
                 if os.environ.get(SMOKE_MODULES_ENV):
                     print(SMOKE_MODULES, " ".join(sorted(sys.modules)), flush=True)
-                QTimer.singleShot(self._quit_after_ms, self._window.quit_controller.request_quit)
+            self.painted.emit()
         return False
+
+    def filled(self, window: MainWindow) -> None:
+        """The real window listed its sessions: with the smoke hook, say so and quit soon."""
+        if self._quit_after_ms is not None:
+            print(SMOKE_FILLED, flush=True)
+            print(f"{SMOKE_FILLED_CPU} {_cpu_seconds():.3f}", flush=True)
+            QTimer.singleShot(self._quit_after_ms, window.quit_controller.request_quit)
+
+
+def _cpu_seconds() -> float:
+    cpu = os.times()
+    return cpu.user + cpu.system
 
 
 def _smoke_quit_ms() -> int | None:
@@ -223,35 +343,67 @@ def _smoke_quit_ms() -> int | None:
         return None
 
 
-def _quit_on_signals(host: WindowHost) -> None:
-    """Ctrl+C / SIGTERM quit like the menu does: running turns finish first.
+class _QuitOnSignals(QObject):
+    """Ctrl+C / SIGTERM quit like the menu does: running turns finish first; while the start
+    frame is up, start-up ends as soon as the engine it opens can be closed.
 
     NOTE: Python runs signal handlers only between bytecodes, and Qt's C++ loop
     may sleep for long; a cheap periodic timer gives the interpreter a chance.
     """
-    def request(_signum: int, _frame: object) -> None:
-        QTimer.singleShot(0, host.window.quit_controller.request_quit)
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, request)
-    wake = QTimer(host)
-    wake.timeout.connect(lambda: None)
-    wake.start(250)
+    def __init__(self, frame: StartWindow) -> None:
+        super().__init__()
+        self.frame = frame
+        self.host: WindowHost | None = None
+        self._running = True
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, self._request)
+        self._wake = QTimer(self)
+        self._wake.timeout.connect(lambda: None)
+        self._wake.start(250)
+
+    def stop(self) -> None:
+        """The run is over: the wake-up timer stops; a late signal is ignored."""
+        self._running = False
+        self._wake.stop()
+
+    def _request(self, _signum: int, _frame: object) -> None:
+        if self._running:
+            QTimer.singleShot(0, self._quit)
+
+    def _quit(self) -> None:
+        if not self._running:
+            return
+        if self.host is not None:
+            self.host.window.quit_controller.request_quit()
+        else:
+            self.frame.request_quit()
 
 
-async def _open_or_explain(data: Home) -> tuple[Kernel, Restored | None] | int:
-    """The kernel, or — when the data folder cannot be opened — the storage-fault dialog until the
-    person restores a backup, retries, or quits (then the fault's exit code, as the CLI's)."""
+async def _open_or_explain(data: Home, frame: StartWindow) -> tuple[Kernel, Restored | None] | int:
+    """The kernel, or — when the data folder cannot be opened — the storage-fault dialog over the
+    start frame until the person restores a backup, retries, or quits (then the fault's exit code,
+    as the CLI's). The engine is imported here, after the first paint."""
+    import asyncio
+
+    from foya_desktop.core.errors import FoyaError
+    from foya_desktop.engine.bootstrap import open_kernel
+    from foya_desktop.store.restore import restore_newest_backup
+    from foya_desktop.ui import storage_fault
+    from foya_desktop.ui.error_text import error_text
+
     restored: Restored | None = None
     note = ""
     while True:
         try:
             return await open_kernel(data.root, kind="window"), restored
         except FoyaError as error:
-            choice = await storage_fault.ask(error, data, note)
+            frame.say_cannot_open()
+            choice = await storage_fault.ask(error, data, note, frame)
             note = ""
             if choice == "quit":
                 return error.exit_code
+            frame.say_opening()
             if choice == "restore":
                 try:
                     restored = await asyncio.to_thread(restore_newest_backup, data)

@@ -57,30 +57,23 @@ def scan(root: Path, data_dir: Path | None) -> Exposure:
     home = Path.home()
     out.hidden += [home / p for p in HOME_SECRETS if (home / p).is_file()]
     seen = 0
-    stack = [str(root)]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
+    for folder in repo_guard.walk(root, lambda path, entry: not _skip_folder(path, entry.name)):
+        if folder.repository:
+            out.read_only.append(Path(folder.path))  # a bare-repository layout: git internals
             continue
-        if repo_guard.layout({e.name for e in entries},
-                             {e.name for e in entries if e.is_dir(follow_symlinks=False)}):
-            out.read_only.append(Path(folder))  # a bare-repository layout: git internals
-            continue
-        for entry in entries:
+        for entry in folder.entries:
             seen += 1
             if seen > MAX_ENTRIES:
                 out.incomplete = f"the project has more than {MAX_ENTRIES} files to check"
                 return out
-            _visit(entry, folder, out, stack)
+            _visit(entry, out)
         if len(out.hidden) > MAX_HIDDEN:
             out.incomplete = f"the project has more than {MAX_HIDDEN} secret-looking or hard-linked files"
             return out
     return out
 
 
-def _visit(entry: os.DirEntry[str], folder: str, out: Exposure, stack: list[str]) -> None:
+def _visit(entry: os.DirEntry[str], out: Exposure) -> None:
     try:
         st = entry.stat(follow_symlinks=False)
     except OSError:
@@ -89,11 +82,7 @@ def _visit(entry: os.DirEntry[str], folder: str, out: Exposure, stack: list[str]
     if entry.name.casefold() == ".git":
         out.read_only.append(path)
         return
-    if stat.S_ISDIR(st.st_mode):
-        if not _skip_folder(folder, entry.name):
-            stack.append(entry.path)
-        return
-    if not stat.S_ISREG(st.st_mode):
+    if not stat.S_ISREG(st.st_mode):  # folders are walked by repo_guard.walk
         return
     if is_secret_looking(path) or st.st_nlink > 1:
         out.hidden.append(path)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 MAX_ENTRIES = 1_000_000
@@ -49,11 +51,21 @@ def would_be_repository(folder: Path, written: Path) -> bool:
         or present("commondir", folder_only=False))
 
 
-def find_repositories(root: Path, limit: int = MAX_ENTRIES) -> tuple[list[Path], bool]:
-    """Every ``.git`` entry and repository-layout folder below ``root`` (symlinks not followed,
-    nothing below a repository), and whether the walk was complete."""
-    found: list[Path] = []
-    seen = 0
+@dataclass(frozen=True, slots=True)
+class Folder:
+    """One folder met by :func:`walk`: its entries, and whether it is laid out like a git directory."""
+
+    path: str
+    entries: list[os.DirEntry[str]]
+    repository: bool
+
+
+def walk(root: Path,
+         descend: Callable[[str, os.DirEntry[str]], bool] = lambda _f, _e: True) -> Iterator[Folder]:
+    """Every folder below ``root``, depth first: the one walk both the exposure scan and the
+    repository check use. Symlinks are never followed, unreadable folders are skipped, and nothing
+    inside a git directory (a ``.git`` entry or a repository-layout folder) is entered; ``descend``
+    may keep other subfolders out (package caches)."""
     stack = [str(root)]
     while stack:
         folder = stack.pop()
@@ -61,19 +73,28 @@ def find_repositories(root: Path, limit: int = MAX_ENTRIES) -> tuple[list[Path],
             entries = list(os.scandir(folder))
         except OSError:
             continue
-        seen += len(entries)
+        folders = {e.name for e in entries if e.is_dir(follow_symlinks=False)}
+        repository = layout({e.name for e in entries}, folders)
+        yield Folder(folder, entries, repository)
+        if repository:
+            continue
+        stack.extend(e.path for e in entries
+                     if e.name in folders and e.name.casefold() != ".git" and descend(folder, e))
+
+
+def find_repositories(root: Path, limit: int = MAX_ENTRIES) -> tuple[list[Path], bool]:
+    """Every ``.git`` entry and repository-layout folder below ``root`` (symlinks not followed,
+    nothing below a repository), and whether the walk was complete."""
+    found: list[Path] = []
+    seen = 0
+    for folder in walk(root):
+        seen += len(folder.entries)
         if seen > limit:
             return found, False
-        names = {e.name for e in entries}
-        folders = {e.name for e in entries if e.is_dir(follow_symlinks=False)}
-        if layout(names, folders):
-            found.append(Path(folder))
+        if folder.repository:
+            found.append(Path(folder.path))
             continue
-        for entry in entries:
-            if entry.name.casefold() == ".git":
-                found.append(Path(entry.path))
-            elif entry.name in folders:
-                stack.append(entry.path)
+        found += [Path(e.path) for e in folder.entries if e.name.casefold() == ".git"]
     return found, True
 
 

@@ -89,6 +89,30 @@ class TaskRunner(QObject):
         self.failed.emit(describe_error(error, what))
 
 
+class Latest:
+    """At most one task of a widget at a time, on the window's :class:`TaskRunner`.
+
+    A newer query supersedes the older one (it is cancelled), and because the
+    runner holds the task, closing the window drains it too — a find or search
+    started just before the window closed does not outlive it.
+    """
+
+    def __init__(self, runner: TaskRunner) -> None:
+        self._runner = runner
+        self._task: asyncio.Task[Any] | None = None
+
+    def start(self, coro: Coroutine[Any, Any, Any], what: str = "") -> None:
+        """Cancel the running task, if any, and run ``coro`` instead."""
+        self.cancel()
+        self._task = self._runner.spawn(coro, what)
+
+    def cancel(self) -> None:
+        """Cancel the running task, if any."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+
 def describe_error(error: BaseException, what: str = "") -> str:
     """A sentence for the status bar in the window's language (engine errors by their code)."""
     text = error_text(error)

@@ -29,6 +29,8 @@ class Look(QObject):
         settings = window.pane.settings_button  # a quiet header button, like the fork icon next to it
         settings.setObjectName("headerButton")
         settings.setIcon(icon("preferences"))
+        settings.style().unpolish(settings)  # a new object name after the first polish: polish again
+        settings.style().polish(settings)
         window.prefs.changed.connect(self._on_preferences)
         hints = QGuiApplication.styleHints()
         if hints is not None:

@@ -1,6 +1,7 @@
 """The dialog for a data folder Foya cannot open: what is wrong, and what the person can do.
 
-Shown by the app's start-up (``app.run_app``) before any window exists, for every storage
+Shown by the app's start-up (``app.run_app``) over the start frame (``ui/start_window.py``), before
+the real window exists, for every storage
 fault the store reports in plain words (``store/faults.py``): a damaged database, a locked
 one, a full disk, a read-only folder, a schema this version does not know. It offers what
 fits the fault:
@@ -82,9 +83,10 @@ class StorageFaultDialog(QDialog):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._home.root)))
 
 
-async def ask(error: FoyaError, home: Home, note: str = "") -> Choice:
-    """Show the dialog for ``error`` and wait for the person's choice (Esc or closing: quit)."""
-    dialog = StorageFaultDialog(error, home, note)
+async def ask(error: FoyaError, home: Home, note: str = "", parent: QWidget | None = None) -> Choice:
+    """Show the dialog for ``error`` (over ``parent``, the start frame) and wait for the person's
+    choice (Esc or closing: quit)."""
+    dialog = StorageFaultDialog(error, home, note, parent)
     await run_dialog(dialog)
     choice = dialog.choice
     dialog.deleteLater()

@@ -7,12 +7,18 @@ Colours derive from the application palette so a dark desktop theme works.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
+import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+
+from foya_desktop.ui import glyphs
 
 # Distinct, readable hues for VP names; a VP keeps its colour across sessions.
 _VP_HUES = (212, 28, 140, 280, 350, 180, 45, 250, 100, 320)
@@ -234,6 +240,43 @@ def sidebar_palette(dark: bool) -> QPalette:
     return pal
 
 
+@cache
+def _glyph_folder() -> Path:
+    """A private folder for glyph files: style sheets take images by file name only."""
+    folder = Path(tempfile.mkdtemp(prefix="foya-glyphs-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+@cache
+def glyph_file(name: str, color: str) -> str:
+    """Glyph ``name`` of ``ui/glyphs.py`` in ``color`` as an SVG file, for a style sheet's ``url()``."""
+    path = _glyph_folder() / f"{name}-{color.lstrip('#')}.svg"
+    path.write_bytes(glyphs.svg(name, color))
+    return path.as_posix()
+
+
+def _combo_rules(c: dict[str, str]) -> str:
+    """Combo boxes in the theme: a rounded field like the line edits, the set's chevron, a quiet popup."""
+    arrow, arrow_off = glyph_file("down", c["dim"]), glyph_file("down", c["mid"])
+    return f"""
+QComboBox {{ min-height: {SMALL_HIT - 6}px; border: 1px solid {c['mid']}; border-radius: 6px;
+    padding: 2px 6px 2px 8px; background: {c['button']}; color: {c['text']};
+    selection-background-color: {c['highlight']}; }}
+QComboBox:hover {{ border: 1px solid {c['dark']}; }}
+QComboBox:focus, QComboBox:on {{ border: 1px solid {c['highlight']}; }}
+QComboBox:disabled {{ color: {c['dim']}; background: {c['alt']}; }}
+QComboBox:editable {{ background: {c['base']}; }}
+QComboBox::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right; width: 20px;
+    border: none; background: transparent; }}
+QComboBox::down-arrow {{ image: url("{arrow}"); width: 12px; height: 12px; }}
+QComboBox::down-arrow:disabled {{ image: url("{arrow_off}"); }}
+QComboBox QAbstractItemView {{ border: 1px solid {c['mid']}; border-radius: 6px; padding: 4px;
+    background: {c['base']}; color: {c['text']}; outline: none;
+    selection-background-color: {c['highlight']}; selection-color: {c['highlighted_text']}; }}
+"""
+
+
 def style_sheet(dark: bool) -> str:
     """The few app-wide rules a palette cannot express: radii, paddings, the sidebar, the toolbar."""
     c = colors(dark)
@@ -243,7 +286,8 @@ QToolBar#mainToolbar {{ background: {c['window']}; border: none;
 QToolBar#mainToolbar QToolButton {{ border: none; border-radius: 6px; padding: 5px 8px; }}
 QToolBar#mainToolbar QToolButton:hover {{ background: {c['hover']}; }}
 QToolBar#mainToolbar QToolButton:pressed {{ background: {c['mid']}; }}
-QTreeView#sessionTree {{ background: {c['sidebar']}; border: none; }}
+QTreeView#sessionTree {{ background: {c['sidebar']}; border: none;
+    selection-background-color: {c['sidebar_selected']}; selection-color: {c['text']}; }}
 QSplitter::handle {{ background: {c['mid']}; }}
 QSplitter::handle:horizontal {{ width: 1px; }}
 QStatusBar {{ color: {c['dim']}; }}
@@ -289,11 +333,25 @@ QDialog QListWidget, QDialog QListView, QDialog QTreeView, QDialog QTableView {{
     border: 1px solid {c['mid']}; border-radius: 6px; background: {c['base']}; }}
 QDialog QGroupBox {{ border: 1px solid {c['mid']}; border-radius: 8px; margin-top: 14px; padding-top: 6px; }}
 QDialog QGroupBox::title {{ subcontrol-origin: margin; left: 10px; padding: 0px 4px; color: {c['dim']}; }}
-QComboBox {{ min-height: {SMALL_HIT - 8}px; }}
 QToolButton#queueButton {{ border: 1px solid transparent; border-radius: 6px; padding: 2px 6px; }}
 QToolButton#queueButton:hover {{ background: {c['hover']}; border: 1px solid {c['mid']}; }}
 QToolButton#queueButton:disabled {{ color: {c['dim']}; }}
-"""
+QFrame#card QPushButton, StatusLine QPushButton {{ min-height: {SMALL_HIT - 8}px; padding: 1px 12px;
+    border-radius: 6px; border: 1px solid {c['mid']}; background: {c['button']}; color: {c['text']}; }}
+QFrame#card QPushButton:hover, StatusLine QPushButton:hover {{ background: {c['hover']}; }}
+QFrame#card QPushButton:pressed, StatusLine QPushButton:pressed {{ background: {c['mid']}; }}
+QFrame#card QPushButton:disabled, StatusLine QPushButton:disabled {{ color: {c['dim']};
+    background: {c['alt']}; }}
+QFrame#card QPushButton#primaryAnswer {{ background: {c['highlight']}; color: {c['highlighted_text']};
+    border: 1px solid {c['highlight']}; font-weight: 600; }}
+QFrame#card QPushButton#primaryAnswer:hover {{ background: {QColor(c['highlight']).lighter(112).name()}; }}
+QFrame#card QPushButton#primaryAnswer:disabled {{ color: {c['dim']}; background: {c['alt']};
+    border: 1px solid {c['mid']}; }}
+QFrame#card QLineEdit, QFrame#card QPlainTextEdit {{ border: 1px solid {c['mid']}; border-radius: 6px;
+    padding: 2px 6px; background: {c['base']}; selection-background-color: {c['highlight']}; }}
+QFrame#card QLineEdit:focus {{ border: 1px solid {c['highlight']}; }}
+QFrame#card QPlainTextEdit {{ background: {c['alt']}; }}
+""" + _combo_rules(c)
 
 
 def apply_theme(choice: ThemeChoice) -> bool:

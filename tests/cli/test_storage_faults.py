@@ -69,8 +69,14 @@ def _checkpoint(home: Path) -> None:
     con.close()
 
 
+def _page(data: bytes) -> int:
+    """The page size the header records (1 means 65536, SQLite's encoding)."""
+    size = int.from_bytes(data[16:18], "big")
+    return 65536 if size == 1 else size
+
+
 def _corrupt_page(data: bytes) -> bytes:
-    page = int.from_bytes(data[16:18], "big") or 65536
+    page = _page(data)
     middle = (len(data) // page // 2) * page
     return data[:middle] + b"\xff" * page + data[middle + page:]
 
@@ -81,6 +87,10 @@ CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "page-overwritten": _corrupt_page,
     "header-zeroed": lambda d: b"\0" * 100 + d[100:],
     "random-tail": lambda d: d[:4096] + os.urandom(len(d) - 4096),
+    "last-page-cut": lambda d: d[: len(d) - _page(d)],
+    "page-size-invalid": lambda d: d[:16] + b"\x00\x03" + d[18:],
+    "schema-page-garbled": lambda d: d[:100] + os.urandom(_page(d) - 100) + d[_page(d):],
+    "one-page-left": lambda d: d[: _page(d)],
 }
 
 

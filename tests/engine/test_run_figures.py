@@ -108,3 +108,18 @@ async def test_one_vp_can_be_stopped_while_the_other_goes_on(kernel: Kernel, fak
     states = {e.speaker: e.state for e in rec.of(VPStatus) if isinstance(e, VPStatus)}
     assert states == {"linus": "done", "martin": "stopped"}
     assert not await kernel.stop_vp(s.id, "martin"), "nothing left to stop"
+
+
+async def test_stopping_the_only_vp_stops_the_turn(kernel: Kernel, fake: FakeProviderServer,
+                                                  rec: Recorder) -> None:
+    """Y40: a single VP's own Stop ends the turn as stopped (not "completed"); plan-mode follow-ups
+    that run only after a completed turn do not run."""
+    fake.script(Reply(text="word " * 400, chunk_size=5, delay_per_chunk=0.02))
+    s = await kernel.create_session()
+    await kernel.send(s.id, "go on for a while")
+    await wait_for(lambda: any(isinstance(e, VPStatus) and e.requests == 1 for e in rec.events))
+    assert await kernel.stop_vp(s.id, "omni")
+    (done,) = await wait_turns(rec, s.id, 1)
+    assert done.status == "stopped"
+    status = await turn_status(kernel.store, s.id)
+    assert status is not None and not status.running

@@ -54,6 +54,7 @@ from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import PreferencesFile
+from foya_desktop.ui import i18n
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer
@@ -93,6 +94,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if UI_DIR in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
             item.add_marker(pytest.mark.qt_log_ignore(*QT_LOG_IGNORE))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _english(qapp: QApplication) -> None:
+    """The catalogues the app installs at start-up for English (its plural forms: "5 messages",
+    not "5 message(s)"), so a test run alone sees the same text as in a whole run."""
+    i18n.install("en", qapp)
 
 
 @pytest.fixture(autouse=True)

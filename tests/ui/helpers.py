@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QApplication, QDialog
 
 from foya_desktop.core.messages import (
     Message,
@@ -19,6 +21,7 @@ from foya_desktop.core.messages import (
     ToolResultPart,
     ToolState,
 )
+from foya_desktop.ui.picker.dialog import FolderPicker
 
 
 async def settle(rounds: int = 3) -> None:
@@ -55,6 +58,31 @@ async def wait_signal(signal: SignalInstance, timeout: float = 5.0) -> tuple[Any
         return await asyncio.wait_for(future, timeout)
     finally:
         signal.disconnect(fire)
+
+
+# ---- dialogs -------------------------------------------------------------------------------
+
+def visible_dialog[D: QDialog](kind: type[D], name: str | None = None) -> D | None:
+    """The open dialog of this kind (and object name, if given), if any."""
+    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()
+                 and (name is None or w.objectName() == name)), None)
+
+
+async def dialog_of[D: QDialog](kind: type[D], name: str | None = None) -> D:
+    """Wait for a dialog of this kind (and object name, if given) to open."""
+    await wait_until(lambda: visible_dialog(kind, name) is not None, what=f"{kind.__name__} {name or ''} open")
+    found = visible_dialog(kind, name)
+    assert found is not None
+    return found
+
+
+async def pick_folder(folder: Path) -> FolderPicker:
+    """Type ``folder`` into the open folder picker and load it; the picker, not yet confirmed."""
+    picker = await dialog_of(FolderPicker)
+    picker.path_edit.setText(str(folder))
+    picker.go_button.click()
+    await wait_until(lambda: picker.chosen() == str(folder) and picker.confirm_enabled(), what="loaded")
+    return picker
 
 
 # ---- message builders ----------------------------------------------------------------------

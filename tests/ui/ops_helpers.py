@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QDialog, QMenu
+from PySide6.QtWidgets import QMenu
 
 from foya_desktop.core.events import Event, TurnFinished
 from foya_desktop.core.model import ApprovalMode, Phase
@@ -92,19 +92,6 @@ def tree_menu(window: MainWindow, session_id: str) -> QMenu:
     menu = view.menu_at(view.visualRect(index).center())
     assert menu is not None
     return menu
-
-
-def visible_dialog[D: QDialog](kind: type[D]) -> D | None:
-    """The open dialog of this kind, if any."""
-    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
-
-
-async def dialog_of[D: QDialog](kind: type[D]) -> D:
-    """Wait for a dialog of this kind to open."""
-    await wait_until(lambda: visible_dialog(kind) is not None, what=f"{kind.__name__} open")
-    found = visible_dialog(kind)
-    assert found is not None
-    return found
 
 
 def grab_menu(menu: QMenu, path: Path) -> None:

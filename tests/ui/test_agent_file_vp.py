@@ -10,8 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QLineEdit
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import settle, wait_until
-from tests.ui.ops_helpers import dialog_of
+from tests.ui.helpers import dialog_of, settle, wait_until
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "project_files" / "repo"
 

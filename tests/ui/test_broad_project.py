@@ -18,45 +18,25 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QMimeData
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu
+from PySide6.QtWidgets import QDialogButtonBox, QMenu
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.ops.confirm import ConfirmDialog
-from foya_desktop.ui.picker.dialog import FolderPicker
 from foya_desktop.ui.projects.actions import BIND_FOLDER, RELINK
 from foya_desktop.ui.projects.broad import BROAD_DIALOG
 from foya_desktop.ui.sessions.tree_model import SESSION_MIME
-from tests.ui.helpers import open_session, settle, wait_until
-
-
-def _visible[D: QDialog](kind: type[D], name: str | None = None) -> D | None:
-    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()
-                 and (name is None or w.objectName() == name)), None)
-
-
-async def _dialog[D: QDialog](kind: type[D], name: str | None = None) -> D:
-    await wait_until(lambda: _visible(kind, name) is not None, what=f"a {kind.__name__} {name or ''}")
-    dialog = _visible(kind, name)
-    assert dialog is not None
-    return dialog
+from tests.ui.helpers import dialog_of, open_session, pick_folder, settle, visible_dialog, wait_until
 
 
 async def _broad() -> ConfirmDialog:
     """The broad-folder confirmation, checked for its wording and its default button."""
-    question = await _dialog(ConfirmDialog, BROAD_DIALOG)
+    question = await dialog_of(ConfirmDialog, BROAD_DIALOG)
     assert question.cancel_button.isDefault() and not question.confirm_button.isDefault()
     return question
 
-
-async def _pick(folder: Path) -> FolderPicker:
-    picker = await _dialog(FolderPicker)
-    picker.path_edit.setText(str(folder))
-    picker.go_button.click()
-    await wait_until(lambda: picker.chosen() == str(folder) and picker.confirm_enabled(), what="loaded")
-    return picker
 
 
 def _session_menu(window: MainWindow, session_id: str) -> QMenu:
@@ -71,7 +51,7 @@ async def test_new_session_in_the_folder_around_the_data_folder_asks_and_cancel_
     """New session dialog: the reason names the data folder and the database; Cancel keeps the
     dialog open with nothing created; "Use it anyway" creates the session there."""
     real_window._actions["new"].trigger()
-    dialog = await _dialog(NewSessionDialog)
+    dialog = await dialog_of(NewSessionDialog)
     dialog.folder.setText(str(tmp_path))
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     question = await _broad()
@@ -81,7 +61,7 @@ async def test_new_session_in_the_folder_around_the_data_folder_asks_and_cancel_
     await settle()
     question.grab().save(str(shots / "broad_project_confirm.png"))
     question.cancel_button.click()
-    await wait_until(lambda: _visible(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
+    await wait_until(lambda: visible_dialog(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
     await settle()  # (not runner.drain(): the New session flow waits for its open dialog)
     assert dialog.isVisible() and await real_kernel.list_sessions() == []
     assert await real_kernel.list_projects() == []
@@ -116,12 +96,12 @@ async def test_new_project_at_a_broad_folder_asks_and_cancel_registers_nothing(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
     """File → New project…: the picker's confirm is followed by the broad-folder question."""
     real_window.project_actions.new_project_action.trigger()
-    (await _pick(tmp_path)).confirm_button.click()
+    (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await real_window.runner.drain()
     assert await real_kernel.list_projects() == [] and real_window.tree_model.projects() == []
     real_window.project_actions.new_project_action.trigger()
-    (await _pick(tmp_path)).confirm_button.click()
+    (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).confirm_button.click()
     await real_window.runner.drain()
     assert [p.path for p in await real_kernel.list_projects()] == [str(tmp_path.resolve())]
@@ -133,15 +113,15 @@ async def test_binding_a_recents_session_to_a_broad_folder_asks_and_cancel_binds
     nothing."""
     sid = await open_session(real_window, real_kernel, title="Loose")
     next(a for a in _session_menu(real_window, sid).actions() if a.text() == BIND_FOLDER).trigger()
-    (await _pick(tmp_path)).confirm_button.click()
+    (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await real_window.runner.drain()
     assert (await real_kernel.get_session(sid)).project_id is None
     assert await real_kernel.list_projects() == []
     next(a for a in _session_menu(real_window, sid).actions() if a.text() == BIND_FOLDER).trigger()
-    (await _pick(tmp_path)).confirm_button.click()
+    (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).confirm_button.click()
-    bind = await _dialog(ConfirmDialog, "")
+    bind = await dialog_of(ConfirmDialog, "")
     assert "cannot be undone" in bind.body.text()
     bind.confirm_button.click()
     await real_window.runner.drain()
@@ -160,7 +140,7 @@ async def test_dropping_a_session_into_a_broad_project_asks_and_cancel_binds_not
         data = QMimeData()
         data.setData(SESSION_MIME, sid.encode())
         model.dropMimeData(data, model.supportedDropActions(), -1, 0, target)
-        (await _dialog(ConfirmDialog, "")).confirm_button.click()  # "Bind … cannot be undone"
+        (await dialog_of(ConfirmDialog, "")).confirm_button.click()  # "Bind … cannot be undone"
         broad = await _broad()
         (broad.cancel_button if answer == "cancel" else broad.confirm_button).click()
         await real_window.runner.drain()
@@ -179,9 +159,9 @@ async def test_session_settings_folder_and_relink_ask_for_a_broad_folder(
     dialog = pane.settings_dialog
     assert dialog is not None
     dialog.bind_button.click()
-    (await _pick(tmp_path)).confirm_button.click()
+    (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
-    await wait_until(lambda: _visible(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
+    await wait_until(lambda: visible_dialog(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
     await real_window.runner.drain()
     assert dialog.isVisible() and (await real_kernel.get_session(sid)).project_id is None
     assert await real_kernel.list_projects() == []
@@ -191,7 +171,7 @@ async def test_session_settings_folder_and_relink_ask_for_a_broad_folder(
     project = await real_kernel.add_project(str(small))
     real_window.tree_model.upsert_project(project)
     real_window.runner.spawn(real_window.project_actions.relink(project.id), RELINK)  # (menu: when missing)
-    (await _pick(tmp_path)).confirm_button.click()
+    (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await real_window.runner.drain()
     assert (await real_kernel.list_projects())[0].path == str(small.resolve())

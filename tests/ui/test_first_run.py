@@ -12,7 +12,6 @@ from pathlib import Path
 
 import keyring.backends.fail as fail
 import pytest
-from PySide6.QtWidgets import QApplication, QDialog
 
 from foya_desktop.core.errors import KeyringUnavailable
 from foya_desktop.core.model import Connection, ProviderKind
@@ -26,13 +25,10 @@ from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Fault, Reply
 from tests.helpers.fake_keyring import MemoryKeyring
 from tests.ui.conftest import _window
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import visible_dialog, wait_until
 
 SECRET = "sk-first-run-secret-value"
 
-
-def _visible[D: QDialog](kind: type[D]) -> D | None:
-    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
 
 
 @pytest.fixture
@@ -141,8 +137,8 @@ async def test_a_typed_key_without_a_keyring_is_refused_and_the_variable_route_w
     kernel = no_keyring_kernel
     async with _window(kernel) as window:
         window._actions["connections"].trigger()
-        await wait_until(lambda: _visible(ConnectionsDialog) is not None)
-        dialog = _visible(ConnectionsDialog)
+        await wait_until(lambda: visible_dialog(ConnectionsDialog) is not None)
+        dialog = visible_dialog(ConnectionsDialog)
         assert dialog is not None
         assert not dialog.api_key.isEnabled() and "No secure keyring" in dialog.problem.text()
         dialog.name.setText("local")

@@ -15,11 +15,10 @@ from foya_desktop.ui.ops.merge_dialog import MergeDialog
 from foya_desktop.ui.ops.session_actions import BRANCH_HERE, FORK_SESSION, FORK_TURN, MERGE_WITH
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.agent_script import agent_responder
-from tests.ui.helpers import settle, wait_until
+from tests.ui.helpers import dialog_of, settle, wait_until
 from tests.ui.ops_helpers import (
     Turns,
     action_texts,
-    dialog_of,
     find_action,
     open_session,
     row_of,
@@ -114,7 +113,7 @@ async def test_merge_with_previews_then_opens_the_merged_session(
     dialog = await dialog_of(MergeDialog)
     body = dialog.body.text()
     assert body.index("shared start") < body.index("idea from A") < body.index("idea from B")
-    assert "1 common turn(s) once, then 1 from A and 1 from B" in body
+    assert "1 common turn once, then 1 from A and 1 from B" in body
     await settle(3)
     dialog.grab().save(str(shots / "merge_preview.png"))
     dialog.confirm_button.click()

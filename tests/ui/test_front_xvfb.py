@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from foya_desktop.app import SMOKE_ENV, SMOKE_PAINTED
+from foya_desktop.app import SMOKE_ENV, SMOKE_FILLED, SMOKE_PAINTED
 
 ROOT = Path(__file__).parents[2]
 TOOLS = ("Xvfb", "openbox", "trayer", "xprop", "xwininfo", "xdotool")
@@ -108,6 +108,8 @@ def test_a_second_launch_raises_and_activates_the_minimised_or_hidden_window(des
                 pytest.skip("Qt's xcb platform cannot start here (apt-get install libxcb-cursor0)")
             raise AssertionError(err)
         assert line.strip() == SMOKE_PAINTED
+        while line and line.strip() != SMOKE_FILLED:  # the real window has replaced the start frame
+            line = app.stdout.readline()
         # the main window: the app's visible window with a title (the tray icon's has none)
         found = desktop.x("xdotool", "search", "--sync", "--all", "--onlyvisible", "--pid", str(app.pid),
                           "--name", ".+").split()

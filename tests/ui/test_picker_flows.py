@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData
-from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QMenu, QPushButton
+from PySide6.QtWidgets import QDialogButtonBox, QMenu, QPushButton
 
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
@@ -19,34 +19,14 @@ from foya_desktop.ui.ops.confirm import ConfirmDialog
 from foya_desktop.ui.picker.dialog import FolderPicker
 from foya_desktop.ui.projects.actions import BIND_FOLDER
 from foya_desktop.ui.sessions.tree_model import SESSION_MIME
-from tests.ui.helpers import open_session, settle, wait_signal, wait_until
-
-
-def _visible[D: QDialog](kind: type[D]) -> D | None:
-    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
-
-
-async def _dialog[D: QDialog](kind: type[D]) -> D:
-    await wait_until(lambda: _visible(kind) is not None, what=f"a {kind.__name__}")
-    dialog = _visible(kind)
-    assert dialog is not None
-    return dialog
-
-
-async def _pick(folder: Path) -> FolderPicker:
-    """Type ``folder`` into the open picker, load it, and return the picker (not yet confirmed)."""
-    picker = await _dialog(FolderPicker)
-    picker.path_edit.setText(str(folder))
-    picker.go_button.click()
-    await wait_until(lambda: picker.chosen() == str(folder) and picker.confirm_enabled(), what="loaded")
-    return picker
+from tests.ui.helpers import dialog_of, open_session, pick_folder, settle, wait_signal, wait_until
 
 
 async def test_new_session_with_a_wrong_folder_keeps_the_input_and_shows_the_error(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path, shots: Path) -> None:
     """The New session dialog stays open with everything typed and says why (issue 11)."""
     real_window._actions["new"].trigger()
-    dialog = await _dialog(NewSessionDialog)
+    dialog = await dialog_of(NewSessionDialog)
     dialog.title.setText("Parser work")
     dialog.folder.setText(str(tmp_path / "no-such-folder"))
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
@@ -72,11 +52,11 @@ async def test_new_session_browse_opens_the_picker_and_fills_the_folder(
     """Y14: Browse… is the working-directory picker, starting at the typed folder."""
     (tmp_path / "proj" / "src").mkdir(parents=True)
     real_window._actions["new"].trigger()
-    dialog = await _dialog(NewSessionDialog)
+    dialog = await dialog_of(NewSessionDialog)
     dialog.folder.setText(str(tmp_path / "proj"))
     browse = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Browse…")
     browse.click()
-    picker = await _dialog(FolderPicker)
+    picker = await dialog_of(FolderPicker)
     await wait_until(lambda: picker.chosen() == str(tmp_path / "proj"), what="starts at the typed folder")
     picker.list.itemClicked.emit(picker.list.item(0))  # "src"
     await wait_signal(picker.loaded)
@@ -90,7 +70,7 @@ async def test_new_session_relative_folder_starts_at_the_default_working_directo
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
     """Y12: a relative folder typed in the dialog is read from the default working directory."""
     real_window._actions["new"].trigger()
-    dialog = await _dialog(NewSessionDialog)
+    dialog = await dialog_of(NewSessionDialog)
     dialog._default_dir = str(tmp_path)
     (tmp_path / "rel").mkdir()
     dialog.folder.setText("rel")
@@ -105,7 +85,7 @@ async def test_new_project_is_created_through_the_picker(
     folder.mkdir()
     (folder / "keep.txt").write_text("untouched")
     real_window.project_actions.new_project_action.trigger()
-    picker = await _pick(folder)
+    picker = await pick_folder(folder)
     picker.grab().save(str(shots / "picker_new_project.png"))
     picker.confirm_button.click()
     await wait_until(lambda: any(p.path == str(folder) for p in real_window.tree_model.projects()),
@@ -123,15 +103,15 @@ async def test_bind_a_recents_session_through_the_picker_asks_first(
     menu = _session_menu(real_window, sid)
     action = next(a for a in menu.actions() if a.text() == BIND_FOLDER)
     action.trigger()
-    (await _pick(folder)).confirm_button.click()
-    question = await _dialog(ConfirmDialog)
+    (await pick_folder(folder)).confirm_button.click()
+    question = await dialog_of(ConfirmDialog)
     assert "cannot be undone" in question.body.text()
     question.cancel_button.click()
     await real_window.runner.drain()
     assert (await real_kernel.get_session(sid)).project_id is None, "cancel binds nothing"
     next(a for a in _session_menu(real_window, sid).actions() if a.text() == BIND_FOLDER).trigger()
-    (await _pick(folder)).confirm_button.click()
-    (await _dialog(ConfirmDialog)).confirm_button.click()
+    (await pick_folder(folder)).confirm_button.click()
+    (await dialog_of(ConfirmDialog)).confirm_button.click()
     await real_window.runner.drain()
     bound = await real_kernel.get_session(sid)
     assert bound.project_id is not None and bound.workdir == str(folder.resolve())
@@ -150,7 +130,7 @@ async def test_dropping_a_recents_session_on_a_project_binds_after_confirmation(
     model = real_window.tree_model
     target = next(model.index(r, 0) for r in range(model.rowCount()) if model.index(r, 0).data() == project.name)
     model.dropMimeData(data, model.supportedDropActions(), -1, 0, target)
-    (await _dialog(ConfirmDialog)).confirm_button.click()
+    (await dialog_of(ConfirmDialog)).confirm_button.click()
     await real_window.runner.drain()
     assert (await real_kernel.get_session(sid)).project_id == project.id
 

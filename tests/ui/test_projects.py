@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QModelIndex
-from PySide6.QtWidgets import QApplication, QDialog, QMenu
+from PySide6.QtWidgets import QMenu
 
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
@@ -22,18 +22,7 @@ from foya_desktop.ui.sessions.nodes import RECENTS_ID
 from foya_desktop.ui.sessions.tree_model import SESSION_MIME, SessionTreeModel
 from tests.fakeprovider import FakeProviderServer
 from tests.fakeprovider.script import Reply
-from tests.ui.helpers import Events, open_session, settle, wait_until
-
-
-def _visible[D: QDialog](kind: type[D]) -> D | None:
-    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
-
-
-async def _dialog[D: QDialog](kind: type[D]) -> D:
-    await wait_until(lambda: _visible(kind) is not None, what=f"a {kind.__name__}")
-    dialog = _visible(kind)
-    assert dialog is not None
-    return dialog
+from tests.ui.helpers import Events, dialog_of, open_session, settle, wait_until
 
 
 def _project_index(model: SessionTreeModel, project_id: str) -> QModelIndex:
@@ -70,7 +59,7 @@ async def test_rename_and_instruction_from_the_project_menu(
     """Y54, Y57: rename; the instruction reaches the model in the project's sessions."""
     pid = await _project(real_window, real_kernel, tmp_path / "alpha")
     _trigger(_project_menu(real_window, pid), RENAME)
-    rename = await _dialog(TextDialog)
+    rename = await dialog_of(TextDialog)
     assert rename.line is not None
     rename.line.setText("Alpha app")
     rename.save_button.click()
@@ -78,7 +67,7 @@ async def test_rename_and_instruction_from_the_project_menu(
     assert [p.name for p in await real_kernel.list_projects()] == ["Alpha app"]
     assert _project_index(real_window.tree_model, pid).data() == "Alpha app"
     _trigger(_project_menu(real_window, pid), INSTRUCTION)
-    edit = await _dialog(TextDialog)
+    edit = await dialog_of(TextDialog)
     assert edit.box is not None
     edit.box.setPlainText("Answer in haiku.")
     edit.save_button.click()
@@ -100,7 +89,7 @@ async def test_delete_project_says_the_folder_stays_and_keeps_it(
     (folder / "main.py").write_text("print('keep me')\n")
     sid = await open_session(real_window, real_kernel, title="Beta work", workdir=str(folder))
     _trigger(_project_menu(real_window, pid), DELETE_PROJECT)
-    question = await _dialog(ConfirmDialog)
+    question = await dialog_of(ConfirmDialog)
     assert "not touched" in question.body.text() and "Beta work" in question.body.text()
     await settle()
     question.grab().save(str(shots / "project_delete_confirm.png"))
@@ -125,7 +114,7 @@ async def test_missing_folder_is_shown_and_the_project_can_be_relinked(
     await settle()
     real_window.grab().save(str(shots / "project_missing.png"))
     _trigger(_project_menu(real_window, pid), RELINK)
-    picker = await _dialog(FolderPicker)
+    picker = await dialog_of(FolderPicker)
     picker.path_edit.setText(str(new))
     picker.go_button.click()
     await wait_until(lambda: picker.chosen() == str(new) and picker.confirm_enabled(), what="loaded")
@@ -149,7 +138,7 @@ async def test_dragging_a_bound_session_out_is_refused_with_the_reason(
                    if model.node(model.index(r, 0)).key == RECENTS_ID)
     for target in (recents, _project_index(model, other)):
         _drop(model, sid, target)
-        question = await _dialog(ConfirmDialog)
+        question = await dialog_of(ConfirmDialog)
         assert "stays in it" in question.body.text() and question.confirm_button.text() == "Branch it"
         question.cancel_button.click()
         await real_window.runner.drain()

@@ -54,6 +54,8 @@ async def test_find_in_a_50k_session_walks_matches_on_every_page(
     bar.speaker.setCurrentIndex(bar.speaker.findData("omni"))
     (count,) = await wait_signal(bar.matched, 20)
     assert count == 2, "20007 and 49907 are the VP's replies; 8 is the person's message"
+    bar.run()
+    assert real_window.runner.pending >= 1, "a find runs on the window's runner: closing the window drains it"
 
 
 async def test_search_all_sessions_opens_the_hit_at_its_message(

@@ -41,11 +41,10 @@ from foya_desktop.ui.reading.selection import SELECT_TEXT
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, StreamRow, checkpoint_text
 from tests.fakeprovider import FakeProviderServer, Reply, system_prompt
 from tests.helpers.agent_script import agent_responder
-from tests.ui.helpers import settle, wait_until
+from tests.ui.helpers import dialog_of, settle, visible_dialog, wait_until
 from tests.ui.ops_helpers import (
     Turns,
     action_texts,
-    dialog_of,
     find_action,
     grab_menu,
     open_session,
@@ -54,7 +53,6 @@ from tests.ui.ops_helpers import (
     say,
     texts,
     tree_menu,
-    visible_dialog,
 )
 
 

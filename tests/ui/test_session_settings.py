@@ -4,35 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QDialog
-
 from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.ops.confirm import ConfirmDialog
-from foya_desktop.ui.picker.dialog import FolderPicker
 from tests.fakeprovider import FakeProviderServer, Reply
-from tests.ui.helpers import open_session, settle, wait_until
-
-
-def _visible[D: QDialog](kind: type[D]) -> D | None:
-    return next((w for w in QApplication.topLevelWidgets() if isinstance(w, kind) and w.isVisible()), None)
-
-
-async def _dialog[D: QDialog](kind: type[D]) -> D:
-    await wait_until(lambda: _visible(kind) is not None, what=f"a {kind.__name__}")
-    dialog = _visible(kind)
-    assert dialog is not None
-    return dialog
-
-
-async def _pick(folder: Path) -> FolderPicker:
-    """Type ``folder`` into the open picker and load it (not yet confirmed)."""
-    picker = await _dialog(FolderPicker)
-    picker.path_edit.setText(str(folder))
-    picker.go_button.click()
-    await wait_until(lambda: picker.chosen() == str(folder) and picker.confirm_enabled(), what="loaded")
-    return picker
+from tests.ui.helpers import dialog_of, open_session, pick_folder, settle, wait_until
 
 
 async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_once(
@@ -62,18 +39,18 @@ async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_on
     dialog.grab().save(str(shots / "session_settings_dialog.png"))
     # binding: the working-directory picker, then the question that says it cannot be undone
     dialog.bind_button.click()
-    picker = await _pick(folder)
+    picker = await pick_folder(folder)
     assert picker.parent() is dialog, "the picker stacks above the settings dialog"
     picker.confirm_button.click()
-    question = await _dialog(ConfirmDialog)
+    question = await dialog_of(ConfirmDialog)
     assert "cannot be undone" in question.body.text()
     question.cancel_button.click()
     await real_window.runner.drain()
     assert (await real_kernel.get_session(sid)).project_id is None, "cancel binds nothing"
     assert dialog.isVisible() and dialog.bind_button.isVisibleTo(dialog)
     dialog.bind_button.click()
-    (await _pick(folder)).confirm_button.click()
-    question = await _dialog(ConfirmDialog)
+    (await pick_folder(folder)).confirm_button.click()
+    question = await dialog_of(ConfirmDialog)
     await settle(2)
     real_window.grab().save(str(shots / "session_settings_bind_question.png"))
     question.grab().save(str(shots / "session_settings_bind_question_dialog.png"))

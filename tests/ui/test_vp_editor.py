@@ -8,8 +8,7 @@ from pathlib import Path
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import settle
-from tests.ui.ops_helpers import dialog_of
+from tests.ui.helpers import dialog_of, settle
 
 
 async def test_create_edit_duplicate_delete(real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:

@@ -234,7 +234,7 @@ async def test_main_views_in_chinese_have_no_english_left(
     usage = UsageDialog(real_kernel, window.runner, session.id, window)
     await usage.reload()
     problems += await _dialog_shown(usage, shots, "usage")
-    search = SearchWindow(real_kernel, window)
+    search = SearchWindow(real_kernel, window.runner, window)
     problems += await _dialog_shown(search, shots, "search")
     picker = FolderPicker(str(folder), str(tmp_path), parent=window)
     picker.show()

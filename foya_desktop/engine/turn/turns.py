@@ -102,11 +102,14 @@ class TurnManager:
             self.svc.bus.publish(TurnStarted(owner.session_id, turn_id, message.id,
                                              tuple(v.id for v in picked)))
             await owner.set_phase(Phase.TURN)
-            results = await asyncio.gather(*(self._chain(owner, r, runs) for r in list(runs)))
+            alone: list[VPRun] = []  # VPs stopped on their own Stop
+            results = await asyncio.gather(*(self._chain(owner, r, runs, alone) for r in list(runs)))
             errors = [e for errs in results for e in errs]
             if errors:
                 status = "error"
                 error, code, params = turn_failed(errors)
+            elif runs and len(alone) == len(runs):
+                status = "stopped"  # every VP was stopped one by one: the turn was stopped, not completed
         except asyncio.CancelledError:
             status = "stopped"
         finally:
@@ -118,7 +121,8 @@ class TurnManager:
                 await asyncio.shield(after_turn(self.svc.store, self.svc.bus, owner.session_id, status))
         return TurnFinished(owner.session_id, turn_id, status, error, usage, code, params)
 
-    async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun]) -> list[dict[str, object]]:
+    async def _chain(self, owner: SessionOwner, run: VPRun, runs: list[VPRun],
+                     alone: list[VPRun]) -> list[dict[str, object]]:
         """Run one VP, then the VPs it handed to with ``route_forward`` (in the same turn).
 
         Each VP runs as its own task, known to the owner, so its Stop ends it (and
@@ -128,6 +132,7 @@ class TurnManager:
         owner.track_vp(run.vp.id, task)
         (outcome,) = await asyncio.gather(task, return_exceptions=True)
         if isinstance(outcome, asyncio.CancelledError):
+            alone.append(run)
             return []  # this VP was stopped on its own; the others go on
         if isinstance(outcome, BaseException):
             raise outcome
@@ -138,7 +143,7 @@ class TurnManager:
         nxt = [VPRun(owner.session_id, run.turn_id, vp, run.roster, owner, run.compaction_lock)
                for vp in targets]
         runs.extend(nxt)
-        for errs in await asyncio.gather(*(self._chain(owner, r, runs) for r in nxt)):
+        for errs in await asyncio.gather(*(self._chain(owner, r, runs, alone) for r in nxt)):
             errors.extend(errs)
         return errors
 

@@ -102,7 +102,8 @@ class ApprovalCard(QFrame):
         self.show_call_button.clicked.connect(lambda: self.show_call.emit(request.call_id))
         head.addWidget(self.show_call_button)
         layout.addLayout(head)
-        layout.addWidget(label(approval_summary_text(request.summary), select=True))
+        if request.summary.strip() != request.command.strip():  # the command itself is shown below
+            layout.addWidget(label(approval_summary_text(request.summary), select=True))
         self._add_arguments(layout.addWidget)
         if request.command:
             layout.addWidget(self._mono(request.command, 4))
@@ -125,7 +126,10 @@ class ApprovalCard(QFrame):
 
     def _add_arguments(self, add: Any) -> None:
         shown_elsewhere = bool(self.request.diff or self.request.command)
-        text = argument_lines(self.request.arguments, short_only=shown_elsewhere)
+        command = self.request.command.strip()
+        rest = {k: v for k, v in self.request.arguments.items()
+                if not (command and isinstance(v, str) and v.strip() == command)}  # the command box shows it
+        text = argument_lines(rest, short_only=shown_elsewhere)
         if text:
             args = label(text, color=theme.dim_color(), select=True)
             args.setFont(theme.mono_font())
@@ -154,8 +158,12 @@ class ApprovalCard(QFrame):
         view = QPlainTextEdit(text)
         view.setReadOnly(True)
         view.setFont(theme.mono_font())
-        lines = min(max_lines, max(1, text.count("\n") + 1))
-        view.setFixedHeight(lines * view.fontMetrics().lineSpacing() + 2 * view.frameWidth() + 8)
+        count = max(1, text.count("\n") + 1)
+        lines = min(max_lines, count)
+        if count <= max_lines:  # it all fits: no scroll bar beside a one-line command
+            view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        margin = 2 * round(view.document().documentMargin())
+        view.setFixedHeight(lines * view.fontMetrics().lineSpacing() + 2 * view.frameWidth() + margin + 6)
         return view
 
     def _answer_row(self, has_project: bool) -> QHBoxLayout:
@@ -164,6 +172,7 @@ class ApprovalCard(QFrame):
         for kind, text in _answer_labels().items():
             self.buttons[kind] = button(text, lambda k=kind: self._answer(k))  # type: ignore[misc]
             row.addWidget(self.buttons[kind])
+        self.buttons["once"].setObjectName("primaryAnswer")  # the usual answer stands out (theme.py)
         always = self.buttons["always"]
         if not self.request.can_always or not has_project:
             always.setEnabled(False)

@@ -95,8 +95,9 @@ class VPStatusBlock(QWidget):
         figures = self.tr("{tokens} · {requests} model requests · {runs} tool executions").format(
             tokens=tokens_phrase(f.input_tokens, f.output_tokens),
             requests=i18n.number(status.requests), runs=i18n.number(status.tool_runs))
+        details = self.tr("Run details")  # NOTE: lupdate finds no tr() inside an f-string
         self.figures_label.setText(
-            f"{_escape(figures)} · {failed} · <a href='details'>{_escape(self.tr('Run details'))}</a>")
+            f"{_escape(figures)} · {failed} · <a href='details'>{_escape(details)}</a>")
         self.tools_label.setText(_tools_table(f))
         self.details_label.setText(_details(f))
 

@@ -91,7 +91,8 @@ class SubAgentBanner(QFrame):
         if not children:
             self.clear()
             return
-        links = ", ".join(f"<a href='{html.escape(c.id)}'>{html.escape(c.title or self.tr('untitled'))}</a>"
+        untitled = self.tr("untitled")  # NOTE: lupdate finds no tr() inside an f-string
+        links = ", ".join(f"<a href='{html.escape(c.id)}'>{html.escape(c.title or untitled)}</a>"
                           for c in children)
         self.text.setText(
             "● " + self.tr("%n sub-agent(s) running: {links}", "", len(children)).format(links=links)

@@ -32,7 +32,7 @@ class FindActions(QObject):
     def __init__(self, window: WindowParts) -> None:
         super().__init__(window.pane)
         self._w = window
-        self.find_bar = FindBar(window.pane, window.kernel, window.speakers)
+        self.find_bar = FindBar(window.pane, window.kernel, window.speakers, window.runner)
         window.pane.insert_above_composer(self.find_bar)
         self.search_window: SearchWindow | None = None
         self.find_action = QAction(self.tr(FIND), self)
@@ -54,7 +54,7 @@ class FindActions(QObject):
     async def open_search(self) -> SearchWindow:
         """Show the search window (one per window), with fresh project and speaker choices."""
         if self.search_window is None:
-            self.search_window = SearchWindow(self._w.kernel, self._w.pane.window())
+            self.search_window = SearchWindow(self._w.kernel, self._w.runner, self._w.pane.window())
             self.search_window.open_requested.connect(
                 lambda sid, mid: self._w.runner.spawn(self.open_at(sid, mid), self.tr("Opening the message")))
         projects, vps = await asyncio.gather(self._w.kernel.list_projects(), self._w.kernel.list_vps())

@@ -8,7 +8,6 @@ when needed.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit,
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.ui import theme
+from foya_desktop.ui.aio import Latest, TaskRunner
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.reading.jump import reveal
 
@@ -40,12 +40,12 @@ class FindBar(QFrame):
     moved = Signal(str)
 
     def __init__(self, pane: SessionPane, kernel: KernelApi, speakers: SpeakerDirectory,
-                 parent: QWidget | None = None) -> None:
+                 runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._pane, self._kernel, self._speakers = pane, kernel, speakers
         self._matches: list[str] = []
         self._current = -1
-        self._task: asyncio.Task[None] | None = None
+        self._task = Latest(runner)
         self._generation = 0
         self.setObjectName("findBar")
         self.setStyleSheet("#findBar { border-top: 1px solid palette(mid); }")
@@ -111,9 +111,7 @@ class FindBar(QFrame):
     def run(self, then_step: int = 0) -> None:
         """Search the whole session now."""
         self._generation += 1
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self._task = asyncio.ensure_future(self._run(self._generation, then_step))
+        self._task.start(self._run(self._generation, then_step), self.tr("Find"))
 
     async def _run(self, generation: int, then_step: int) -> None:
         session = self._pane.session
@@ -139,7 +137,7 @@ class FindBar(QFrame):
         """The next (1) or previous (-1) match, wrapping around."""
         if self._matches:
             target = (self._current + delta) % len(self._matches)
-            self._task = asyncio.ensure_future(self._go(target))
+            self._task.start(self._go(target), self.tr("Find"))
 
     async def _go(self, index: int) -> None:
         self._current = index

@@ -8,7 +8,6 @@ message (``open_requested``).
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt, QTimer, Signal
@@ -28,6 +27,7 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import VP, Project
 from foya_desktop.store.search import SearchHit
 from foya_desktop.ui import i18n, theme
+from foya_desktop.ui.aio import Latest, TaskRunner
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
@@ -52,13 +52,13 @@ class SearchWindow(QDialog):
     open_requested = Signal(str, str)
     searched = Signal(int)
 
-    def __init__(self, kernel: KernelApi, parent: QWidget | None = None) -> None:
+    def __init__(self, kernel: KernelApi, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Search all sessions"))
         self.resize(760, 520)
         self._kernel = kernel
         self._generation = 0
-        self._task: asyncio.Task[None] | None = None
+        self._task = Latest(runner)
         self.query = QLineEdit(
             placeholderText=self.tr("Search every session — words, code identifiers, 中文…")
         )
@@ -111,15 +111,14 @@ class SearchWindow(QDialog):
     def run_query(self) -> None:
         """Search now with the current text and filters (newest first)."""
         self._generation += 1
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._task.cancel()
         text = self.query.text().strip()
         if not text:
             self.results.clear()
             self.status.setText(self.tr("Type to search."))
             return
         self.status.setText(self.tr("Searching…"))
-        self._task = asyncio.ensure_future(self._search(text, self._generation))
+        self._task.start(self._search(text, self._generation), self.tr("Search"))
 
     async def _search(self, text: str, generation: int) -> None:
         days = self.period.currentData()

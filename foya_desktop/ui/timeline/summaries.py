@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication
 
 from foya_desktop.core.messages import Message, MessageStatus, ReasoningPart, ToolResultPart
 from foya_desktop.ui.error_text import interrupted_reason_text
+from foya_desktop.ui.timeline import tool_words
 
 _ARG_KEYS = ("path", "file_path", "file", "command", "cmd", "pattern", "query", "url", "target",
              "vp", "to", "question", "name", "glob")
@@ -43,18 +44,25 @@ def summarize_args(arguments: dict[str, Any]) -> str:
 
 
 def summarize_result(result: ToolResultPart) -> str:
-    """What came back: the error's first line, or the first line and how many more."""
-    text = result.content.strip()
-    lines = text.count("\n") + 1 if text else 0
+    """What came back: the first line and how many more, then the tool's notes (exit code, truncation).
+
+    The lines our tools write around the output are said in the window's language
+    (``tool_words``); the output itself stays as the program wrote it.
+    """
     translate = QCoreApplication.translate
-    summary = first_line(text, 70) if text else (
-        translate("Summaries", "no output") if not result.is_error else translate("Summaries", "failed"))
-    if not result.is_error and lines > 1:
-        summary = translate("Summaries", "%n lines · {summary}", "", lines).format(summary=summary)
+    reading = tool_words.read(result.name, result.content)
+    if reading.empty:
+        failed, nothing = translate("Summaries", "failed"), translate("Summaries", "no output")
+        summary = failed if result.is_error else nothing
+    else:
+        summary = first_line(reading.lines[0], 70)
+        if not result.is_error and len(reading.lines) > 1:
+            count = len(reading.lines)
+            summary = translate("Summaries", "%n lines · {summary}", "", count).format(summary=summary)
+    parts = [summary, *reading.notes]
     if result.images:
-        count = len(result.images)
-        summary += " · " + translate("Summaries", "%n image(s)", "", count)
-    return summary
+        parts.append(translate("Summaries", "%n image(s)", "", len(result.images)))
+    return " · ".join(parts)
 
 
 def reasoning_caption(part: ReasoningPart) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtGui import QFont, QTextDocument
 from foya_desktop.core.messages import Message, ToolCallPart
 from foya_desktop.ui import theme
 from foya_desktop.ui.speakers import SpeakerDirectory
-from foya_desktop.ui.timeline import summaries
+from foya_desktop.ui.timeline import summaries, tool_words
 from foya_desktop.ui.timeline.call_outcome import CallActivity, outcome
 from foya_desktop.ui.timeline.canvas import Canvas, Segment
 from foya_desktop.ui.timeline.docs import plain_document
@@ -119,7 +119,7 @@ class ToolRows:
         result = row.result_for(call.call_id)
         body = json.dumps(call.arguments, indent=2, ensure_ascii=False)
         if result is not None:
-            body += "\n\n" + _clip(result.content)
+            body += "\n\n" + _clip(tool_words.translated(result.content))
         key = (row.key, call.call_id, result_msg.id if result_msg else "")
         doc = self._cached(key, lambda: plain_document(body, self.mono))
         inner = col.indented(8)

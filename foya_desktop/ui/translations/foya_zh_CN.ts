@@ -1018,6 +1018,10 @@
         <translation>你</translation>
     </message>
     <message>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
         <source>{current} of {total}</source>
         <translation>第 {current} / {total} 处</translation>
     </message>
@@ -2581,6 +2585,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>搜索中…</translation>
     </message>
     <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
         <source> (the newest 200)</source>
         <translation>（最新的 200 条）</translation>
     </message>
@@ -3237,6 +3245,25 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     </message>
 </context>
 <context>
+    <name>StartWindow</name>
+    <message>
+        <source>Opening your sessions…</source>
+        <translation>正在打开您的会话…</translation>
+    </message>
+    <message>
+        <source>Opening…</source>
+        <translation>正在打开…</translation>
+    </message>
+    <message>
+        <source>Foya cannot open its data folder.</source>
+        <translation>Foya 无法打开其数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Quitting…</source>
+        <translation>正在退出…</translation>
+    </message>
+</context>
+<context>
     <name>StatusLine</name>
     <message>
         <source>Default effort</source>
@@ -3411,6 +3438,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>You can read its history here; to follow up, write in the parent session (or branch from a reply).</source>
         <translation>你可以在这里阅读它的历史；如需跟进，请在父会话中留言（或从某条回复分支）。</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>未命名</translation>
     </message>
     <message numerus="yes">
         <source>%n sub-agent(s) running: {links}</source>
@@ -3634,6 +3665,145 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>
             <numerusform>…（还有 %n 个字符）</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ToolWords</name>
+    <message>
+        <source>(no output)</source>
+        <translation>（无输出）</translation>
+    </message>
+    <message>
+        <source>exit code {code}</source>
+        <translation>退出码 {code}</translation>
+    </message>
+    <message>
+        <source>timed out after {seconds} s; the command and its children were killed</source>
+        <translation>{seconds} 秒后超时；命令及其子进程已被终止</translation>
+    </message>
+    <message>
+        <source>could not start bash: {error}</source>
+        <translation>无法启动 bash：{error}</translation>
+    </message>
+    <message>
+        <source>{count} bytes truncated</source>
+        <translation>已截断 {count} 字节</translation>
+    </message>
+    <message>
+        <source>{count} characters truncated</source>
+        <translation>已截断 {count} 个字符</translation>
+    </message>
+    <message>
+        <source>diff truncated</source>
+        <translation>差异已截断</translation>
+    </message>
+    <message>
+        <source>truncated</source>
+        <translation>已截断</translation>
+    </message>
+    <message>
+        <source>more lines follow from line {offset}</source>
+        <translation>从第 {offset} 行起还有更多</translation>
+    </message>
+    <message>
+        <source>limit of {limit} characters reached; more from line {offset}</source>
+        <translation>已达 {limit} 个字符上限；从第 {offset} 行起还有更多</translation>
+    </message>
+    <message>
+        <source>(empty file)</source>
+        <translation>（空文件）</translation>
+    </message>
+    <message>
+        <source>the file has fewer than {first} lines</source>
+        <translation>文件不足 {first} 行</translation>
+    </message>
+    <message>
+        <source>{path}: (empty folder)</source>
+        <translation>{path}：（空文件夹）</translation>
+    </message>
+    <message>
+        <source>{path}/ ({count} shown)</source>
+        <translation>{path}/（显示 {count} 项）</translation>
+    </message>
+    <message>
+        <source>{count} more entries not shown</source>
+        <translation>另有 {count} 项未显示</translation>
+    </message>
+    <message>
+        <source>{path} is a binary file; read_file shows text only.</source>
+        <translation>{path} 是二进制文件；read_file 只显示文本。</translation>
+    </message>
+    <message>
+        <source>{path} is an image ({mime}); use view_image to look at it.</source>
+        <translation>{path} 是图片（{mime}）；请用 view_image 查看。</translation>
+    </message>
+    <message>
+        <source>No matches.</source>
+        <translation>没有匹配。</translation>
+    </message>
+    <message>
+        <source>No files match.</source>
+        <translation>没有匹配的文件。</translation>
+    </message>
+    <message>
+        <source>No matches: {what} is not a folder</source>
+        <translation>没有匹配：{what} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>{path} is a binary file; grep searches text only.</source>
+        <translation>{path} 是二进制文件；grep 只搜索文本。</translation>
+    </message>
+    <message>
+        <source>{count} more not shown</source>
+        <translation>另有 {count} 项未显示</translation>
+    </message>
+    <message>
+        <source>search stopped after {count} entries</source>
+        <translation>搜索在 {count} 项后停止</translation>
+    </message>
+    <message>
+        <source>stopped at {count} matches</source>
+        <translation>在 {count} 处匹配后停止</translation>
+    </message>
+    <message>
+        <source>{count} secret-looking file(s) not searched</source>
+        <translation>{count} 个疑似机密的文件未搜索</translation>
+    </message>
+    <message>
+        <source>Created {path} ({size} bytes)</source>
+        <translation>已创建 {path}（{size} 字节）</translation>
+    </message>
+    <message>
+        <source>Wrote {path} ({size} bytes, was {before})</source>
+        <translation>已写入 {path}（{size} 字节，原为 {before}）</translation>
+    </message>
+    <message>
+        <source>Edited {path}: replaced {count} occurrence(s)</source>
+        <translation>已编辑 {path}：替换了 {count} 处</translation>
+    </message>
+    <message>
+        <source>Binary file {path} changes ({before} → {size} bytes)</source>
+        <translation>二进制文件 {path} 有改动（{before} → {size} 字节）</translation>
+    </message>
+    <message>
+        <source>Image {path} ({mime}, {size} bytes)</source>
+        <translation>图片 {path}（{mime}，{size} 字节）</translation>
+    </message>
+    <message>
+        <source>You answered: {answer}</source>
+        <translation>你的回答：{answer}</translation>
+    </message>
+    <message>
+        <source>You rejected this call: {feedback}</source>
+        <translation>你拒绝了此调用：{feedback}</translation>
+    </message>
+    <message>
+        <source>Unknown tool: {name}.</source>
+        <translation>未知工具：{name}。</translation>
+    </message>
+    <message>
+        <source>file system error: {error}</source>
+        <translation>文件系统错误：{error}</translation>
     </message>
 </context>
 <context>
@@ -3933,6 +4103,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>{tokens} · {requests} model requests · {runs} tool executions</source>
         <translation>{tokens} · {requests} 次模型请求 · {runs} 次工具执行</translation>
+    </message>
+    <message>
+        <source>Run details</source>
+        <translation>运行详情</translation>
     </message>
     <message>
         <source>tokens: not provided by the service</source>

@@ -1,0 +1,156 @@
+"""What Foya's own tools wrote into a result, in the window's language.
+
+A tool's result is text for the model, and the model reads it in English
+("[exit code: 0]", "Wrote a.md (10 bytes, was 4)", "No matches."). The
+program output inside it is not ours and stays as it is; the lines our
+tools add around it are ours, and a person reading the window in Chinese
+must not meet them in English. Each such line is matched here as a whole
+and said again from its parts — the same approach as the approval summaries
+in ``ui/error_text.py``. A line that matches nothing is shown unchanged.
+
+Two kinds of line: *sentences* (the result itself: "Wrote …", "No matches.")
+and *notes* about the output (exit code, truncation, limits), which the
+one-line summary lists after the first line of output.
+``tests/ui/test_tool_words.py`` runs the real tools, so a tool that changes
+its wording fails there instead of silently going back to English.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from foya_desktop.ui import i18n
+
+CONTEXT = "ToolWords"
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    pattern: re.Pattern[str]
+    template: str
+    note: bool = False
+
+
+def _line(pattern: str, template: object, *, note: bool = False) -> _Line:
+    return _Line(re.compile(pattern), str(template), note)
+
+
+_LINES: tuple[_Line, ...] = (
+    # run_command (tools/shell.py)
+    _line(r"\(no output\)", QT_TRANSLATE_NOOP("ToolWords", "(no output)")),
+    _line(r"\[exit code: (?P<code>-?\d+)\]", QT_TRANSLATE_NOOP("ToolWords", "exit code {code}"), note=True),
+    _line(r"\[timed out after (?P<seconds>\d+) s; the command and its children were killed\]",
+          QT_TRANSLATE_NOOP("ToolWords",
+                            "timed out after {seconds} s; the command and its children were killed"),
+          note=True),
+    _line(r"could not start bash: (?P<error>.+)",
+          QT_TRANSLATE_NOOP("ToolWords", "could not start bash: {error}")),
+    # output caps (tools/process.py, tools/writes.py, tools/mcp/client.py, engine/project_files)
+    _line(r"\[… (?P<count>\d+) bytes truncated …\]",
+          QT_TRANSLATE_NOOP("ToolWords", "{count} bytes truncated"), note=True),
+    _line(r"\[… (?P<count>\d+) characters truncated …\]",
+          QT_TRANSLATE_NOOP("ToolWords", "{count} characters truncated"), note=True),
+    _line(r"\[… diff truncated …\]", QT_TRANSLATE_NOOP("ToolWords", "diff truncated"), note=True),
+    _line(r"\[… truncated\]", QT_TRANSLATE_NOOP("ToolWords", "truncated"), note=True),
+    # read_file / list_files (tools/files.py)
+    _line(r"\[more lines follow; continue with offset=(?P<offset>\d+)\]",
+          QT_TRANSLATE_NOOP("ToolWords", "more lines follow from line {offset}"), note=True),
+    _line(r"\[output limit of (?P<limit>\d+) characters reached; continue with offset=(?P<offset>\d+)\]",
+          QT_TRANSLATE_NOOP("ToolWords", "limit of {limit} characters reached; more from line {offset}"),
+          note=True),
+    _line(r"\(empty file\)", QT_TRANSLATE_NOOP("ToolWords", "(empty file)")),
+    _line(r"\[the file has fewer than (?P<first>\d+) lines\]",
+          QT_TRANSLATE_NOOP("ToolWords", "the file has fewer than {first} lines")),
+    _line(r"(?P<path>.+): \(empty folder\)", QT_TRANSLATE_NOOP("ToolWords", "{path}: (empty folder)")),
+    _line(r"(?P<path>.+)/ \((?P<count>\d+) shown\)",
+          QT_TRANSLATE_NOOP("ToolWords", "{path}/ ({count} shown)")),
+    _line(r"\[(?P<count>\d+) more entries not shown\]",
+          QT_TRANSLATE_NOOP("ToolWords", "{count} more entries not shown"), note=True),
+    _line(r"(?P<path>.+) is a binary file; read_file shows text only\.",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} is a binary file; read_file shows text only.")),
+    _line(r"(?P<path>.+) is an image \((?P<mime>[^)]+)\); use view_image to look at it\.",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} is an image ({mime}); use view_image to look at it.")),
+    # glob / grep (tools/search.py)
+    _line(r"No matches\.", QT_TRANSLATE_NOOP("ToolWords", "No matches.")),
+    _line(r"No files match\.", QT_TRANSLATE_NOOP("ToolWords", "No files match.")),
+    _line(r"No matches: (?P<what>.+) is not a folder",
+          QT_TRANSLATE_NOOP("ToolWords", "No matches: {what} is not a folder")),
+    _line(r"(?P<path>.+) is a binary file; grep searches text only\.",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} is a binary file; grep searches text only.")),
+    _line(r"\[(?P<count>\d+) more not shown; narrow the pattern\]",
+          QT_TRANSLATE_NOOP("ToolWords", "{count} more not shown"), note=True),
+    _line(r"\[search stopped after (?P<count>\d+) entries; narrow the (?:pattern|path)\]",
+          QT_TRANSLATE_NOOP("ToolWords", "search stopped after {count} entries"), note=True),
+    _line(r"\[stopped at (?P<count>\d+) matches; narrow the pattern or the path\]",
+          QT_TRANSLATE_NOOP("ToolWords", "stopped at {count} matches"), note=True),
+    _line(r"\[(?P<count>\d+) secret-looking file\(s\) not searched\]",
+          QT_TRANSLATE_NOOP("ToolWords", "{count} secret-looking file(s) not searched"), note=True),
+    # write_file / edit_file (tools/writes.py), view_image (tools/view_image.py)
+    _line(r"Created (?P<path>.+) \((?P<size>\d+) bytes\)",
+          QT_TRANSLATE_NOOP("ToolWords", "Created {path} ({size} bytes)")),
+    _line(r"Wrote (?P<path>.+) \((?P<size>\d+) bytes, was (?P<before>\d+)\)",
+          QT_TRANSLATE_NOOP("ToolWords", "Wrote {path} ({size} bytes, was {before})")),
+    _line(r"Edited (?P<path>.+): replaced (?P<count>\d+) occurrences?",
+          QT_TRANSLATE_NOOP("ToolWords", "Edited {path}: replaced {count} occurrence(s)")),
+    _line(r"Binary file (?P<path>.+) changes \((?P<before>\d+) → (?P<size>\d+) bytes\)",
+          QT_TRANSLATE_NOOP("ToolWords", "Binary file {path} changes ({before} → {size} bytes)")),
+    _line(r"Image (?P<path>.+) \((?P<mime>[\w.+-]+/[\w.+-]+), (?P<size>\d+) bytes\)",
+          QT_TRANSLATE_NOOP("ToolWords", "Image {path} ({mime}, {size} bytes)")),
+    # the engine's own results (engine/turn/tool_exec.py, tools/ask_user.py, tools/common.py)
+    _line(r"The person answered: (?P<answer>.*)", QT_TRANSLATE_NOOP("ToolWords", "You answered: {answer}")),
+    _line(r"The person rejected this call: (?P<feedback>.*)",
+          QT_TRANSLATE_NOOP("ToolWords", "You rejected this call: {feedback}")),
+    _line(r"Unknown tool: (?P<name>.+)\.", QT_TRANSLATE_NOOP("ToolWords", "Unknown tool: {name}.")),
+    _line(r"file system error: (?P<error>.+)", QT_TRANSLATE_NOOP("ToolWords", "file system error: {error}")),
+)
+
+_READ_NUMBER = re.compile(r"^\s*\d+\t")
+"""read_file's line-number column (``tools/files.py``): the summary shows the line, not its number."""
+
+
+def said(line: str) -> tuple[str, bool] | None:
+    """``line`` in the window's language and whether it is a note; ``None`` if no tool of ours wrote it."""
+    for known in _LINES:
+        match = known.pattern.fullmatch(line)
+        if match is not None:
+            values = {k: (i18n.number(int(v)) if v.isdigit() else v) for k, v in match.groupdict().items()}
+            return QCoreApplication.translate(CONTEXT, known.template).format(**values), known.note
+    return None
+
+
+def translated(text: str) -> str:
+    """A whole result with our lines said in the window's language (for the unfolded details)."""
+    return "\n".join(s[0] if (s := said(line)) is not None else line for line in text.split("\n"))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A result split for its summary: the output's lines (ours translated) and the notes about it."""
+
+    lines: tuple[str, ...]
+    notes: tuple[str, ...]
+    empty: bool
+    """Nothing came out (or only run_command's "(no output)")."""
+
+
+def read(tool: str, content: str) -> Reading:
+    """Split ``content`` into output lines and notes; ``tool`` decides tool-specific columns."""
+    lines: list[str] = []
+    notes: list[str] = []
+    empty = True
+    for raw in content.strip().split("\n"):
+        if not raw.strip():
+            continue
+        found = said(raw.strip())
+        if found is not None and found[1]:
+            notes.append(found[0])
+            continue
+        if raw.strip() == "(no output)":
+            continue
+        empty = False
+        text = found[0] if found is not None else raw
+        lines.append(_READ_NUMBER.sub("", text) if tool == "read_file" else text)
+    return Reading(tuple(lines), tuple(notes), empty)

@@ -1,0 +1,109 @@
+"""Tool rows in Chinese: the lines Foya's own tools write are said in Chinese, output stays (issue 12).
+
+Issue 12 "简体中文 and English": every user-visible string goes through Qt's
+translation system. A tool's result is the model's text, but the lines our
+tools add to it (exit code, "(no output)", truncation, "Wrote …", "No
+matches.") are the app's words. The real tools run here, so a tool that
+changes its wording makes this test fail instead of quietly showing English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from foya_desktop.core.messages import ToolResultPart
+from foya_desktop.tools.base import ToolContext, ToolOutput
+from foya_desktop.tools.files import ListDirTool, ReadFileTool
+from foya_desktop.tools.search import GlobTool, GrepTool
+from foya_desktop.tools.shell import RunCommandTool
+from foya_desktop.tools.writes import EditFileTool, WriteFileTool
+from foya_desktop.ui import i18n
+from foya_desktop.ui.timeline import tool_words
+from foya_desktop.ui.timeline.summaries import summarize_result
+from tests.ui.test_zh_views import leftovers
+
+
+@pytest.fixture
+def zh(qapp: QApplication) -> Iterator[None]:
+    i18n.install("zh_CN", qapp)
+    yield
+    i18n.install("en", qapp)
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolContext:
+    root = tmp_path / "项目"
+    root.mkdir()
+    (root / "a.txt").write_text("第一行\n第二行\n", encoding="utf-8")
+    (root / "empty.txt").write_text("", encoding="utf-8")
+    (root / "空").mkdir()
+    return ToolContext(session_id="s", workdir=root, data_dir=tmp_path / "data")
+
+
+async def _run(tool: Any, ctx: ToolContext, **args: Any) -> ToolResultPart:
+    out: ToolOutput = await tool.run(args, ctx)
+    return ToolResultPart("c1", tool.name, out.content, out.is_error)
+
+
+# (tool, arguments, words of the output itself that stay as they are)
+CALLS: list[tuple[Any, dict[str, Any], tuple[str, ...]]] = [
+    (RunCommandTool(), {"command": "true"}, ()),
+    (RunCommandTool(), {"command": "echo built; exit 3"}, ("built",)),
+    (ReadFileTool(), {"path": "a.txt"}, ()),
+    (ReadFileTool(), {"path": "empty.txt"}, ()),
+    (ReadFileTool(), {"path": "a.txt", "offset": 9}, ()),
+    (ListDirTool(), {"path": "空"}, ()),
+    (GlobTool(), {"pattern": "*.md"}, ()),
+    (GrepTool(), {"pattern": "不存在"}, ()),
+    (WriteFileTool(), {"path": "a.txt", "content": "新\n"}, ()),
+    (WriteFileTool(), {"path": "b.txt", "content": "新\n"}, ()),
+    (EditFileTool(), {"path": "a.txt", "old_string": "第一行", "new_string": "首行"}, ()),
+]
+
+
+@pytest.mark.parametrize(("tool", "args", "output_words"), CALLS,
+                         ids=[f"{t.name}-{i}" for i, (t, _, _) in enumerate(CALLS)])
+async def test_tool_row_summary_and_details_have_no_english_of_ours(
+        zh: None, ctx: ToolContext, tool: Any, args: dict[str, Any], output_words: tuple[str, ...]) -> None:
+    """The row's one-line summary and its unfolded text, for what the real tool wrote."""
+    result = await _run(tool, ctx, **args)
+    summary = summarize_result(result)
+    details = tool_words.translated(result.content)
+    for text, where in ((summary, "summary"), (details, "details")):
+        for word in output_words:
+            text = text.replace(word, " ")
+        assert leftovers(text.replace(tool.name, " ")) == [], f"{where} of {tool.name}: {text!r}"
+
+
+async def test_command_summary_says_no_output_and_the_exit_code(zh: None, ctx: ToolContext) -> None:
+    """Not "2 lines · (no output)": the exit code is a note, not a line of output."""
+    quiet = await _run(RunCommandTool(), ctx, command="true")
+    assert summarize_result(quiet) == "无输出 · 退出码 0"
+    loud = await _run(RunCommandTool(), ctx, command="printf 'one\\ntwo\\n'; exit 2")
+    assert summarize_result(loud) == "one · 退出码 2"  # an error shows its first line, no count
+    ok = await _run(RunCommandTool(), ctx, command="printf 'one\\ntwo\\n'")
+    assert summarize_result(ok) == "2 行 · one · 退出码 0"
+
+
+async def test_read_file_summary_shows_the_line_not_its_number(qapp: QApplication, ctx: ToolContext) -> None:
+    result = await _run(ReadFileTool(), ctx, path="a.txt")
+    assert summarize_result(result) == "2 lines · 第一行"
+
+
+def test_english_summary_keeps_the_tools_words(qapp: QApplication) -> None:
+    """In English the tool's own sentence is shown as the tool wrote it."""
+    wrote = ToolResultPart("c1", "write_file", "Wrote a.md (10 bytes, was 4)")
+    assert summarize_result(wrote) == "Wrote a.md (10 bytes, was 4)"
+    assert summarize_result(ToolResultPart("c1", "run_command", "(no output)\n[exit code: 0]")) == \
+        "no output · exit code 0"
+
+
+def test_output_that_only_looks_like_ours_inside_a_line_is_left_alone(zh: None) -> None:
+    """Only whole lines are ours: program output mentioning "No matches." mid-line stays."""
+    text = "grep: No matches. found\n[exit code: 1]"
+    assert tool_words.translated(text) == "grep: No matches. found\n退出码 1"
