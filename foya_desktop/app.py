@@ -29,7 +29,6 @@ from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from foya_desktop import DESKTOP_ID
-from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import Home, default_home
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui.gc_timer import GuiThreadCollector
@@ -50,7 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = folder_argument(args)
     app = make_application(args)
     home = default_home()
-    setup_logging(home)
     address = instance_address(home.root)
     if hand_over(address, folder):  # one app per data folder (ui/tray/single_instance.py)
         print(f"Foya is already running; its window was brought to the front"
@@ -65,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import asyncio  # after the first paint (see the module's docstring)
 
     import qasync
+
+    from foya_desktop.logging_setup import setup_logging  # until now warnings went to stderr
+
+    setup_logging(home)
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)

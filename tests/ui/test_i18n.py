@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QDate, QLocale
+from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, QTime
 from PySide6.QtWidgets import QApplication, QLabel
 
 from foya_desktop.core.errors import AuthError, DiskFull, InvalidOperation
@@ -140,6 +140,35 @@ def test_shipped_catalogue_is_complete_and_fresh() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 unfinished, 0 untranslated" in result.stdout
+
+
+def _hidden_tr_calls(source: str) -> list[int]:
+    """Lines where tr()/translate() of a literal sits inside an f-string's braces (lupdate does not
+    look there; a variable is fine: its text is marked where it is defined, QT_TR_NOOP)."""
+    import ast
+
+    found: list[int] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FormattedValue):
+            for inner in ast.walk(node.value):
+                if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute | ast.Name)
+                        and (inner.func.attr if isinstance(inner.func, ast.Attribute) else inner.func.id)
+                        in ("tr", "translate")
+                        and any(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in inner.args)):
+                    found.append(inner.lineno)  # a literal lupdate should have extracted
+    return found
+
+
+def test_no_translated_string_hides_inside_an_f_string() -> None:
+    """Issue 12 "every user-visible string goes through Qt's translation system": ``f"{self.tr('x')}"``
+    translates nothing — lupdate never sees 'x', so the catalogue has no entry and CI's check passes
+    while the window shows English ("Run details" in the VP panel did)."""
+    assert _hidden_tr_calls("x = f\"<a>{self.tr('Run details')}</a>\"") == [1]
+    assert _hidden_tr_calls("label = self.tr('Run details')\nx = f'<a>{label}</a>'") == []
+    sources = [*sorted((ROOT / "foya_desktop" / "ui").rglob("*.py")), ROOT / "foya_desktop" / "app.py"]
+    hidden = [f"{path.relative_to(ROOT)}:{line}" for path in sources
+              for line in _hidden_tr_calls(path.read_text(encoding="utf-8"))]
+    assert hidden == [], "tr() inside an f-string (lupdate cannot find it): " + ", ".join(hidden)
 
 
 def test_plurals_follow_the_count(qapp: QApplication) -> None:
@@ -269,3 +298,19 @@ async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Ke
     assert isinstance(app, QApplication)
     i18n.install("en", app)
     assert approval_reason_text(redirect.reason_code, redirect.reason_params, redirect.reason) == redirect.reason
+
+
+def test_message_times_of_other_days_use_the_windows_language(qapp: QApplication) -> None:
+    """Issue 12 "dates … follow the locale": the timeline's "Mar 3 14:05" is "3月3日 14:05" in
+    Chinese (it was the C library's English month name in both)."""
+    from foya_desktop.ui.timeline.summaries import clock
+
+    march_3 = int(QDateTime(QDate(2026, 3, 3), QTime(14, 5)).toMSecsSinceEpoch())
+    later = march_3 / 1000 + 90 * 86400
+    assert clock(march_3, now=later) == "Mar 3 14:05"
+    i18n.install("zh_CN", qapp)
+    try:
+        assert clock(march_3, now=later) == "3月3日 14:05"
+        assert clock(march_3, now=march_3 / 1000 + 60) == "14:05"  # today: the time alone
+    finally:
+        i18n.install("en", qapp)

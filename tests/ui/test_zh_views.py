@@ -3,8 +3,11 @@
 zh_CN is installed *before* the window is built (as start-up does), then the
 main views are opened on the real kernel — main window with a session, the
 composer and status line, session tree with a project, session settings,
-connections, new session, VP library, usage, search, the folder picker, the
-window's and the tree's menus, an approval card — and every visible text is
+connections, new session, VP library, usage, search, the folder picker,
+memory, MCP servers, roster, Preferences, the help sheet, the quick switcher, the
+window's and the tree's menus, an approval card; then a real turn: tool rows with
+their result summaries, approval cards, the running VP's panel, the status line
+(tests/ui/test_flow_shots.py adds the question card, both themes) — and every visible text is
 collected from the widget tree: labels, buttons, actions and menus, tooltips,
 placeholders, combo items, headers and window titles. What remains after
 removing an explicit list of names (product terms, model names, paths, key
@@ -46,7 +49,10 @@ from foya_desktop.ui import i18n
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.cards.approval_card import ApprovalCard
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
+from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
+from foya_desktop.ui.dialogs.memory import MemoryDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
+from foya_desktop.ui.dialogs.roster import RosterDialog
 from foya_desktop.ui.dialogs.usage import UsageDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.main_window import MainWindow
@@ -57,7 +63,7 @@ from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.ui.helpers import settle, wait_until
 
 ALLOWED = ("Foya", "VP", "VPs", "Omni", "MCP", "OpenAI", "Anthropic", "API", "URL", "Base", "token", "Token",
-           "Enter", "Shift", "Esc", "Ctrl", "pid", "PNG", "JPEG", "GIF", "WebP", "UTF", "MB", "KB", "USD",
+           "Enter", "Shift", "Esc", "Ctrl", "Alt", "Del", "Tab", "pid", "PNG", "JPEG", "GIF", "WebP", "UTF", "MB", "KB", "USD",
            "CONNECTION", "MODEL", "input", "output", "foya", "usage", "price", "OPENAI_API_KEY", "rrggbb",
            "read_file", "grep", "fake", "model", "Fusion", "Omni assistant", "AI", "Markdown", "JSON",
            "Claude Code")
@@ -247,7 +253,45 @@ async def test_main_views_in_chinese_have_no_english_left(
     call = frozenset(["ls -la", "command: ls -la", "run_shell"])  # the tool call itself: the agent's words
     problems += await _dialog_shown(card, shots, "approval_card", call | {"⚠  Omni 想要使用 run_shell",
                                                                          "询问原因：run_shell"})
-    for dialog in (connections, new, library, usage, search, picker):
+    memory = MemoryDialog(real_kernel, window.runner, window.pane.session, await real_kernel.list_vps(),
+                          {session.id: session.title}, window)
+    await memory.refresh()
+    problems += await _dialog_shown(memory, shots, "memory", frozenset([session.title]))
+    mcp = McpServersDialog(real_kernel, window.runner, session.project_id, folder.name, window)
+    await mcp.refresh()
+    problems += await _dialog_shown(mcp, shots, "mcp_servers")
+    roster = RosterDialog(session, await real_kernel.list_vps(), window)
+    problems += await _dialog_shown(roster, shots, "roster")
+    keyboard = window.keyboard
+    keyboard.preferences_action.trigger()
+    await wait_until(lambda: window.preferences_dialog is not None and window.preferences_dialog.isVisible(),
+                     what="preferences")
+    prefs = window.preferences_dialog
+    assert prefs is not None
+    await settle(3)
+    prefs.grab().save(str(shots / "zh_preferences.png"))
+    problems += [f"preferences: {p}" for p in english_in(prefs, frozenset(["English", "跟随系统（English）"]))]
+    prefs.reject()
+    await window.runner.drain()
+    keyboard.help_action.trigger()
+    await wait_until(lambda: keyboard.help_sheet is not None and keyboard.help_sheet.isVisible(), what="help")
+    sheet = keyboard.help_sheet
+    assert sheet is not None
+    await settle(3)
+    sheet.grab().save(str(shots / "zh_help_sheet.png"))
+    problems += [f"help sheet: {p}" for p in english_in(sheet)]
+    sheet.reject()
+    await window.runner.drain()
+    keyboard.switcher_action.trigger()
+    await wait_until(lambda: keyboard.switcher is not None and keyboard.switcher.isVisible(), what="switcher")
+    switcher = keyboard.switcher
+    assert switcher is not None
+    await settle(3)
+    switcher.grab().save(str(shots / "zh_quick_switcher.png"))
+    problems += [f"quick switcher: {p}" for p in english_in(switcher, frozenset([session.title]))]
+    switcher.reject()
+    await window.runner.drain()
+    for dialog in (connections, new, library, usage, search, picker, memory, mcp, roster):
         dialog.deleteLater()
     assert problems == [], "English left in the Chinese window:\n" + "\n".join(problems)
 
@@ -293,8 +337,9 @@ def _painted_texts(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> list[
 async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_english_left(
         zh_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
         shots: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 12: the timeline's rows ("You ·", a reply stopped by the person, tool rows), an approval
-    card with the command policy's reason and the engine's summary, and the status line — in zh_CN."""
+    """Issue 12: the timeline's rows ("You ·", a reply stopped by the person, tool rows with their
+    result summaries), an approval card with the command policy's reason and the engine's summary,
+    the running VP's status panel and the status line — in zh_CN."""
     window = zh_window
     folder = tmp_path / "项目"
     folder.mkdir()
@@ -324,6 +369,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
                            "⚠  Omni 想要使用 run_command",
                            "询问原因：touch 不在只读命令列表中"])  # the tool call itself: the agent's words
         problems += [f"{kind} card: {p}" for p in english_in(card, calls)]
+        problems += [f"status while running: {p}" for p in english_in(window.pane.status)]  # VP panel
         card.buttons["once"].click()
         await wait_until(functools.partial(_replaced, window, card), timeout=15, what="answered")
     await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="turn over")
@@ -343,12 +389,12 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
     painted = _painted_texts(window, monkeypatch)
     assert any(t.startswith("你 · ") for t in painted), painted  # the person's own messages
     assert any("已被你停止" in t for t in painted), painted  # the stopped reply says why, in Chinese
-    # the tool calls themselves are the agent's words, and a tool's output is what the model read
-    # (kept as the tool wrote it): the rows' own words are checked
+    # the tool calls themselves are the agent's words; the result summaries after " → " are the
+    # tools' own lines (exit code, "Wrote …") and must be Chinese too (ui/timeline/tool_words.py)
     def own_words(text: str) -> str:
         for name in ("write_file", "run_command", "touch"):
             text = text.replace(name, " ")
-        return text.split(" → ")[0]
+        return text
     problems += [f"timeline row: {t!r} -> {w}" for t in painted if (w := leftovers(own_words(t)))]
     problems += [f"status line: {p}" for p in english_in(window.pane.status)]
     assert problems == [], "English left in the Chinese window:\n" + "\n".join(problems)

@@ -3000,6 +3000,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>加载更早的消息</translation>
     </message>
     <message>
+        <source>Showing that part of the session</source>
+        <translation>显示会话的这一部分</translation>
+    </message>
+    <message>
         <source>Loading the newest messages</source>
         <translation>加载最新消息</translation>
     </message>
@@ -3487,6 +3491,11 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>stopped by you</source>
         <translation>已被你停止</translation>
+    </message>
+    <message>
+        <source>MMM d HH:mm</source>
+        <comment>a day and time (QDateTime format)</comment>
+        <translation>M月d日 HH:mm</translation>
     </message>
 </context>
 <context>
