@@ -343,6 +343,7 @@ QDialog QLineEdit:focus, QDialog QPlainTextEdit:focus, QDialog QTextEdit:focus {
 QDialog QLineEdit:read-only {{ background: {c['alt']}; }}
 QDialog QListWidget, QDialog QListView, QDialog QTreeView, QDialog QTableView {{
     border: 1px solid {c['mid']}; border-radius: 6px; background: {c['base']}; }}
+QDialog QListWidget::item, QDialog QListView::item {{ padding: 4px 6px; border-radius: 4px; }}
 QDialog QGroupBox {{ border: 1px solid {c['mid']}; border-radius: 8px; margin-top: 14px; padding-top: 6px; }}
 QDialog QGroupBox::title {{ subcontrol-origin: margin; left: 10px; padding: 0px 4px; color: {c['dim']}; }}
 QToolButton#queueButton {{ border: 1px solid transparent; border-radius: 6px; padding: 2px 6px; }}
