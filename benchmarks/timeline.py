@@ -13,13 +13,22 @@ import, then prints:
 * CPU (``time.process_time``) while a reply streams at N tokens/s for a few
   seconds into the 50k session with the main window showing it, vs the same
   stream consumed with no window (goal ≤ 1.8×, issue 14). The stream comes from the real
-  engine talking HTTP to the fake provider, so both sides include the engine.
+  engine talking HTTP to the fake provider, so both sides include the engine; the loop lag
+  while streaming (the longest stretch the GUI thread could not run);
+* paging older history while scrolling up the 50k session in the window (longest GUI frame,
+  frames over 16 ms), and the time to reach the top by dragging the scroll bar (goal ≤ 1 s);
+* the longest GUI stall while the first message is sent into the 50k session (goal ≤ 16 ms);
+* repaints per second with the window idle (P5: 0).
+
+A "frame" is one stretch the GUI thread was busy: a probe coroutine wakes every millisecond
+and records how late it woke (``LagProbe``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
@@ -31,6 +40,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import qasync
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
 from foya_desktop.core.events import Event, PartDelta, StreamEnded, StreamStarted, TurnFinished
@@ -144,7 +154,8 @@ async def main(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         small = await build_session(kernel, "small", 500)
         large = await build_session(kernel, "large", 50_000)
-        print(f"built sessions (500 + 50,000 messages) in {time.perf_counter() - t0:.1f} s")
+        untouched = await build_session(kernel, "first message", 50_000)  # never compacted before
+        print(f"built sessions (500 + 2 x 50,000 messages) in {time.perf_counter() - t0:.1f} s")
         await time_open(kernel, small, runs=2)  # warm up Qt, fonts, SQLite
         t_small = await time_open(kernel, small)
         t_large = await time_open(kernel, large)
@@ -158,7 +169,7 @@ async def main(args: argparse.Namespace) -> None:
         ui_small, ui_large = t_small - q_small, t_large - q_large
         print(f"  UI alone (load + layout + paint): {ui_small * 1000:.1f} ms vs {ui_large * 1000:.1f} ms, "
               f"ratio {ui_large / ui_small:.2f}")
-        await report_streaming(kernel, fake, large, args)
+        await report_streaming(kernel, fake, large, untouched, args)
         await kernel.close()
 
 
@@ -168,10 +179,145 @@ def rss_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id: str,
+class LagProbe:
+    """Records how late a 1 ms sleep wakes on the loop: each lateness is one busy GUI stretch."""
+
+    TICK = 0.001
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> LagProbe:
+        self.lags = []
+        self._task = asyncio.ensure_future(self._run())
+        return self
+
+    async def stop(self) -> LagProbe:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        return self
+
+    async def _run(self) -> None:
+        last = time.perf_counter()
+        while True:
+            await asyncio.sleep(self.TICK)
+            now = time.perf_counter()
+            self.lags.append(max(0.0, now - last - self.TICK))
+            last = now
+
+    @property
+    def worst(self) -> float:
+        return max(self.lags, default=0.0)
+
+    def over(self, limit: float = 0.016) -> int:
+        return sum(lag > limit for lag in self.lags)
+
+    def summary(self) -> str:
+        ordered = sorted(self.lags) or [0.0]
+        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+        return (f"longest frame {self.worst * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+                f"{self.over()} of {len(self.lags)} frames over 16 ms")
+
+
+class PaintCounter(QObject):
+    """Counts paint events delivered to any widget of the application."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def met(ok: bool) -> str:
+    return "MET" if ok else "NOT MET"
+
+
+async def report_paging(window: MainWindow, seconds: float) -> None:
+    """Scroll up the 50k session with wheel-sized steps, then drag the scroll bar to the top."""
+    view, model = window.pane.timeline_view, window.pane.timeline_model
+    inner = view.verticalScrollBar()
+    await window.runner.drain()
+    while model.loading or not model.rowCount():  # noqa: ASYNC110 (no event to wait on)
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.3)
+    first = model.row_at(0)
+    start_seq = getattr(first, "seq", 0)
+    probe = LagProbe().start()
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        inner.setValue(max(0, inner.value() - 120))  # one wheel notch is 3 x 24 px; a brisk flick
+        await asyncio.sleep(0.016)
+    await probe.stop()
+    paged = start_seq - getattr(model.row_at(0), "seq", start_seq)
+    print(f"paging while scrolling up for {seconds:.0f} s: {paged} messages paged in; {probe.summary()}")
+    print(f"  no frame over 16 ms: {met(probe.over() == 0)}")
+    view.grab().save("/tmp/foya-bench-paging.png")
+    bar = getattr(view, "session_bar", inner)
+    probe.start()
+    t0 = time.perf_counter()
+    reached = False
+    while time.perf_counter() - t0 < 30:
+        bar.setSliderDown(True)
+        bar.setSliderPosition(bar.minimum())
+        await asyncio.sleep(0.016)
+        if not model.has_older and not model.loading and model.rowCount() and view.row_rect(0).top() >= 0:
+            bar.setSliderDown(False)
+            view.viewport().repaint()
+            reached = True
+            break
+    bar.setSliderDown(False)
+    took = time.perf_counter() - t0
+    await probe.stop()
+    view.grab().save("/tmp/foya-bench-top.png")
+    state = f"in {took:.2f} s" if reached else f"not reached in {took:.0f} s"
+    print(f"top of the 50k session by dragging the scroll bar: {state}; {probe.summary()}")
+    print(f"  top in <= 1 s: {met(reached and took <= 1.0)}")
+    view.jump_to_latest()
+    await window.runner.drain()
+    await asyncio.sleep(0.3)
+
+
+async def report_first_message(window: MainWindow, kernel: Kernel, fake: FakeProviderServer,
+                               session_id: str) -> None:
+    """The longest GUI stall from sending the first message into a 50k session (its history is
+    compiled in full, found too long, compacted, compiled again) to its reply's end."""
+    fake.script(Reply(text="Summary: many questions about steps."), Reply(text="Noted."))
+    done = asyncio.Event()
+    unsubscribe = kernel.bus.subscribe(lambda e: done.set() if isinstance(e, TurnFinished) else None)
+    probe = LagProbe().start()
+    await asyncio.sleep(0.05)
+    await kernel.turns.send(session_id, "One more question.")
+    await done.wait()
+    await asyncio.sleep(0.1)
+    await probe.stop()
+    unsubscribe()
+    print(f"first message sent into the 50k session (send to reply stored): {probe.summary()}")
+    print(f"  GUI thread <= 16 ms: {met(probe.worst <= 0.016)}")
+
+
+async def report_idle(app: QApplication, seconds: float = 3.0) -> None:
+    """Paint events per second with the 50k session shown and nothing happening (P5)."""
+    counter = PaintCounter()
+    await asyncio.sleep(0.5)
+    app.installEventFilter(counter)
+    await asyncio.sleep(seconds)
+    app.removeEventFilter(counter)
+    rate = counter.count / seconds
+    print(f"idle repaints with the 50k session shown: {rate:.1f}/s (P5 goal: 0) {met(counter.count == 0)}")
+
+
+async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id: str, untouched: str,
                            args: argparse.Namespace) -> None:
     """Stream once headless, once into the window showing the 50k session; memory with the 50k
-    session shown vs the window showing no session (the welcome page)."""
+    session shown vs the window showing no session (the welcome page); then paging, the first
+    message and idle repaints in that window."""
     seconds, rate = args.stream_seconds, args.tokens_per_second
     await stream_cpu(kernel, fake, session_id, 0.5, rate)  # warm up the engine and HTTP client
     headless = await stream_cpu(kernel, fake, session_id, seconds, rate)
@@ -191,21 +337,32 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     shown = rss_mb()
     print(f"RSS with the 50k session shown vs none: {shown:.0f} MB vs {empty:.0f} MB -> "
           f"{shown - empty:+.1f} MB (goal: keep about +8 MB, the issue's figure) "
-          f"{'MET' if shown - empty <= 8 else 'NOT MET'}", flush=True)
+          f"{met(shown - empty <= 8)}", flush=True)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    await report_idle(app)
     delegate = window.pane.timeline_view.timeline_delegate
     measured = delegate.measured
+    probe = LagProbe().start()
     windowed = await stream_cpu(kernel, fake, session_id, seconds, rate)
+    await probe.stop()
     synthetic_window = await publish_cpu(kernel, session_id, seconds, rate)
     print(f"streaming {rate} tok/s into the 50k session (engine + fake provider over HTTP):")
     _cpu_line("no window", *headless)
     _cpu_line("window", *windowed)
     stream_ratio = windowed[0] / headless[0]
     print(f"  ratio window/no window: {stream_ratio:.2f}  (goal ≤ 1.8) "
-          f"{'MET' if stream_ratio <= 1.8 else 'NOT MET'}; "
+          f"{met(stream_ratio <= 1.8)}; "
           f"{delegate.measured - measured} row measurements while streaming")
+    print(f"  loop lag while streaming into the window: {probe.summary()}")
     print(f"the same rate as bare bus events (UI cost alone, {seconds:.0f} s):")
     _cpu_line("no window", *synthetic_headless)
     _cpu_line("window", *synthetic_window)
+    await report_paging(window, args.scroll_seconds)
+    window.tree_view.select_session(untouched)
+    await window.runner.drain()
+    await asyncio.sleep(0.5)
+    await report_first_message(window, kernel, fake, untouched)
     bridge.close()
     window.quit_controller.quitting = True
     window.close()
@@ -235,6 +392,7 @@ def parse_args() -> argparse.Namespace:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--stream-seconds", type=float, default=5.0)
     parser.add_argument("--tokens-per-second", type=int, default=200)
+    parser.add_argument("--scroll-seconds", type=float, default=3.0)
     return parser.parse_args()
 
 

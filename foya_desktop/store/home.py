@@ -7,10 +7,9 @@ OS keyring, which the OS owns).
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-
-import platformdirs
 
 APP_NAME = "foya-desktop"
 
@@ -54,8 +53,15 @@ class Home:
 
 
 def default_home() -> Home:
-    """``$FOYA_HOME`` if set, else the per-user data directory from platformdirs."""
+    """``$FOYA_HOME`` if set, else the per-user data directory: the XDG rule on Linux (what
+    platformdirs says there, without its ~25 ms import on the window's path to the first paint),
+    platformdirs elsewhere."""
     override = os.environ.get("FOYA_HOME", "").strip()
     if override:
         return Home(Path(override).expanduser().resolve())
+    if sys.platform.startswith("linux"):
+        data = os.environ.get("XDG_DATA_HOME", "").strip()
+        return Home(Path(data if data else Path.home() / ".local" / "share") / APP_NAME)
+    import platformdirs
+
     return Home(Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)))

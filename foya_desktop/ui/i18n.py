@@ -25,7 +25,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QDateTime, QLibraryInfo, QLocale, QTranslator
 
-from foya_desktop.core.figures import HOW_COUNTED
 from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import Language, PreferencesFile
 
@@ -141,8 +140,20 @@ def clock(epoch_ms: int) -> str:
     return QLocale().toString(QDateTime.fromMSecsSinceEpoch(epoch_ms).time(), "HH:mm:ss")
 
 
+def day_and_time(epoch_ms: int) -> str:
+    """A day and time (``Mar 3 14:05``, ``3月3日 14:05``): month names are the window's language's,
+    and the pattern is translatable (languages order day and month differently)."""
+    pattern = QCoreApplication.translate("Summaries", "MMM d HH:mm", "a day and time (QDateTime format)")
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:  # no locale set up (tests, a bare environment)
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return locale.toString(QDateTime.fromMSecsSinceEpoch(epoch_ms), pattern)
+
+
 def how_counted() -> str:
     """``core.figures.HOW_COUNTED`` in the window's language (English when the core's text changed)."""
+    from foya_desktop.core.figures import HOW_COUNTED  # not on the start frame's path (app.py)
+
     return core_text(HOW_COUNTED)
 
 

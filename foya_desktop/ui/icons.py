@@ -9,8 +9,8 @@ The icon set (toolbar, composer, menus) is drawn from the SVG line drawings in
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QPoint, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QGuiApplication, QIcon, QIconEngine, QPainter, QPalette, QPixmap
+from PySide6.QtCore import QByteArray, QPoint, QRect, QRectF, QSize
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QIconEngine, QPainter, QPalette, QPixmap
 
 from foya_desktop.resources import ICON_SIZES, icon_png
 from foya_desktop.ui import glyphs
@@ -61,7 +61,7 @@ class _GlyphEngine(QIconEngine):
 
     def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
         pixmap = QPixmap(size)
-        pixmap.fill(Qt.GlobalColor.transparent)
+        pixmap.fill(QColor(0, 0, 0, 0))  # transparent; not Qt.GlobalColor: see theme.platform_palette_is_dark
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.paint(painter, QRect(QPoint(0, 0), size), mode, state)

@@ -89,6 +89,10 @@ class SessionPane(QWidget):
         self.renderer.activity = self  # tool rows ask whether a call without a result still runs
         self._turns: dict[str, str] = {}
         """The turn running in each session, by session id (from the turn events)."""
+        self._jump_target: int | None = None
+        """Where the session scroll bar was dragged last (``_jump_loop`` goes there)."""
+        self._jumping = False
+        self._finding_oldest = False
         self.cards = TimelineCards(self.timeline_view, self.timeline_model, kernel, runner, speakers, self)
         self.images = ImageBrowser(self.timeline_view, self.timeline_model, kernel.history.read_artifact,
                                    self)
@@ -138,6 +142,8 @@ class SessionPane(QWidget):
         self.composer.drops.install(self.timeline_view.viewport())  # drop a screenshot anywhere
         self.thumbnails.loaded.connect(lambda _sha: self.timeline_view.viewport().update())
         self.timeline_view.near_top.connect(self._fetch_older)
+        self.timeline_view.jump_requested.connect(self._jump_to_seq)
+        self.timeline_view.oldest_wanted.connect(self._find_oldest)
         self.timeline_view.reload_requested.connect(self._reload)
         self.composer.send_requested.connect(self.send)
         self.composer.stop_requested.connect(self._stop)
@@ -450,6 +456,35 @@ class SessionPane(QWidget):
     def _fetch_older(self) -> None:
         if not self.timeline_model.loading:
             self._runner.spawn(self.timeline_model.fetch_older(), self.tr("Loading older messages"))
+
+    def _jump_to_seq(self, seq: int) -> None:
+        """The session scroll bar was dragged: one jump at a time, always to the latest target."""
+        self._jump_target = seq
+        if not self._jumping:
+            self._jumping = True
+            self._runner.spawn(self._jump_loop(), self.tr("Showing that part of the session"))
+
+    async def _jump_loop(self) -> None:
+        try:
+            while self._jump_target is not None:
+                seq, self._jump_target = self._jump_target, None
+                row = await self.timeline_model.jump_to(seq)
+                if row is not None:
+                    self.timeline_view.show_row_at_top(row)
+        finally:
+            self._jumping = False
+
+    def _find_oldest(self) -> None:
+        if not self._finding_oldest:
+            self._finding_oldest = True
+            self._runner.spawn(self._oldest(), self.tr("Showing that part of the session"))
+
+    async def _oldest(self) -> None:
+        try:
+            await self.timeline_model.find_oldest_seq()
+        finally:
+            self._finding_oldest = False
+        self.timeline_view.sync_session_bar()
 
     def _reload(self) -> None:
         self._runner.spawn(self.show_session(self.session), self.tr("Loading the newest messages"))

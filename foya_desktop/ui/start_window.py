@@ -15,20 +15,34 @@ are disabled; Quit (and closing the frame) is remembered and honoured as soon as
 open; a second launch's hand-over is queued and delivered to the real window.
 
 Keep this module's imports to Qt and the preferences: everything it imports is paid for before
-the first paint (``tests/ui/test_startup_imports.py`` checks the heavy modules stay out).
+the first paint (``tests/ui/test_startup_imports.py`` checks the heavy modules stay out). It also
+names no enum of PySide's ``Qt`` namespace: the first use of any of them builds all of them (~70 ms
+on this machine), so the frame uses Qt's defaults, layouts and one property value instead.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QToolBar, QTreeView, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QToolBar,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import i18n, theme
-from foya_desktop.ui.icons import app_icon, icon
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.window_state import WindowMemory
+
+TEXT_BESIDE_ICON = 2
+"""``Qt.ToolButtonStyle.ToolButtonTextBesideIcon`` (the real toolbar's style), by value: see above."""
 
 
 def _main_text(text: str) -> str:
@@ -52,7 +66,7 @@ class StartWindow(QMainWindow):
         """Quit was asked for; start-up ends once the engine it is opening can be closed."""
         self.launches: list[tuple[str, str]] = []
         """Second launches handed over meanwhile (folder, activation token), for the real window."""
-        self.setWindowIcon(app_icon())
+        # no icon of its own: the application's, set after the first paint (app.set_window_icon)
         self.setWindowTitle(_main_text("Foya"))
         self.resize(1200, 800)
         self.sidebar = QTreeView()
@@ -61,11 +75,10 @@ class StartWindow(QMainWindow):
         self.sidebar.setEnabled(False)
         self.sidebar.setPalette(theme.sidebar_palette(theme.is_dark()))
         self.opening = QLabel()
-        self.opening.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.opening.setEnabled(False)  # the dim "not yet" colour of the palette
-        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter()  # horizontal, as the real window's
         splitter.addWidget(self.sidebar)
-        splitter.addWidget(self.opening)
+        splitter.addWidget(_centred(self.opening))
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 940])
         splitter.setChildrenCollapsible(False)
@@ -79,16 +92,16 @@ class StartWindow(QMainWindow):
     def _build_menus(self) -> None:
         """The real window's File menu and toolbar, disabled except Quit and Close."""
         new = QAction(icon("new"), _main_text("New session"), self)
-        new.setShortcut(QKeySequence(QKeySequence.StandardKey.New))
+        new.setShortcuts(QKeySequence.StandardKey.New)  # not setShortcut(): its overloads build ``Qt``
         connections = QAction(icon("connections"), _main_text("Connections…"), self)
         vps = QAction(icon("vps"), _main_text("VPs…"), self)
         for action in (new, connections, vps):
             action.setEnabled(False)
         close = QAction(_main_text("Close window"), self)
-        close.setShortcut(QKeySequence(QKeySequence.StandardKey.Close))
+        close.setShortcuts(QKeySequence.StandardKey.Close)
         close.triggered.connect(self.close)
         quit_ = QAction(_main_text("Quit"), self)
-        quit_.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
+        quit_.setShortcuts(QKeySequence.StandardKey.Quit)
         quit_.triggered.connect(self.request_quit)
         self.quit_action = quit_
         self.disabled_actions = (new, connections, vps)
@@ -102,7 +115,7 @@ class StartWindow(QMainWindow):
         toolbar.setObjectName("mainToolbar")  # the real toolbar's name: its stored state applies
         toolbar.setMovable(False)
         toolbar.setIconSize(QSize(18, 18))
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.setProperty("toolButtonStyle", TEXT_BESIDE_ICON)
         for action in (new, connections, vps):
             toolbar.addAction(action)
         self.addToolBar(toolbar)
@@ -138,13 +151,28 @@ class StartWindow(QMainWindow):
         event.accept()
 
 
+def _centred(label: QLabel) -> QWidget:
+    """``label`` in the middle of the timeline's place (stretches around it: no alignment enum)."""
+    area = QWidget()
+    column = QVBoxLayout(area)
+    row = QHBoxLayout()
+    row.addStretch(1)
+    row.addWidget(label)
+    row.addStretch(1)
+    column.addStretch(1)
+    column.addLayout(row)
+    column.addStretch(1)
+    return area
+
+
 def open_start_window(preferences: PreferencesFile) -> StartWindow:
     """Install the language and theme from ``preferences``, then build the frame (not shown yet).
 
     The translators and the palette go in first: every widget reads its texts and colours when
-    it is built.
+    it is built. "Follow the system" is judged by the platform's palette here
+    (``theme.platform_palette_is_dark``); the real window then asks the desktop exactly.
     """
     prefs = preferences.load()
     i18n.install(prefs.language)
-    theme.apply_theme(prefs.theme)
+    theme.apply_theme(prefs.theme, guess=True)
     return StartWindow(preferences)

@@ -8,14 +8,12 @@ Colours derive from the application palette so a dark desktop theme works.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 
 from foya_desktop.ui import glyphs
@@ -47,6 +45,8 @@ def is_dark() -> bool:
 
 @cache
 def _hue_for(speaker: str) -> int:
+    import hashlib  # loads OpenSSL (~15 ms): not on the start frame's path
+
     digest = hashlib.sha1(speaker.encode(), usedforsecurity=False).digest()
     return _VP_HUES[digest[0] % len(_VP_HUES)]
 
@@ -194,13 +194,25 @@ def scaled_font(step: str, *, bold: bool = False) -> QFont:
 
 def system_prefers_dark() -> bool:
     """The desktop's light/dark preference (unknown counts as light)."""
+    from PySide6.QtCore import Qt  # see platform_palette_is_dark
+
     hints = QGuiApplication.styleHints()
     return hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
 
 
-def wants_dark(choice: ThemeChoice) -> bool:
-    """Whether ``choice`` means the dark theme right now."""
-    return choice == "dark" or (choice == "system" and system_prefers_dark())
+def platform_palette_is_dark() -> bool:
+    """Whether the platform theme's palette is dark — the start frame's guess at the desktop's
+    preference (``ui/start_window.py``): asking for the colour scheme itself makes PySide build its
+    whole ``Qt`` namespace (every enum of it, ~70 ms), a cost the first paint must not carry. The
+    platform themes derive their palette from the same scheme; the real window asks exactly."""
+    return is_dark()
+
+
+def wants_dark(choice: ThemeChoice, *, guess: bool = False) -> bool:
+    """Whether ``choice`` means the dark theme right now (``guess``: see platform_palette_is_dark)."""
+    if choice != "system":
+        return choice == "dark"
+    return platform_palette_is_dark() if guess else system_prefers_dark()
 
 
 def colors(dark: bool) -> dict[str, str]:
@@ -331,6 +343,7 @@ QDialog QLineEdit:focus, QDialog QPlainTextEdit:focus, QDialog QTextEdit:focus {
 QDialog QLineEdit:read-only {{ background: {c['alt']}; }}
 QDialog QListWidget, QDialog QListView, QDialog QTreeView, QDialog QTableView {{
     border: 1px solid {c['mid']}; border-radius: 6px; background: {c['base']}; }}
+QDialog QListWidget::item, QDialog QListView::item {{ padding: 4px 6px; border-radius: 4px; }}
 QDialog QGroupBox {{ border: 1px solid {c['mid']}; border-radius: 8px; margin-top: 14px; padding-top: 6px; }}
 QDialog QGroupBox::title {{ subcontrol-origin: margin; left: 10px; padding: 0px 4px; color: {c['dim']}; }}
 QToolButton#queueButton {{ border: 1px solid transparent; border-radius: 6px; padding: 2px 6px; }}
@@ -354,14 +367,15 @@ QFrame#card QPlainTextEdit {{ background: {c['alt']}; }}
 """ + _combo_rules(c)
 
 
-def apply_theme(choice: ThemeChoice) -> bool:
+def apply_theme(choice: ThemeChoice, *, guess: bool = False) -> bool:
     """Give the application the theme ``choice`` means now; returns whether it is dark.
 
     Painted views keep no colours of their own (they ask this module while
-    painting), so a repaint after this call is enough for them.
+    painting), so a repaint after this call is enough for them. ``guess``: the start frame's
+    cheap reading of "system" (:func:`platform_palette_is_dark`).
     """
     app = QGuiApplication.instance()
-    dark = wants_dark(choice)
+    dark = wants_dark(choice, guess=guess)
     if isinstance(app, QGuiApplication):
         QGuiApplication.setPalette(make_palette(dark))
         set_sheet = getattr(app, "setStyleSheet", None)  # a QApplication (widgets) has one

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import CompactionCheckpoint, PhaseChanged
+from foya_desktop.core.llm import LlmMessage
 from foya_desktop.core.model import Connection, ProviderKind, Session
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.request import context_window
 from foya_desktop.engine.request.context_window import (
     SUMMARY_HEADING,
     CompactionPolicy,
@@ -114,3 +118,22 @@ async def test_compaction_refused_while_busy_and_stoppable(
         await job
     assert await kernel.lifecycle.checkpoints(session.id) == []
     assert kernel.turns.phase(session.id) == "idle"
+
+
+async def test_the_request_history_is_compiled_once_per_step_off_the_event_loop_thread(
+        kernel: Kernel, session: Session, say: Say, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: compiling the whole history for a request never runs on the loop thread (the GUI
+    thread in the window: the first message into a 50,000-message session froze it), once per step."""
+    threads: list[threading.Thread] = []
+    real = context_window.compile_for_request
+
+    def recording(*args: Any) -> tuple[LlmMessage, ...]:
+        threads.append(threading.current_thread())
+        return real(*args)
+
+    monkeypatch.setattr(context_window, "compile_for_request", recording)
+    loop_thread = threading.current_thread()
+    await say("first question")
+    assert len(threads) == 1 and threads[0] is not loop_thread
+    await say("second question")
+    assert len(threads) == 2 and loop_thread not in threads

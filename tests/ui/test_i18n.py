@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QDate, QLocale
+from PySide6.QtCore import QCoreApplication, QDate, QDateTime, QLocale, QTime
 from PySide6.QtWidgets import QApplication, QLabel
 
 from foya_desktop.core.errors import AuthError, DiskFull, InvalidOperation
@@ -298,3 +298,19 @@ async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Ke
     assert isinstance(app, QApplication)
     i18n.install("en", app)
     assert approval_reason_text(redirect.reason_code, redirect.reason_params, redirect.reason) == redirect.reason
+
+
+def test_message_times_of_other_days_use_the_windows_language(qapp: QApplication) -> None:
+    """Issue 12 "dates … follow the locale": the timeline's "Mar 3 14:05" is "3月3日 14:05" in
+    Chinese (it was the C library's English month name in both)."""
+    from foya_desktop.ui.timeline.summaries import clock
+
+    march_3 = int(QDateTime(QDate(2026, 3, 3), QTime(14, 5)).toMSecsSinceEpoch())
+    later = march_3 / 1000 + 90 * 86400
+    assert clock(march_3, now=later) == "Mar 3 14:05"
+    i18n.install("zh_CN", qapp)
+    try:
+        assert clock(march_3, now=later) == "3月3日 14:05"
+        assert clock(march_3, now=march_3 / 1000 + 60) == "14:05"  # today: the time alone
+    finally:
+        i18n.install("en", qapp)

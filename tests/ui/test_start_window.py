@@ -13,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMainWindow, QToolBar
 
 from foya_desktop.app import run_app
 from foya_desktop.engine.bootstrap import build_kernel
@@ -152,3 +156,35 @@ async def test_the_frame_comes_up_where_the_window_was_and_in_the_persons_langua
         from foya_desktop.ui import i18n
 
         i18n.install("en")
+
+
+def test_the_frame_is_built_and_painted_without_pyside_building_its_qt_namespace(tmp_path: Path) -> None:
+    """PySide builds every enum of its ``Qt`` namespace at the first use of any (~70 ms here, a
+    quarter of a bare window's start-up): the frame must get to its first paint without one
+    (``ui/start_window.py``); the real window pays it after the paint. In a fresh interpreter."""
+    code = (
+        "import sys\n"
+        "import PySide6.QtCore as core\n"
+        "from foya_desktop.app import make_application, show_start_window\n"
+        "from foya_desktop.store.home import Home\n"
+        "from pathlib import Path\n"
+        "app = make_application([])\n"
+        f"start = show_start_window(Home(Path({str(tmp_path / 'home')!r})), None)\n"
+        "start.first_paint.wait_here(20)\n"
+        "print(start.first_paint.done, 'Qt' in vars(core))\n")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]  # painted; no Qt namespace built
+
+
+def test_the_frames_toolbar_looks_like_the_real_one(qapp: QApplication) -> None:
+    """The by-value tool button style is the real toolbar's (text beside the icon)."""
+    frame = StartWindow()
+    (toolbar,) = frame.findChildren(QToolBar)
+    assert toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+    assert toolbar.objectName() == "mainToolbar" and [a.text() for a in toolbar.actions()] == [
+        "New session", "Connections…", "VPs…"]
+    assert not any(a.isEnabled() for a in toolbar.actions())
+    frame.deleteLater()

@@ -76,18 +76,41 @@ def _close(a: QColor, b: QColor) -> bool:
     return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) < 60
 
 
-async def test_heights_are_measured_once_per_revision() -> None:
+async def test_heights_are_measured_near_the_viewport_once_per_revision() -> None:
+    """Issue 14: rows far from the viewport keep an estimated height (no layout, no highlighting);
+    rows come near it measured, and scrolling back and repainting measure nothing again."""
     kernel = FakeKernel()
     kernel.add_messages("s", conversation(80))
-    view, _model = await _view(kernel)
+    view, model = await _view(kernel)
     delegate = view.timeline_delegate
     measured = delegate.measured
-    assert measured >= 80
+    assert 0 < measured < model.rowCount()  # the last screens, not all 80 rows
+    assert delegate.is_estimated_row(0)
+    view.scrollToTop()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the top measured")
+    assert not delegate.is_estimated_row(0)
+    after_top = delegate.measured
     view.viewport().update()
+    await settle()
+    view.scrollToBottom()
     await settle()
     view.scrollToTop()
     await settle()
-    assert delegate.measured == measured  # scrolling and repainting reuse cached heights
+    assert delegate.measured == after_top  # scrolling and repainting reuse cached heights
+    _assert_rows_tile(view, model)
+
+
+def _assert_rows_tile(view: TimelineView, model: TimelineModel) -> None:
+    """Rows on screen sit edge to edge at their measured heights: none overlaps another."""
+    viewport = view.viewport().rect()
+    shown = [i for i in range(model.rowCount()) if view.row_rect(i).intersects(viewport)]
+    assert shown
+    for i in shown:
+        rect = view.row_rect(i)
+        assert not view.timeline_delegate.is_estimated_row(i)
+        assert rect.height() == view.timeline_delegate.measure(model.index(i, 0)), i
+        if i + 1 < model.rowCount():
+            assert view.row_rect(i + 1).top() == rect.bottom() + 1, i
 
 
 async def test_scrolling_near_the_top_pages_in_and_keeps_the_anchor() -> None:

@@ -21,6 +21,7 @@ from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.main_window import MainWindow
+from foya_desktop.ui.tray.icon import TrayState, tray_icon
 from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
 from tests.ui.helpers import Events, open_session, settle, show, wait_until
 
@@ -72,6 +73,13 @@ def _send(window: MainWindow, text: str) -> None:
     window.pane.send()
 
 
+def _icon_shows(window: MainWindow, state: TrayState) -> bool:
+    """Whether the tray icon on screen is the picture for ``state`` (issue 12: activity and "needs you")."""
+    tray = window.quit_controller.tray
+    assert tray is not None
+    return tray.icon().pixmap(32, 32).toImage() == tray_icon(state).pixmap(32, 32).toImage()
+
+
 def _menu_texts(window: MainWindow) -> list[str]:
     tray = window.quit_controller.tray
     assert tray is not None and tray.contextMenu() is not None
@@ -89,7 +97,8 @@ async def test_closing_mid_turn_keeps_it_running_says_so_once_and_notifies_when_
     sid = await open_session(tray_window, real_kernel, title="Long answer")
     _send(tray_window, "take your time")
     await wait_until(lambda: tray_window.tray_agent.running == [sid], what="the turn running")
-    assert tray_window.tray_agent.state == "working"
+    assert tray_window.tray_agent.state == "working" and _icon_shows(tray_window, "working")
+    assert not _icon_shows(tray_window, "idle") and not _icon_shows(tray_window, "needs_you")
     texts = _menu_texts(tray_window)
     assert texts[:3] == ["Show Foya", "Running", "Long answer"] and "New session" in texts and "Quit" in texts
     tray_window.close()
@@ -101,6 +110,7 @@ async def test_closing_mid_turn_keeps_it_running_says_so_once_and_notifies_when_
     assert shown.items == [("finished", "Reply finished", "Long answer")]
     await settle()
     assert (tray_window.tray_agent.state, tray_window.tray_agent.running) == ("idle", [])
+    assert _icon_shows(tray_window, "idle")
     # a click on the message brings the window back with the session
     tray = tray_window.quit_controller.tray
     assert tray is not None
@@ -143,6 +153,7 @@ async def test_a_waiting_approval_in_another_session_notifies_and_opens_at_its_c
     await settle()
     agent = tray_window.tray_agent
     assert agent.state == "needs_you" and [s for s, _ in agent.waiting] == [sid]
+    assert _icon_shows(tray_window, "needs_you")
     texts = _menu_texts(tray_window)
     assert "Waiting for you" in texts and texts[texts.index("Waiting for you") + 1] == "Writer"
     tray = tray_window.quit_controller.tray

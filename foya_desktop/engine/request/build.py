@@ -28,7 +28,8 @@ async def build_request(svc: Services, session: Session, vp: VP, roster: list[VP
     policy = await load_policy(svc.store)
     request = await compose(svc, session, vp, roster, turn_id, model, policy)
     conn = await svc.providers.connection_for(session)
-    if estimate_tokens(request) > policy.threshold * conn.context_window and \
+    tokens = await asyncio.to_thread(estimate_tokens, request)  # proportional to the history
+    if tokens > policy.threshold * conn.context_window and \
             await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
         request = await compose(svc, session, vp, roster, turn_id, model, policy)
     return request

@@ -4,11 +4,17 @@ Each VP sees user messages, its own replies and tool traffic verbatim, and
 other VPs' replies as quoted notes (never their tool traffic). Tool calls
 without a result — a crash or a stop mid-tool — get a synthetic
 "interrupted" result so every vendor accepts the request.
+
+Compiling is plain synchronous work over the whole valid history (50,000
+messages take a quarter of a second), so it runs on a worker thread
+(``context_window.compose``), never on the event loop, which is the GUI thread
+in the window (issue 14: the first message into a long session froze it).
+Images are read with a blocking loader on that thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmPart, LlmToolResult
@@ -30,7 +36,8 @@ INTERRUPTED_RESULT = (
     "was cancelled). It may or may not have completed; check before repeating it."
 )
 
-ArtifactLoader = Callable[[str], Awaitable[bytes]]
+ArtifactLoader = Callable[[str], bytes]
+"""Blocking: the bytes of an artifact; ``FileNotFoundError``/``ValueError`` when it is gone."""
 
 
 @dataclass
@@ -43,9 +50,12 @@ class _State:
     becomes the hand-off message it answers."""
 
 
-async def compile_messages(history: list[Message], vp: VP, names: dict[str, str],
-                           load: ArtifactLoader, *, exclude_turn: str = "") -> list[LlmMessage]:
-    """Translate ``history`` for ``vp``; messages of others in ``exclude_turn`` are left out."""
+def compile_messages(history: list[Message], vp: VP, names: dict[str, str],
+                     load: ArtifactLoader, *, exclude_turn: str = "") -> list[LlmMessage]:
+    """Translate ``history`` for ``vp``; messages of others in ``exclude_turn`` are left out.
+
+    Blocking (see the module docstring): call it on a worker thread.
+    """
     st = _State(out=[], notes=[], open_calls={}, routes={})
     for msg in history:
         mine = msg.speaker == vp.id
@@ -53,7 +63,7 @@ async def compile_messages(history: list[Message], vp: VP, names: dict[str, str]
         if msg.role == "user":
             _close_calls(st)
             _flush_notes(st)
-            st.out.append(LlmMessage("user", await _user_parts(msg, load)))
+            st.out.append(LlmMessage("user", _user_parts(msg, load)))
         elif msg.role == "assistant" and mine:
             _close_calls(st)
             _flush_notes(st)
@@ -63,7 +73,7 @@ async def compile_messages(history: list[Message], vp: VP, names: dict[str, str]
             result = msg.tool_result
             if result is not None and result.call_id in st.open_calls:
                 st.open_calls.pop(result.call_id)
-                images = tuple([InlineImage(i.mime, await _load(load, i.artifact)) for i in result.images])
+                images = tuple([InlineImage(i.mime, _load(load, i.artifact)) for i in result.images])
                 gone = [_image_label(i) for i, got in zip(result.images, images, strict=True) if not got.data]
                 content = result.content + "".join(
                     f"\n[image {label} is no longer available]" for label in gone)
@@ -106,13 +116,13 @@ def _assistant(msg: Message) -> LlmMessage:
     return LlmMessage("assistant", tuple(parts) or (TextPart("[no output]"),))
 
 
-async def _user_parts(msg: Message, load: ArtifactLoader) -> tuple[LlmPart, ...]:
+def _user_parts(msg: Message, load: ArtifactLoader) -> tuple[LlmPart, ...]:
     parts: list[LlmPart] = []
     for p in msg.parts:
         if isinstance(p, TextPart):
             parts.append(p)
         elif isinstance(p, ImagePart):
-            data = await _load(load, p.artifact)
+            data = _load(load, p.artifact)
             parts.append(InlineImage(p.mime, data) if data else
                          TextPart(f"[image {_image_label(p)} is no longer available]"))
     return tuple(parts) or (TextPart(""),)
@@ -122,9 +132,9 @@ def _image_label(part: ImagePart) -> str:
     return part.name or part.artifact[:12]
 
 
-async def _load(load: ArtifactLoader, sha: str) -> bytes:
+def _load(load: ArtifactLoader, sha: str) -> bytes:
     try:
-        return await load(sha)
+        return load(sha)
     except (FileNotFoundError, ValueError):
         return b""
 

@@ -13,17 +13,18 @@ compact, and free.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import asdict, dataclass, replace
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
-from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
+from foya_desktop.core.messages import Message, ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.memory.context import context_sections
 from foya_desktop.engine.project_files.catalog import SKILL_TOOL, context_prompt
 from foya_desktop.engine.project_files.session_files import session_files
-from foya_desktop.engine.request.context import compile_messages
+from foya_desktop.engine.request.context import ArtifactLoader, compile_messages
 from foya_desktop.engine.request.prompt import system_prompt
 from foya_desktop.engine.services import Services
 from foya_desktop.store.ops_checkpoints import get_policy, latest_checkpoint, set_policy
@@ -63,7 +64,8 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
     checkpoint = await svc.store.read(latest_checkpoint, session.id)
     history = await svc.store.valid_messages(session.id, checkpoint.covers_seq if checkpoint else 0)
     names = {v.id: v.name for v in roster}
-    messages = await compile_messages(history, vp, names, svc.store.read_artifact, exclude_turn=turn_id)
+    messages = await asyncio.to_thread(compile_for_request, history, vp, names, svc.store.files.get,
+                                       turn_id, policy.tool_output_budget * 4)
     project = await svc.store.get_project(session.project_id) if session.project_id else None
     files = await session_files(svc, session)
     system = system_prompt(vp, session, roster, project,
@@ -75,11 +77,20 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
         system = f"{system}\n\n{SUMMARY_HEADING}\n{checkpoint.summary}"
     if svc.mcp is not None and session.project_id:
         await svc.mcp.prepare(session, await _context_window(svc, session))
-    return LlmRequest(model=model, system=system,
-                      messages=tuple(elide_tool_outputs(messages, policy.tool_output_budget * 4)),
+    return LlmRequest(model=model, system=system, messages=messages,
                       tools=tuple(t for t in svc.tools.specs_for(session, vp)
                                   if t.name != SKILL_TOOL or files.skills),
                       reasoning_effort=session.reasoning_effort)
+
+
+def compile_for_request(history: list[Message], vp: VP, names: dict[str, str], load: ArtifactLoader,
+                        turn_id: str, tool_output_chars: int) -> tuple[LlmMessage, ...]:
+    """The request's messages: ``history`` compiled for ``vp``, older tool outputs elided.
+
+    Blocking and proportional to the whole history: ``compose`` runs it on a worker thread.
+    """
+    messages = compile_messages(history, vp, names, load, exclude_turn=turn_id)
+    return tuple(elide_tool_outputs(messages, tool_output_chars))
 
 
 async def _context_window(svc: Services, session: Session) -> int:

@@ -45,7 +45,8 @@ async def summarise(svc: Services, session: Session, vp: VP, roster: list[VP],
     """Ask the session's model for a summary of ``previous`` + ``messages`` (no tools offered)."""
     provider, model = await svc.providers.resolve(session, vp)
     conn = await svc.providers.connection_for(session)
-    transcript = render_transcript(messages, {v.id: v.name for v in roster})
+    # NOTE: the whole older history: on a worker thread, not the loop (the GUI thread in the window).
+    transcript = await asyncio.to_thread(render_transcript, messages, {v.id: v.name for v in roster})
     room = max(4_000, int(conn.context_window * 4 * 0.6))
     if len(transcript) > room:
         transcript = "[… earliest part cut …]\n" + transcript[-room:]

@@ -106,7 +106,11 @@ class ConnectionsDialog(QDialog):
                            (self.tr("Save"), self._save)):
             button = QPushButton(text)
             button.clicked.connect(slot)
+            button.setAutoDefault(slot == self._save)
+            button.setDefault(slot == self._save)  # Enter in a field saves; the blue button says so
             buttons.addWidget(button)
+        for secondary in (self.test_button, self.models_button, self.use_env_button):
+            secondary.setAutoDefault(False)  # never the highlighted default (it was "List models")
         right = QVBoxLayout()
         problem_row = QHBoxLayout()
         problem_row.addWidget(self.problem, 1)

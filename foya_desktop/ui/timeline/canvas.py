@@ -26,6 +26,7 @@ from foya_desktop.ui.timeline.docs import (
     CODE_MARGIN,
     QUOTE_INDENT,
     code_blocks_in,
+    ensure_highlighted,
     quote_bars,
     rule_color,
 )
@@ -104,6 +105,7 @@ class Canvas:
             doc.setTextWidth(width)
         height = round(doc.size().height())
         if self.painter is not None and self._shows(self.top + self.y, height):
+            ensure_highlighted(doc)  # colours only: the height stays what was measured
             self.draw_document(doc, self.left + x, self.top + self.y, color)
             self._decorate(doc, x)
         self.y += height

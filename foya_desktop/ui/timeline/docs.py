@@ -5,9 +5,12 @@
 expensive to keep (each holds a full layout), so the delegate keeps only a
 few hundred in an LRU; heights are cached separately and survive eviction.
 
-Code blocks get a tinted background and Pygments colours. Formats are merged
-before the first layout: applying them afterwards re-lays out the document
-once per token.
+Code blocks get a tinted background and Pygments colours. Colours of stored
+messages are *deferred* (``defer_highlight``): a row is laid out without them
+to learn its height, and they are applied in one edit block (one re-layout of
+the code, not one per token) the first time the row is painted
+(``ensure_highlighted``): lexing every new row of a page of older history cost
+most of its 70–90 ms (issue 14), for rows nobody looked at.
 """
 
 from __future__ import annotations
@@ -49,8 +52,13 @@ _DARK = {Token.Keyword: "#cba6f7", Token.Name.Function: "#89b4fa", Token.Name.Cl
          Token.Comment: "#9399b2", Token.Operator: "#89dceb", Token.Name.Decorator: "#f9e2af"}
 
 
-def markdown_document(markdown: str, font: QFont, *, highlight: bool = True) -> QTextDocument:
-    """A document for one markdown text, styled for the timeline but not yet laid out."""
+def markdown_document(markdown: str, font: QFont, *, highlight: bool = True,
+                      defer_highlight: bool = False) -> QTextDocument:
+    """A document for one markdown text, styled for the timeline but not yet laid out.
+
+    ``highlight=False``: code is never coloured (a streaming tail, re-parsed every flush);
+    ``defer_highlight``: coloured by ``ensure_highlighted`` when first painted.
+    """
     doc = QTextDocument()
     doc.setDocumentMargin(0)
     doc.setDefaultFont(font)
@@ -61,8 +69,32 @@ def markdown_document(markdown: str, font: QFont, *, highlight: bool = True) -> 
         style_block_quotes(doc)
     if "|" in markdown:
         style_tables(doc)
-    decorate_code_blocks(doc, highlight=highlight)
+    decorate_code_blocks(doc, highlight=highlight and not defer_highlight)
+    if highlight and defer_highlight and doc.property(CODE_PROPERTY):
+        doc.setProperty(PENDING_PROPERTY, True)
     return doc
+
+
+PENDING_PROPERTY = "foyaHighlightPending"
+"""Set on documents whose code colours are deferred until they are painted."""
+
+
+def ensure_highlighted(doc: QTextDocument) -> bool:
+    """Colour the code of a deferred document now (painting calls this); True if it did."""
+    if not doc.property(PENDING_PROPERTY):
+        return False
+    doc.setProperty(PENDING_PROPERTY, False)
+    cursor = QTextCursor(doc)
+    cursor.beginEditBlock()
+    for run in _code_runs(doc):
+        _highlight_run(cursor, run)
+    cursor.endEditBlock()
+    return True
+
+
+def highlight_pending(doc: QTextDocument) -> bool:
+    """Whether ``doc`` has code whose colours were deferred and not applied yet (tests)."""
+    return bool(doc.property(PENDING_PROPERTY))
 
 
 QUOTE_INDENT = 14
@@ -333,10 +365,15 @@ def _lexer(language: str) -> Lexer | None:
         return None
 
 
+DOCUMENT_CACHE_SIZE = 800
+"""Documents kept: several pages of rows (a page of older history is 150 messages, a row has
+one document per text part), so scrolling back and forth over a few pages re-parses nothing."""
+
+
 class DocumentCache:
     """Least-recently-used documents keyed by whatever identifies their content."""
 
-    def __init__(self, capacity: int = 300) -> None:
+    def __init__(self, capacity: int = DOCUMENT_CACHE_SIZE) -> None:
         self._capacity = capacity
         self._docs: OrderedDict[Hashable, QTextDocument] = OrderedDict()
 
@@ -360,3 +397,7 @@ class DocumentCache:
 
     def __len__(self) -> int:
         return len(self._docs)
+
+    def items(self) -> list[tuple[Hashable, QTextDocument]]:
+        """(key, document) pairs, least recently used first (tests look at what is cached)."""
+        return list(self._docs.items())

@@ -91,6 +91,11 @@ class RowEditsMixin(QAbstractItemModel):
         """Announce a changed row (the view calls this when a streaming row's height changed)."""
         self._changed(i)
 
+    def refresh_rows(self, first: int, last: int) -> None:
+        """Announce rows whose height the view learnt just now (estimates it measured)."""
+        if 0 <= first <= last < len(self._rows):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0))
+
     def end_stream(self, session_id: str, message_id: str) -> None:
         """The stream is over; its stored message follows."""
         row = self._stream(message_id) if session_id == self.session_id else None

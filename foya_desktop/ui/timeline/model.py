@@ -60,6 +60,11 @@ class TimelineModel(CheckpointRowsMixin):
     def __init__(self, font: QFont, parent: QObject | None = None) -> None:
         super().__init__(font, parent)
         self._loader: PageLoader | None = None
+        self._live: Callable[[], Iterable[LiveStream]] = tuple
+        self.oldest_seq: int | None = None
+        """The session's first message seq, once known (the session scroll bar's top)."""
+        self.newest_seq: int | None = None
+        """The session's newest message seq as last seen (the session scroll bar's bottom)."""
         self._generation = 0
         self._loading = False
         self.has_older = False
@@ -80,8 +85,10 @@ class TimelineModel(CheckpointRowsMixin):
         self._generation += 1
         generation = self._generation
         self.beginResetModel()
+        if session_id != self.session_id:
+            self.oldest_seq = self.newest_seq = None
         self._reset_rows(session_id)
-        self._loader, self.has_older = loader, False
+        self._loader, self._live, self.has_older = loader, live, False
         self._set_detached(before_seq is not None)
         self.endResetModel()
         if session_id is None or loader is None:
@@ -96,6 +103,70 @@ class TimelineModel(CheckpointRowsMixin):
         if before_seq is None:
             self._append_rows(self._stream_rows(s for s in live() if s.message_id not in shown))
         self.has_older = len(messages) >= self.INITIAL_PAGE
+        self._learn_bounds(messages, newest=before_seq is None)
+
+    def _learn_bounds(self, messages: list[Message], *, newest: bool) -> None:
+        if not messages:
+            return
+        if not self.has_older:
+            self.oldest_seq = messages[0].seq
+        if newest or self.newest_seq is None or messages[-1].seq > self.newest_seq:
+            self.newest_seq = messages[-1].seq
+
+    def window_seqs(self) -> tuple[int, int] | None:
+        """The first and last stored message seq in the window."""
+        seqs = [r.seq for r in self._rows if isinstance(r, MessageRow)]
+        return (seqs[0], seqs[-1]) if seqs else None
+
+    async def find_oldest_seq(self) -> int | None:
+        """The session's first message seq: a bisection over seqs, ~20 one-row page queries.
+
+        NOTE: seqs are global (the event log's), so the first seq of a session cannot be guessed;
+        ``PageLoader`` answers "the newest message before X", which is enough to bisect.
+        """
+        window, loader, generation = self.window_seqs(), self._loader, self._generation
+        if self.oldest_seq is not None or window is None or loader is None:
+            return self.oldest_seq
+        low, high = 0, window[0]  # invariant: the first seq is in [low, high]
+        while low < high:
+            middle = (low + high) // 2
+            page = await loader(middle + 1, 1)
+            if generation != self._generation:
+                return None
+            if page:
+                high = page[0].seq
+            else:
+                low = middle + 1
+        self.oldest_seq = high
+        return high
+
+    async def jump_to(self, seq: int) -> int | None:
+        """Make the message at ``seq`` (or the nearest before it) part of the window; returns its
+        row. Within the window nothing loads; elsewhere the window is reloaded around it
+        (detached, like a search hit), or to the newest messages when ``seq`` is among them."""
+        window, loader = self.window_seqs(), self._loader
+        if window is None or loader is None or self._loading:
+            return None
+        oldest = self.oldest_seq if self.oldest_seq is not None else window[0]
+        seq = max(seq, oldest)
+        if not (window[0] <= seq <= window[1] or (seq <= window[0] and not self.has_older)):
+            rows = max(1, sum(isinstance(r, MessageRow) for r in self._rows) - 1)
+            per_message = max(1.0, (window[1] - window[0]) / rows)
+            before = seq + int(per_message * self.INITIAL_PAGE * 0.8) + 1
+            newest = self.newest_seq
+            await self.load(self.session_id, loader, self._live,
+                            before_seq=None if newest is not None and before > newest else before)
+        return self.row_for_seq(seq)
+
+    def row_for_seq(self, seq: int) -> int | None:
+        """The row of the last stored message with a seq at most ``seq`` (else the first row)."""
+        found = None
+        for i, row in enumerate(self._rows):
+            if isinstance(row, MessageRow):
+                if row.seq > seq:
+                    break
+                found = i
+        return found if found is not None else (0 if self._rows else None)
 
     async def fetch_older(self) -> int:
         """Page one batch of older messages in at the top; returns how many rows were added."""
@@ -107,6 +178,8 @@ class TimelineModel(CheckpointRowsMixin):
         if generation != self._generation:
             return 0
         self.has_older = len(messages) >= self.PAGE
+        if not self.has_older and messages:
+            self.oldest_seq = messages[0].seq
         fresh = [m for m in messages if m.id not in self._ids]
         self.rows_shifting.emit(True)
         try:

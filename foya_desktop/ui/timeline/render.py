@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 from PySide6.QtCore import QCoreApplication, QRect
-from PySide6.QtGui import QFont, QTextDocument
+from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
 
 from foya_desktop.core.messages import (
     ImagePart,
@@ -55,7 +55,7 @@ class RowRenderer(ToolRows):
         """Set by the owner of card widgets; their calls get a slot instead of a tool row."""
         self.activity: CallActivity | None = None
         """Set by the window: whether a call without a result still runs or waits for an approval."""
-        self.docs = DocumentCache(300)
+        self.docs = DocumentCache()
         self._bubble_widths: dict[tuple[str, int], int] = {}
         self.refresh_fonts()
 
@@ -64,6 +64,9 @@ class RowRenderer(ToolRows):
         self.body, self.small, self.mono = theme.body_font(), theme.small_font(), theme.mono_font()
         self.bold = QFont(self.small)
         self.bold.setBold(True)
+        body = QFontMetrics(self.body)
+        self._line, self._char = body.lineSpacing(), max(1, body.averageCharWidth())
+        self._small_line = QFontMetrics(self.bold).height() + 2
         self.docs.clear()
         self._bubble_widths.clear()
 
@@ -102,6 +105,36 @@ class RowRenderer(ToolRows):
         else:
             self._reply(canvas, row, header)
         canvas.space(6)
+
+    def estimate(self, row: MessageRow, width: int, header: bool) -> int:
+        """A guess at ``row``'s height from its text alone, without laying anything out.
+
+        Used for rows never near the viewport (``TimelineDelegate``); the view measures a row for
+        real before it is painted, so a wrong guess only moves rows the person does not see.
+        """
+        width -= 2 * reading_gutter(width)
+        message = row.message
+        height = 2 + 6 + (12 + self._small_line + 2 if header else 0)
+        if message.role == "user":
+            inner = max(80, int(width * 0.78) - 2 * BUBBLE_PAD)
+            images = any(isinstance(p, ImagePart) for p in message.parts)
+            return (height + self._lines(message.text, inner) * self._line + 2 * BUBBLE_PAD
+                    + (THUMB_SIZE.height() + PART_GAP if images else 0))
+        col = Column.content(width)
+        if message.role == "tool":
+            height += self._small_line + PART_GAP
+        for part in message.parts:
+            if isinstance(part, TextPart) and part.text.strip():
+                height += self._lines(part.text, col.width) * self._line + PART_GAP
+            elif isinstance(part, ImagePart):
+                height += THUMB_SIZE.height() // 2
+            elif isinstance(part, (ReasoningPart, ToolCallPart)):
+                height += self._small_line + PART_GAP
+        return height
+
+    def _lines(self, text: str, width: int) -> int:
+        per_line = max(1, width // self._char)
+        return sum(-(-len(line) // per_line) or 1 for line in text.split("\n"))
 
     # ---- the person's messages -------------------------------------------------------------
 
@@ -224,7 +257,8 @@ class RowRenderer(ToolRows):
     # ---- documents -------------------------------------------------------------------------
 
     def _markdown(self, key: tuple[object, ...], text: str) -> QTextDocument:
-        return self._cached((*key, hash(text)), lambda: markdown_document(text, self.body))
+        return self._cached((*key, hash(text)),
+                            lambda: markdown_document(text, self.body, defer_highlight=True))
 
     def _bubble_document(self, row: MessageRow, max_inner: int) -> tuple[QTextDocument, int]:
         """The bubble hugs short messages: lay out at the maximum, then shrink to the widest line."""

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from foya_desktop.core.messages import Message, MessageStatus, ReasoningPart, ToolResultPart
+from foya_desktop.ui import i18n
 from foya_desktop.ui.error_text import interrupted_reason_text
 from foya_desktop.ui.timeline import tool_words
 
@@ -85,11 +86,14 @@ def status_caption(message: Message) -> str | None:
 
 
 def clock(ms: int, now: float | None = None) -> str:
-    """``14:05`` today, ``Mar 3 14:05`` on other days; empty for unknown times."""
+    """``14:05`` today, ``Mar 3 14:05`` (``3月3日 14:05``) on other days; empty for unknown times.
+
+    The month is the window's language's (``i18n.day_and_time``), not the C library's.
+    """
     if ms <= 0:
         return ""
     moment = time.localtime(ms / 1000)
     today = time.localtime(now if now is not None else time.time())
     if moment.tm_yday == today.tm_yday and moment.tm_year == today.tm_year:
         return time.strftime("%H:%M", moment)
-    return time.strftime("%b %d %H:%M", moment)
+    return i18n.day_and_time(ms)

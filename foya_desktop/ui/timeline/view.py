@@ -6,12 +6,18 @@ Three behaviours a chat view needs that Qt does not provide:
   view emits ``near_top`` itself when the person scrolls close to the top;
 * keeping the scroll anchor when rows are inserted or removed above the
   viewport (the model brackets such edits with ``rows_shifting``);
-* following the bottom while a reply streams, unless the person scrolled up.
+* following the bottom while a reply streams, unless the person scrolled up;
+* *settling* rows whose height is only an estimate (``TimelineDelegate``): the rows on
+  screen are measured for real before they are painted, and the rows a screen above and
+  below soon after, a few milliseconds at a time; whatever the person reads stays in place.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
+import time
+from collections.abc import Sequence
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,12 +33,17 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.delegate import TimelineDelegate
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
-from foya_desktop.ui.timeline.rows import StreamRow
+from foya_desktop.ui.timeline.rows import MessageRow, StreamRow
+from foya_desktop.ui.timeline.session_bar import SessionScrollBar
 
 STICK_SLACK_PX = 8
 """Within this distance of the bottom counts as "at the bottom"."""
 TAIL_REPAINT_PX = 72
 """How much of a streaming tail above its old end is repainted per flush (the last few lines)."""
+SETTLE_BUDGET_S = 0.006
+"""GUI time one pass of measuring rows ahead of the viewport may take (a frame is 16 ms)."""
+NEAR_PX = 160
+"""Rows this close to the viewport get their real heights before they scroll into view."""
 
 
 class TimelineView(QTreeView):
@@ -40,6 +51,10 @@ class TimelineView(QTreeView):
 
     Signals:
         near_top(): the person scrolled close to the top; page older history in.
+        jump_requested(int): the person dragged the session scroll bar: show this seq at the top
+            (the pane runs ``TimelineModel.jump_to`` and then ``show_row_at_top``).
+        oldest_wanted(): the session scroll bar does not know where the session starts yet
+            (the pane runs ``TimelineModel.find_oldest_seq``, then ``sync_session_bar``).
         reload_requested(): the window is detached and the person asked for the newest messages.
         rows_moved(): rows were laid out again or scrolled; widgets placed over rows follow.
         menu_requested(QMenu, int): a row's context menu is being built (menu, row number);
@@ -47,13 +62,25 @@ class TimelineView(QTreeView):
     """
 
     near_top = Signal()
+    jump_requested = Signal(int)
+    oldest_wanted = Signal()
     reload_requested = Signal()
     rows_moved = Signal()
     menu_requested = Signal(QMenu, int)
 
     def __init__(self, renderer: RowRenderer, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._settling = False
+        self._shifting = False
+        self._ahead = QTimer(self, singleShot=True, interval=0)
+        self._ahead.timeout.connect(self._settle_ahead)
+        self.session_bar = SessionScrollBar(self.verticalScrollBar(), self)
+        self.session_bar.jump_requested.connect(self.jump_requested)
         self._configure()
+        # Qt's bar keeps its range and value (wheel, keys, anchors) but the session bar is shown
+        # in its place, in the same container, so the viewport's width never changes.
+        self.verticalScrollBar().hide()
+        self.addScrollBarWidget(self.session_bar, Qt.AlignmentFlag.AlignTop)
         self.timeline_delegate = TimelineDelegate(renderer, self.viewport(), self)
         self.setItemDelegate(self.timeline_delegate)
         self.placeholder = self.tr("No messages yet.")
@@ -61,6 +88,7 @@ class TimelineView(QTreeView):
         self._anchor: tuple[QPersistentModelIndex, int] | None = None
         self._relayout = QTimer(self, singleShot=True, interval=80)
         self._relayout.timeout.connect(self._relayout_now)
+
         self._jump = self._make_jump_button()
         bar = self.verticalScrollBar()
         bar.rangeChanged.connect(self._on_range_changed)
@@ -159,15 +187,123 @@ class TimelineView(QTreeView):
 
     def _on_rows_shifting(self, starting: bool) -> None:
         if starting:
+            self._shifting = True
             self._anchor = None if self._stick else self._capture_anchor()
             return
-        self.executeDelayedItemsLayout()
+        try:
+            self.executeDelayedItemsLayout()
+            if self._stick:
+                self.scrollToBottom()
+            elif self._anchor is not None:
+                self._restore_anchor(self._anchor)
+        finally:
+            self._anchor = None
+            self._shifting = False
+        self._settle()
+        self._maybe_near_top()
+
+    # ---- settling estimated heights -------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Rows on screen (and just above and below) get their real heights before painting.
+
+        Estimated rows there are measured; rows whose real height differs from the one the view
+        laid out are refreshed in one go, keeping the first unchanged row on screen where it is
+        (or the bottom when following). Called after every layout and scroll, and from
+        ``paintEvent`` as a last resort, so no row is ever painted at an estimated height.
+        """
+        model = self.timeline()
+        if self._settling or self._shifting or model is None or model.rowCount() == 0:
+            return
+        self._settling = True
+        try:
+            for _ in range(4):  # a corrected height can bring further estimated rows on screen
+                if not self._refresh_stale(model):
+                    return
+        finally:
+            self._settling = False
+
+    def _rows_near(self, model: TimelineModel, margin: int) -> list[tuple[int, int]]:
+        """(row, top) of the rows within ``margin`` px of the viewport, nearest first."""
+        top_index = self.indexAt(QPoint(1, 1))
+        start = top_index.row() if top_index.isValid() else 0
+        y0 = self.visualRect(model.index(start, 0)).top()
+        height = self.viewport().height()
+        out: list[tuple[int, int]] = []
+        y, row = y0, start
+        while row < model.rowCount() and y < height + margin:
+            out.append((row, y))
+            y += self.rowHeight(model.index(row, 0))
+            row += 1
+        y, row = y0, start - 1
+        while row >= 0 and y > -margin:
+            y -= self.rowHeight(model.index(row, 0))
+            out.append((row, y))
+            row -= 1
+        return out
+
+    def _refresh_stale(self, model: TimelineModel) -> bool:
+        """One settling pass; True when heights were refreshed."""
+        delegate = self.timeline_delegate
+        height = self.viewport().height()
+        near = self._rows_near(model, NEAR_PX)
+        stale = []
+        for row, _top in near:
+            index = model.index(row, 0)
+            laid_out = self.rowHeight(index)
+            if delegate.measure(index) != laid_out:
+                stale.append(row)
+        if not stale:
+            return False
+        # Rows measured ahead (``_settle_ahead``) are refreshed along, in the same layout pass.
+        ahead = [r for r, _top in self._rows_near(model, height)
+                 if delegate.is_measured(model.index(r, 0))
+                 and delegate.measure(model.index(r, 0)) != self.rowHeight(model.index(r, 0))]
+        changed = set(stale) | set(ahead)
+        keep = next(((r, top) for r, top in sorted(near, key=lambda rt: rt[1])
+                     if r not in changed and 0 <= top < height), None)
+        anchor = None if self._stick or keep is None else (
+            QPersistentModelIndex(model.index(keep[0], 0)), keep[1])
+        model.refresh_rows(min(changed), max(changed))
         if self._stick:
             self.scrollToBottom()
-        elif self._anchor is not None:
-            self._restore_anchor(self._anchor)
-        self._anchor = None
-        self._maybe_near_top()
+        elif anchor is not None:
+            self._restore_anchor(anchor)
+        self._ahead.start()  # corrected heights move other rows into reach
+        return True
+
+    def _settle_ahead(self) -> None:
+        """Measure the rows a screen above and below, a few milliseconds per pass, so that
+        scrolling finds them measured (refreshed by ``_settle`` when they come near)."""
+        model = self.timeline()
+        if model is None or model.rowCount() == 0:
+            return
+        delegate = self.timeline_delegate
+        deadline = time.perf_counter() + SETTLE_BUDGET_S
+        for row, _top in self._rows_near(model, self.viewport().height()):
+            index = model.index(row, 0)
+            if not delegate.is_measured(index):
+                if time.perf_counter() > deadline:
+                    self._ahead.start()
+                    return
+                delegate.measure(index)
+
+    @property
+    def measuring_ahead(self) -> bool:
+        """Rows around the viewport are still being measured, a few at a time (tests wait)."""
+        return self._ahead.isActive()
+
+    def _after_move(self) -> None:
+        self._settle()
+        if not self._ahead.isActive():
+            self._ahead.start()
+
+    def dataChanged(self, top_left: QModelIndex | QPersistentModelIndex,
+                    bottom_right: QModelIndex | QPersistentModelIndex,
+                    roles: Sequence[int] = ()) -> None:
+        """A changed row gets a new revision, i.e. an estimated height: settle it if on screen."""
+        super().dataChanged(top_left, bottom_right, list(roles))
+        self._settle()
 
     def _capture_anchor(self) -> tuple[QPersistentModelIndex, int] | None:
         index = self.indexAt(QPoint(1, 1))
@@ -217,13 +353,20 @@ class TimelineView(QTreeView):
     # ---- geometry, painting, menus --------------------------------------------------------
 
     def updateGeometries(self) -> None:
-        """After every layout pass: cards placed over rows move with them."""
+        """After every layout pass: rows on screen settle, cards placed over rows move with them."""
         super().updateGeometries()
+        self._after_move()
+        self.sync_session_bar()
         self.rows_moved.emit()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         """NOTE: QTreeView skips scrolling child widgets on big jumps when it has no editors."""
         super().scrollContentsBy(dx, dy)
+        bar = self.verticalScrollBar()
+        # ``_on_scrolled`` says the same a moment later; settling must not follow a stale bottom
+        self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
+        self._after_move()
+        self.sync_session_bar()
         self.rows_moved.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -234,6 +377,46 @@ class TimelineView(QTreeView):
                 self._anchor = self._capture_anchor()
             self._relayout.start()
         self._update_jump()
+        self.sync_session_bar()
+
+    def sync_session_bar(self) -> None:
+        """Show where the viewport is in the whole session on the session scroll bar."""
+        model = self.timeline()
+        window = model.window_seqs() if model is not None else None
+        if model is None or window is None:
+            self.session_bar.show_position(0, 0, 0, 1)
+            return
+        if model.oldest_seq is None and model.has_older:
+            self.oldest_wanted.emit()
+        first = model.oldest_seq if model.oldest_seq is not None else window[0]
+        last = window[1] if not model.detached else max(window[1], model.newest_seq or window[1])
+        top, bottom = self._seq_at(1, model, window[0]), self._seq_at(self.viewport().height() - 2,
+                                                                       model, window[1])
+        if self._stick and not model.detached:
+            top = max(first, last - max(1, bottom - top))
+        self.session_bar.show_position(first, last, top, bottom - top)
+
+    def _seq_at(self, y: int, model: TimelineModel, default: int) -> int:
+        """The seq of the stored message at viewport height ``y`` (or the nearest row above it)."""
+        index = self.indexAt(QPoint(1, y))
+        row = index.row() if index.isValid() else (model.rowCount() - 1 if y > 0 else 0)
+        for i in range(row, -1, -1):
+            found = model.row_at(i)
+            if isinstance(found, MessageRow):
+                return found.seq
+        return default
+
+    def show_row_at_top(self, row: int) -> None:
+        """After a jump: ``row`` at the top of the viewport, measured (the session bar follows)."""
+        model = self.timeline()
+        if model is None or not 0 <= row < model.rowCount():
+            return
+        index = model.index(row, 0)
+        self.timeline_delegate.measure(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._settle()
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)  # heights settled above it
+        self.sync_session_bar()
 
     def _relayout_now(self) -> None:
         self.scheduleDelayedItemsLayout()
@@ -248,6 +431,7 @@ class TimelineView(QTreeView):
         """Rows, or a quiet placeholder when there are none."""
         model = self.model()
         if model is not None and model.rowCount() > 0:
+            self._settle()  # normally a no-op: layouts and scrolls settled already
             self.timeline_delegate.exposed = event.rect()
             try:
                 super().paintEvent(event)

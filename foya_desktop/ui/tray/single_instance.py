@@ -21,12 +21,11 @@ the store's leases.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import sys
-import tempfile
+import zlib
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -39,13 +38,22 @@ CONNECT_MS = 1500
 
 
 def instance_address(home_root: Path) -> str:
-    """The local socket of the app using ``home_root``."""
-    digest = hashlib.sha256(str(home_root.expanduser().resolve()).encode()).hexdigest()[:16]
+    """The local socket of the app using ``home_root``.
+
+    Named by two 32-bit checksums of the folder's path: enough to tell one person's data folders
+    apart, and (unlike ``hashlib``, which loads OpenSSL) free on the path to the first paint."""
+    path = str(home_root.expanduser().resolve()).encode()
+    digest = f"{zlib.crc32(path):08x}{zlib.adler32(path):08x}"
     name = f"foya-{digest}"
     if sys.platform == "win32":
         return name
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    folder = Path(runtime) if runtime and Path(runtime).is_dir() else Path(tempfile.gettempdir())
+    if runtime and Path(runtime).is_dir():
+        folder = Path(runtime)
+    else:
+        import tempfile  # only without a runtime folder: not otherwise on the path to the first paint
+
+        folder = Path(tempfile.gettempdir())
     return str(folder / f"{name}.sock")
 
 
