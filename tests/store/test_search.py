@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,78 @@ def test_migration_from_schema_1_indexes_existing_messages(tmp_path: Path) -> No
     assert list((tmp_path / "backups").glob("foya-schema1-*.sqlite3")), "backed up before migrating"
     assert sqlite3.connect(str(path)).execute("SELECT value FROM meta_row WHERE key='schema_version'"
                                               ).fetchone()[0] == str(SCHEMA_VERSION)
+
+
+def _queued() -> int:
+    return int(MessageRow._meta.database.execute_sql(f"SELECT count(*) FROM {fts.PENDING}").fetchone()[0])
+
+
+async def test_a_message_is_found_the_moment_it_commits_before_it_is_indexed(kernel: Kernel) -> None:
+    """Issue 14 (append goal): the index is fed in batches of ``BATCH``; what waits in the queue is
+    searched too, and an edit or a rewind takes it out at once."""
+    sid = await _session(kernel, "Queued")
+    await kernel.store.write(fts.catch_up)
+    first = await kernel.store.append_message(_msg("q1", sid, "user", "a freshly queued gizmo"))
+    await kernel.store.append_message(_msg("q2", sid, "assistant", "gizmo noted, 数据 too", at=5))
+    assert await kernel.store.read(_queued) == 2, "not indexed yet"
+    assert [h.message_id for h in await kernel.search("gizmo")] == ["q2", "q1"]
+    assert [h.message_id for h in await kernel.search("GIZMO", speaker="user")] == ["q1"]
+    assert [h.message_id for h in await kernel.search("数据")] == ["q2"], "short terms too"
+    assert await kernel.find_in_session(sid, "gizmo") == ["q1", "q2"]
+    await kernel.store.update_message(replace(first, parts=(TextPart("an edited widget"),)))
+    assert [h.message_id for h in await kernel.search("gizmo")] == ["q2"], "an edit re-queues the new text"
+    assert [h.message_id for h in await kernel.search("widget")] == ["q1"]
+    preview = await kernel.rewind_preview(sid, "q1")
+    await kernel.rewind_confirm(sid, preview)
+    assert await kernel.search("gizmo") == [] and await kernel.search("widget") == [], "rewound: gone"
+    assert await kernel.store.read(_queued) == 0
+
+
+async def test_the_queue_is_indexed_every_batch_and_when_a_store_opens(tmp_path: Path) -> None:
+    from foya_desktop.store.store import Store
+
+    home = Home(tmp_path / "home")
+    k = build_kernel(home, keystore=KeyStore(MemoryKeyring()))
+    try:
+        sid = await _session(k, "Batches")
+        await k.store.write(fts.catch_up)
+        for i in range(fts.BATCH - 1):
+            await k.store.append_message(_msg(f"b{i:03d}", sid, "user", f"batch word {i}"))
+        assert await k.store.read(_queued) == fts.BATCH - 1
+        await k.store.append_message(_msg("last", sid, "user", "batch word last"))
+        assert await k.store.read(_queued) == 0, "the batch's last append indexed the queue"
+        await k.store.append_message(_msg("left", sid, "user", "left in the queue"))
+        assert await k.store.read(_queued) == 1
+    finally:
+        await k.close()
+    reader = Store(home, read_only=True)  # reads never index, yet find what waits in the queue
+    try:
+        assert await reader.read(_queued) == 1
+        assert [h.message_id for h in await reader.read(fts.search, fts.SearchQuery("queue"))] == ["left"]
+    finally:
+        await reader.close()
+    store = Store(home)  # a process that stopped left one row queued: the next writing open indexes it
+    try:
+        assert await store.read(_queued) == 0
+        assert [h.message_id for h in await store.read(fts.search, fts.SearchQuery("queue"))] == ["left"]
+        assert len(await store.read(fts.search, fts.SearchQuery("batch word", limit=500))) == fts.BATCH
+    finally:
+        await store.close()
+
+
+async def test_the_append_hot_path_writes_the_event_payload_the_codec_writes(kernel: Kernel) -> None:
+    """``history.append_message`` encodes the event by hand (parts once); it must equal the codec's."""
+    import json
+
+    from foya_desktop.store.codec import message_payload
+
+    sid = await _session(kernel, "Payload")
+    message = Message("p1", sid, "assistant", (TextPart('quote " and 中文 \\ ok'),), speaker="omni",
+                      turn_id="t1", created_at=42, meta={"k": [1, "two"]})
+    stored = await kernel.store.append_message(message)
+    (event,) = [p for _, t, p in await kernel.store.events(sid) if t == "message_added"]
+    assert event == message_payload(message)
+    raw = await kernel.store.read(lambda: MessageRow._meta.database.execute_sql(
+        "SELECT payload FROM event_row WHERE session_id = ? AND seq = ?", (sid, stored.seq)).fetchone()[0])
+    assert raw == json.dumps(message_payload(message))
+    assert await kernel.store.valid_messages(sid) == [stored]
