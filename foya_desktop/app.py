@@ -400,9 +400,12 @@ class _QuitOnSignals(QObject):
 async def _open_or_explain(data: Home, frame: StartWindow) -> tuple[Kernel, Restored | None] | int:
     """The kernel, or — when the data folder cannot be opened — the storage-fault dialog over the
     start frame until the person restores a backup, retries, or quits (then the fault's exit code,
-    as the CLI's). The engine is imported here, after the first paint."""
+    as the CLI's). The engine is imported here, after the first paint, on a worker thread: its
+    modules hold no Qt, and the frame keeps answering (repaint, Quit) while they load."""
     import asyncio
+    import importlib
 
+    await asyncio.to_thread(importlib.import_module, "foya_desktop.engine.bootstrap")
     from foya_desktop.core.errors import FoyaError
     from foya_desktop.engine.bootstrap import open_kernel
     from foya_desktop.store.restore import restore_newest_backup
