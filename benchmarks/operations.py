@@ -33,6 +33,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_messages
 from foya_desktop.store.home import Home
 
 SIZES = (500, 50_000)
@@ -47,7 +48,7 @@ async def _session(kernel: Kernel, count: int) -> tuple[str, str]:
                         (TextPart(f"message {i} about the parser and step {i}"),), created_at=now_ms())
                 for i in range(count)]
     for start in range(0, count, 5000):
-        await kernel.store.import_messages(session.id, messages[start:start + 5000])
+        await kernel.store.write(append_messages, session.id, messages[start:start + 5000])
     return session.id, messages[-1].id
 
 

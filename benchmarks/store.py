@@ -28,8 +28,10 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolState
 from foya_desktop.core.model import Session
 from foya_desktop.store import history, ops_recovery, ops_rewind, search
+from foya_desktop.store.history import append_message, append_messages
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import database_proxy
+from foya_desktop.store.sessions import create_session
 from foya_desktop.store.store import Store
 
 
@@ -67,13 +69,13 @@ async def store_appends(root: Path, count: int, *, search_trigger: bool = True) 
     store = Store(Home(root))
     if not search_trigger:
         await store.write(lambda: database_proxy.execute_sql(f"DROP TRIGGER IF EXISTS {search.TABLE}_insert"))
-    session = await store.create_session(Session(id=new_id("ses"), title="bench", created_at=now_ms(),
+    session = await store.write(create_session, Session(id=new_id("ses"), title="bench", created_at=now_ms(),
                                                  updated_at=now_ms()))
     messages = [Message(new_id("msg"), session.id, "user", (TextPart(f"message {i}"),), created_at=now_ms())
                 for i in range(count)]
     started = time.perf_counter()
     for message in messages:
-        await store.append_message(message)
+        await store.write(append_message, message)
     elapsed = time.perf_counter() - started
     await store.close()
     return elapsed
@@ -105,11 +107,11 @@ async def _filled_store(root: Path, count: int) -> tuple[str, str]:
     """A data folder holding one session of ``count`` messages; returns the session id and the id
     of a user message ten from the end (a typical rewind target)."""
     store = Store(Home(root))
-    session = await store.create_session(Session(id=new_id("ses"), title="bench", created_at=now_ms(),
+    session = await store.write(create_session, Session(id=new_id("ses"), title="bench", created_at=now_ms(),
                                                  updated_at=now_ms()))
     messages = _history(session.id, count)
     for start in range(0, len(messages), 5000):
-        await store.import_messages(session.id, messages[start:start + 5000])
+        await store.write(append_messages, session.id, messages[start:start + 5000])
     await store.close()
     return session.id, next(m.id for m in reversed(messages[:-10]) if m.role == "user")
 

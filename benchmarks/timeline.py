@@ -49,6 +49,7 @@ from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolResu
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_messages
 from foya_desktop.store.home import Home
 from foya_desktop.ui import theme
 from foya_desktop.ui.bridge import EngineBridge
@@ -86,7 +87,7 @@ async def build_session(kernel: Kernel, title: str, count: int) -> str:
     session = await kernel.sessions.create_session(title=title, connection="fake", model="fake-model")
     messages = synthetic_history(session.id, count)
     for start in range(0, len(messages), 5000):
-        await kernel.store.import_messages(session.id, messages[start:start + 5000])
+        await kernel.store.write(append_messages, session.id, messages[start:start + 5000])
     return session.id
 
 

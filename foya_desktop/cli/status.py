@@ -19,6 +19,7 @@ from foya_desktop.engine.project_files.rules import RULES_BUDGET_CHARS, Rules
 from foya_desktop.engine.project_files.session_files import rules_in_effect
 from foya_desktop.engine.session.status import TurnStatus, turn_status
 from foya_desktop.store.home import default_home
+from foya_desktop.store.sessions import get_session
 from foya_desktop.store.store import Store
 
 
@@ -41,7 +42,7 @@ async def status_command(args: argparse.Namespace) -> int:
     try:
         status = await turn_status(store, args.id)
         names = {vp.id: vp.name for vp in await all_vps(store)}
-        rules = await rules_in_effect(store, await store.get_session(args.id))
+        rules = await rules_in_effect(store, await store.read(get_session, args.id))
     finally:
         await store.close()
     if args.json:

@@ -23,6 +23,7 @@ from foya_desktop.engine.connections.usage import (
     usage_report,
 )
 from foya_desktop.engine.turn.debug_trace import WARNING, traces
+from foya_desktop.store.sessions import get_session
 
 
 def add_usage_parser(sub: Any) -> None:
@@ -99,7 +100,7 @@ async def debug_command(args: argparse.Namespace) -> int:
     """Print the traces of a session (or one turn)."""
     store = await open_store()
     try:
-        await store.get_session(args.id)
+        await store.read(get_session, args.id)
         found = await store.read(traces, args.id, args.turn)
     finally:
         await store.close()

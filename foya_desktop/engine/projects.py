@@ -18,8 +18,15 @@ from foya_desktop.core.events import SessionChanged
 from foya_desktop.core.model import Project
 from foya_desktop.engine.broad import refuse_broad
 from foya_desktop.engine.ops import deletion
-from foya_desktop.store.catalog import get_project, project_session_ids, update_project
+from foya_desktop.store.catalog import (
+    ensure_project,
+    get_project,
+    list_projects,
+    project_session_ids,
+    update_project,
+)
 from foya_desktop.store.ops_projects import forget_project, relink_project, set_project_order
+from foya_desktop.store.sessions import get_session
 from foya_desktop.tools.paths import broad_project_kind
 
 if TYPE_CHECKING:
@@ -45,7 +52,7 @@ class Projects:
         """The project of a folder, registered on first use (a broad folder needs ``allow_broad``)."""
         resolved = await asyncio.to_thread(_folder, workdir)
         await self.refuse_broad(str(resolved), allow_broad=allow_broad)
-        return await self.svc.store.ensure_project(str(resolved), resolved.name or str(resolved))
+        return await self.svc.store.write(ensure_project, str(resolved), resolved.name or str(resolved))
 
     async def refuse_broad(self, folder: str, *, allow_broad: bool) -> None:
         """``InvalidOperation`` for a broad folder the person did not confirm (``engine.broad``)."""
@@ -53,7 +60,7 @@ class Projects:
 
     async def list_projects(self) -> list[Project]:
         """Registered projects."""
-        return await self.svc.store.list_projects()
+        return await self.svc.store.read(list_projects)
 
     async def add_project(self, path: str, name: str = "", *, allow_broad: bool = False) -> Project:
         """Register a folder as a project (idempotent); ``name`` renames it. A broad folder
@@ -102,15 +109,16 @@ class Projects:
         await self.refuse_broad(str(folder), allow_broad=allow_broad)
         project, ids = await self.svc.store.write(relink_project, project_id, str(folder))
         for session_id in ids:
-            self.svc.bus.publish(SessionChanged(session_id, await self.svc.store.get_session(session_id)))
+            session = await self.svc.store.read(get_session, session_id)
+            self.svc.bus.publish(SessionChanged(session_id, session))
         return project
 
     async def missing_projects(self) -> list[str]:
         """Ids of projects whose folder is gone (moved or deleted); checked off the event loop."""
-        projects = await self.svc.store.list_projects()
+        projects = await self.svc.store.read(list_projects)
         return await asyncio.to_thread(lambda: [p.id for p in projects if not Path(p.path).is_dir()])
 
     async def reorder_projects(self, project_ids: list[str]) -> list[Project]:
         """The sidebar order of projects."""
         await self.svc.store.write(set_project_order, list(project_ids))
-        return await self.svc.store.list_projects()
+        return await self.svc.store.read(list_projects)

@@ -11,6 +11,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from foya_desktop.core.ids import now_ms
+from foya_desktop.store.schema import ArtifactRow
+
 
 class ArtifactFiles:
     """The blob directory. Blocking I/O: call from the store's worker threads."""
@@ -50,3 +53,10 @@ class ArtifactFiles:
     def delete(self, sha: str) -> None:
         """Remove the blob if present."""
         self.path_of(sha).unlink(missing_ok=True)
+
+
+def put_artifact(files: ArtifactFiles, data: bytes, mime: str) -> str:
+    """Store a blob (file first, then its row) and return its sha256 (a write)."""
+    sha = files.put(data)
+    ArtifactRow.insert(sha=sha, mime=mime, size=len(data), created_at=now_ms()).on_conflict_ignore().execute()
+    return sha

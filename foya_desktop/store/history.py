@@ -131,7 +131,7 @@ def message_count(session_id: str) -> int:
     return int(MessageRow.select().where((MessageRow.session == session_id) & _VALID).count())
 
 
-def history_page(session_id: str, before_seq: int | None, limit: int) -> list[Message]:
+def history_page(session_id: str, before_seq: int | None = None, limit: int = 200) -> list[Message]:
     """The ``limit`` valid messages just before ``before_seq`` (or the newest), oldest first."""
     cond = (MessageRow.session == session_id) & _VALID
     if before_seq is not None:
@@ -173,7 +173,8 @@ def replay(session_id: str) -> list[Message]:
 
 
 def complete_tool_call(call_message: Message, result: Message,
-                       changes: list[tuple[str, str | None, str | None, str]]) -> tuple[Message, Message]:
+                       changes: list[tuple[str, str | None, str | None, str]] | None = None,
+                       ) -> tuple[Message, Message]:
     """Store a tool result, its call's final state and its file changes together.
 
     One transaction: after a crash either all three exist or none does, so a
@@ -181,7 +182,7 @@ def complete_tool_call(call_message: Message, result: Message,
     """
     stored_call = update_message(call_message)
     stored_result = append_message(result)
-    for path, before, after, kind in changes:
+    for path, before, after, kind in changes or ():
         FileChangeRow.insert(session=result.session_id, seq=stored_result.seq, path=path,
                              before_sha=before, after_sha=after, kind=kind).execute()
     return stored_call, stored_result

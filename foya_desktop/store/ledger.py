@@ -8,8 +8,12 @@ live counters kept after the turn (Yeaft seed Y46).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
+
+import peewee as pw
 
 from foya_desktop.core.figures import Usage
+from foya_desktop.core.ids import now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.store.codec import message_from_row
 from foya_desktop.store.schema import MessageRow, PriceRow, UsageRow
@@ -80,3 +84,22 @@ def prices() -> dict[tuple[str, str], Price]:
     return {(r.connection, r.model): Price(r.connection, r.model, r.input_per_mtok, r.output_per_mtok,
                                            r.cache_read_per_mtok, r.cache_write_per_mtok)
             for r in PriceRow.select()}
+
+
+def record_usage(session_id: str, turn_id: str, speaker: str, model: str, usage: Usage,
+                 connection: str = "") -> None:
+    """Add one request's usage to the ledger (kept after session deletion; a write)."""
+    UsageRow.insert(
+        session_id=session_id, turn_id=turn_id, speaker=speaker, model=model, connection=connection,
+        input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens,
+        created_at=now_ms()).execute()
+
+
+def usage_totals(session_id: str) -> Usage:
+    """Summed usage for a session id (also after deletion)."""
+    cols = (UsageRow.input_tokens, UsageRow.output_tokens, UsageRow.cache_read_tokens,
+            UsageRow.cache_write_tokens)
+    query = UsageRow.select(*[pw.fn.SUM(c) for c in cols]).where(UsageRow.session_id == session_id)
+    row = cast(tuple[int | None, ...], query.tuples().get())
+    return Usage(row[0], row[1], row[2], row[3])

@@ -9,6 +9,7 @@ from pathlib import Path
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.history import append_messages
 from foya_desktop.store.home import Home
 from tests.cli.test_cli import foya
 from tests.helpers.fake_keyring import MemoryKeyring
@@ -19,8 +20,8 @@ async def _seed(home: Path, folder: Path) -> tuple[str, str]:
     try:
         bound = await kernel.sessions.create_session(title="Bound work", workdir=str(folder))
         loose = await kernel.sessions.create_session(title="Loose")
-        await kernel.store.import_messages(bound.id, [Message("m1", bound.id, "user", (TextPart("fix parse_args bug"),))])
-        await kernel.store.import_messages(loose.id, [Message("m2", loose.id, "assistant",
+        await kernel.store.write(append_messages, bound.id, [Message("m1", bound.id, "user", (TextPart("fix parse_args bug"),))])
+        await kernel.store.write(append_messages, loose.id, [Message("m2", loose.id, "assistant",
                                                               (TextPart("parse_args explained"),), speaker="omni")])
         return bound.id, loose.id
     finally:

@@ -15,6 +15,7 @@ from foya_desktop.core.events import VPStatus
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.turn.debug_trace import traces
+from foya_desktop.store.ledger import usage_totals
 from tests.fakeprovider import FakeProviderServer, Fault, Reply
 from tests.helpers.agent_script import agent_responder
 from tests.helpers.engine import Recorder, wait_turns
@@ -31,7 +32,7 @@ async def test_sub_agent_tokens_and_tools_are_not_in_the_parent_vps_figures(
     (child,) = [c for c in await kernel.sessions.list_sessions() if c.parent_id == s.id]
     mine = [e for e in rec.of(VPStatus) if isinstance(e, VPStatus) and e.session_id == s.id]
     live = mine[-1].figures
-    own, theirs = await kernel.store.usage_totals(s.id), await kernel.store.usage_totals(child.id)
+    own, theirs = await kernel.store.read(usage_totals, s.id), await kernel.store.read(usage_totals, child.id)
     assert theirs.input_tokens, "the child reported usage of its own"
     assert live.input_tokens == own.input_tokens, "the parent VP counts only its own requests"
     assert [t.name for t in live.tools] == ["spawn_agent"] and live.executions == 1, (

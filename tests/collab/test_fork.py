@@ -22,6 +22,8 @@ from foya_desktop.core.messages import (
 )
 from foya_desktop.core.model import VP, Connection, Phase, ProviderKind
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.artifacts import put_artifact
+from foya_desktop.store.history import append_messages
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -112,7 +114,7 @@ async def test_fork_from_turn_refuses_unclear_boundaries(kernel: Kernel) -> None
             _msg(s.id, "tool", "t2", ToolResultPart("c1", "read_file", "x")),
             _msg(s.id, "user", "t3", TextPart("q3")), _msg(s.id, "assistant", "t4", TextPart("a4")),
             _msg(s.id, "assistant", "t3", TextPart("a3"))]
-    stored = await kernel.store.import_messages(s.id, msgs)
+    stored = await kernel.store.write(append_messages, s.id, msgs)
     count = len(await kernel.sessions.list_sessions())
     with pytest.raises(InvalidOperation, match="no reliable turn id"):
         await kernel.lifecycle.fork(s.id, from_turn=stored[1].id)
@@ -132,7 +134,7 @@ async def test_branch_never_includes_part_of_a_running_turn(kernel: Kernel, fake
     await wait_for(lambda: len([e for e in rec.events if isinstance(e, PartDelta) and e.session_id == s.id]) > 1)
     # a complete assistant message of the running turn (imported) must not be a branch point
     t2 = (await kernel.history.history_page(s.id))[-1].turn_id
-    (partial,) = await kernel.store.import_messages(s.id, [_msg(s.id, "assistant", t2, TextPart("mid"))])
+    (partial,) = await kernel.store.write(append_messages, s.id, [_msg(s.id, "assistant", t2, TextPart("mid"))])
     with pytest.raises(InvalidOperation, match="still running"):
         await kernel.lifecycle.branch(s.id, partial.id)
     await wait_turns(rec, s.id, 2)
@@ -143,7 +145,7 @@ async def test_provider_private_continuation_never_crosses_into_the_fork(
     """Y26: the source's Anthropic thinking signature is kept there and never sent by the fork."""
     await kernel.connections.add_connection(Connection("anth", ProviderKind.ANTHROPIC, fake.base_url, "claude-x"))
     s = await kernel.sessions.create_session(title="think", connection="anth")
-    await kernel.store.import_messages(s.id, [
+    await kernel.store.write(append_messages, s.id, [
         _msg(s.id, "user", "t1", TextPart("q1")),
         _msg(s.id, "assistant", "t1", ReasoningPart("secret thoughts", signature="SIG-abc"), TextPart("a1"))])
     fork = await kernel.lifecycle.fork(s.id)
@@ -162,11 +164,11 @@ async def test_attachments_available_or_marked_unavailable_and_told_to_the_model
     """Y19/Y67: a readable image stays available; a missing one is marked, and the model is told
     for user images and tool-result images alike."""
     s = await kernel.sessions.create_session(title="img", workdir=str(project))
-    good = await kernel.store.put_artifact(PNG, "image/png")
-    bad = await kernel.store.put_artifact(PNG + b"x", "image/png")
+    good = await kernel.store.write(put_artifact, kernel.store.files, PNG, "image/png")
+    bad = await kernel.store.write(put_artifact, kernel.store.files, PNG + b"x", "image/png")
     kernel.store.files.path_of(bad).unlink()
     call = ToolCallPart("v1", "view_image", {"path": "a.png"}, ToolState.COMPLETED)
-    await kernel.store.import_messages(s.id, [
+    await kernel.store.write(append_messages, s.id, [
         _msg(s.id, "user", "t1", TextPart("look"), ImagePart(good, "image/png", "good.png"),
              ImagePart(bad, "image/png", "gone.png")),
         _msg(s.id, "assistant", "t1", call),

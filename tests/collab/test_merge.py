@@ -17,6 +17,8 @@ from foya_desktop.core.messages import ImagePart, Message, TextPart, ToolCallPar
 from foya_desktop.core.model import VP
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.merging import MergeRefused, plan_merge
+from foya_desktop.store.artifacts import put_artifact
+from foya_desktop.store.history import append_messages
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -77,8 +79,8 @@ async def test_merge_a_fork_back_common_turns_once_then_by_send_time(
 async def test_identical_question_text_is_not_common_history(kernel: Kernel) -> None:
     a = await kernel.sessions.create_session(title="A")
     b = await kernel.sessions.create_session(title="B")
-    await kernel.store.import_messages(a.id, _turn(a.id, "ta", 100, "same words"))
-    await kernel.store.import_messages(b.id, _turn(b.id, "tb", 50, "same words"))
+    await kernel.store.write(append_messages, a.id, _turn(a.id, "ta", 100, "same words"))
+    await kernel.store.write(append_messages, b.id, _turn(b.id, "tb", 50, "same words"))
     plan = await kernel.lifecycle.merge_preview(a.id, b.id)
     assert [(t.origin, t.turn.turn_id) for t in plan.turns] == [("b", "tb"), ("a", "ta")]
     merged = await kernel.lifecycle.merge(a.id, b.id)
@@ -89,26 +91,26 @@ async def test_refusals(kernel: Kernel, fake: FakeProviderServer, rec: Recorder)
     """Busy sources, ambiguous histories and unreadable common attachments refuse; nothing is made."""
     a = await kernel.sessions.create_session(title="A")
     b = await kernel.sessions.create_session(title="B")
-    await kernel.store.import_messages(a.id, _turn(a.id, "t1", 10, "q1") + _turn(a.id, "t2", 20, "q2"))
-    await kernel.store.import_messages(b.id, _turn(b.id, "t1", 10, "q1") + _turn(b.id, "t3", 30, "q3")
+    await kernel.store.write(append_messages, a.id, _turn(a.id, "t1", 10, "q1") + _turn(a.id, "t2", 20, "q2"))
+    await kernel.store.write(append_messages, b.id, _turn(b.id, "t1", 10, "q1") + _turn(b.id, "t3", 30, "q3")
                                        + _turn(b.id, "t2", 40, "q2"))
     count = len(await kernel.sessions.list_sessions())
     with pytest.raises(MergeRefused, match="share a turn after they diverged"):
         await kernel.lifecycle.merge(a.id, b.id)
     c = await kernel.sessions.create_session(title="C")
-    await kernel.store.import_messages(c.id, _turn(c.id, "t1", 10, "q1 edited"))
+    await kernel.store.write(append_messages, c.id, _turn(c.id, "t1", 10, "q1 edited"))
     with pytest.raises(MergeRefused, match="messages differ"):
         await kernel.lifecycle.merge(a.id, c.id)
     d = await kernel.sessions.create_session(title="D")
-    await kernel.store.import_messages(d.id, [Message(new_id("msg"), d.id, "user", (TextPart("old"),))])
+    await kernel.store.write(append_messages, d.id, [Message(new_id("msg"), d.id, "user", (TextPart("old"),))])
     with pytest.raises(MergeRefused, match="without a turn id"):
         await kernel.lifecycle.merge(a.id, d.id)
     e, f = await kernel.sessions.create_session(title="E"), await kernel.sessions.create_session(title="F")
-    sha = await kernel.store.put_artifact(PNG, "image/png")
+    sha = await kernel.store.write(put_artifact, kernel.store.files, PNG, "image/png")
     img = Message(new_id("msg"), e.id, "user", (TextPart("see"), ImagePart(sha, "image/png", "x.png")),
                   turn_id="ti", created_at=5)
-    await kernel.store.import_messages(e.id, [img])
-    await kernel.store.import_messages(f.id, [Message(new_id("msg"), f.id, "user", img.parts, turn_id="ti",
+    await kernel.store.write(append_messages, e.id, [img])
+    await kernel.store.write(append_messages, f.id, [Message(new_id("msg"), f.id, "user", img.parts, turn_id="ti",
                                                       created_at=5)])
     kernel.store.files.path_of(sha).write_bytes(PNG + b"tampered")
     with pytest.raises(MergeRefused, match="cannot be read intact"):
@@ -174,11 +176,11 @@ async def test_an_intact_common_attachment_is_carried_into_the_merge(kernel: Ker
     readable there after both sources are deleted (issue 11: attachments behave as the seed says
     in merge, too)."""
     e, f = await kernel.sessions.create_session(title="E"), await kernel.sessions.create_session(title="F")
-    sha = await kernel.store.put_artifact(PNG, "image/png")
+    sha = await kernel.store.write(put_artifact, kernel.store.files, PNG, "image/png")
     img = Message(new_id("msg"), e.id, "user", (TextPart("see"), ImagePart(sha, "image/png", "x.png")),
                   turn_id="ti", created_at=5)
-    await kernel.store.import_messages(e.id, [img])
-    await kernel.store.import_messages(f.id, [Message(new_id("msg"), f.id, "user", img.parts, turn_id="ti",
+    await kernel.store.write(append_messages, e.id, [img])
+    await kernel.store.write(append_messages, f.id, [Message(new_id("msg"), f.id, "user", img.parts, turn_id="ti",
                                                       created_at=5)])
     merged = await kernel.lifecycle.merge(e.id, f.id)
     (first,) = await kernel.history.history_page(merged.id)
@@ -186,4 +188,4 @@ async def test_an_intact_common_attachment_is_carried_into_the_merge(kernel: Ker
     assert [(p.artifact, p.name) for p in images] == [(sha, "x.png")]
     await kernel.lifecycle.delete_session(e.id)
     await kernel.lifecycle.delete_session(f.id)
-    assert await kernel.store.read_artifact(sha) == PNG
+    assert await kernel.store.read(kernel.store.files.get, sha) == PNG

@@ -21,8 +21,10 @@ from typing import Any
 
 from foya_desktop.core.messages import ToolState
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.store.history import is_valid
+from foya_desktop.store.events_log import events_of
+from foya_desktop.store.history import get_message, is_valid, replay, valid_messages
 from foya_desktop.store.ops_delete import leftover_rows
+from foya_desktop.store.sessions import is_tombstoned
 from tests.fakeprovider import Reply, ToolCallSpec, last_user_text
 
 BEGIN = re.compile(r"^BEGIN (\d+) ")
@@ -113,8 +115,8 @@ async def check_kernel(kernel: Kernel, ledger: Ledger, project: Path,
 
 
 async def _check_session(kernel: Kernel, sid: str) -> None:
-    valid = await kernel.store.valid_messages(sid)
-    assert [m.id for m in valid] == [m.id for m in await kernel.store.replay(sid)], f"projection of {sid}"
+    valid = await kernel.store.read(valid_messages, sid)
+    assert [m.id for m in valid] == [m.id for m in await kernel.store.read(replay, sid)], f"projection of {sid}"
     answered = {r.call_id for m in valid if (r := m.tool_result) is not None}
     for m in valid:
         for call in m.tool_calls:
@@ -129,9 +131,9 @@ async def _check_commits(kernel: Kernel, ledger: Ledger, live: set[str]) -> None
     checked = 0
     for mid, (sid, status) in ledger.commits.items():
         if sid not in live:
-            assert await kernel.store.is_tombstoned(sid), f"session {sid} vanished without a tombstone"
+            assert await kernel.store.read(is_tombstoned, sid), f"session {sid} vanished without a tombstone"
             continue
-        stored = await kernel.store.get_message(mid)
+        stored = await kernel.store.read(get_message, mid)
         assert str(stored.status) == status, f"message {mid} changed status"
         checked += 1
     ledger.figures["committed messages re-checked (last pass)"] = checked
@@ -149,7 +151,7 @@ async def _check_branches(kernel: Kernel, ledger: Ledger, sessions: list[Any]) -
     for s in sessions:
         if not s.origin.startswith("branch:"):
             continue
-        copied = [e for e in await kernel.store.events(s.id)
+        copied = [e for e in await kernel.store.read(events_of, s.id)
                   if e[1] == "message_added" and "imported_from" in e[2].get("meta", {})]
         after = copied[-1][2]["meta"]["imported_from"]["message_id"] if copied else ""
         expected = ledger.branch_starts.get((s.origin.removeprefix("branch:"), after))
@@ -166,7 +168,7 @@ async def _check_in_flight(kernel: Kernel, project: Path, op: tuple[str, list[st
                 f"rewind of {sid} left {path} in a mixed state"
     elif kind == "DELETE":
         tree = json.loads(rest[1])
-        gone = [await kernel.store.is_tombstoned(t) for t in tree]
+        gone = [await kernel.store.read(is_tombstoned, t) for t in tree]
         assert all(gone) or not any(gone), "a delete left part of the tree"
         if all(gone):
             for t in tree:

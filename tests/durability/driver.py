@@ -38,7 +38,9 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.rewind import _survey
 from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.home import Home
+from foya_desktop.store.sessions import descendants
 from tests.helpers.fake_keyring import MemoryKeyring
 
 Op = Callable[[Kernel, random.Random], Awaitable[None]]
@@ -71,9 +73,9 @@ def slow_writes(kernel: Kernel, rnd: random.Random) -> None:
     """Delay every store write a little to widen the windows between transactions."""
     original = kernel.store.write
 
-    async def write(fn: Callable[..., Any], *args: Any) -> Any:
+    async def write(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(rnd.uniform(0, 0.004))
-        return await original(fn, *args)
+        return await original(fn, *args, **kwargs)
     kernel.store.write = write  # type: ignore[method-assign]
 
 
@@ -101,7 +103,7 @@ async def op_talk(kernel: Kernel, rnd: random.Random) -> None:
 
 async def op_branch(kernel: Kernel, rnd: random.Random) -> None:
     sid = rnd.choice(await _sessions(kernel))
-    msgs = await kernel.store.valid_messages(sid)
+    msgs = await kernel.store.read(valid_messages, sid)
     ok = [i for i, m in enumerate(msgs) if m.role == "tool" or (
         m.role == "assistant" and m.status == MessageStatus.COMPLETE and not m.tool_calls)]
     if not ok:
@@ -119,7 +121,7 @@ async def op_branch(kernel: Kernel, rnd: random.Random) -> None:
 
 async def op_rewind(kernel: Kernel, rnd: random.Random) -> None:
     sid = rnd.choice(await _sessions(kernel))
-    users = [m for m in await kernel.store.valid_messages(sid) if m.role == "user"]
+    users = [m for m in await kernel.store.read(valid_messages, sid) if m.role == "user"]
     if not users:
         return
     target = rnd.choice(users)
@@ -137,7 +139,7 @@ async def op_delete(kernel: Kernel, rnd: random.Random) -> None:
     if len(tops) < 2:
         return
     sid = rnd.choice(sorted(tops))
-    tree = [*await kernel.store.descendants(sid), sid]
+    tree = [*await kernel.store.read(descendants, sid), sid]
     say(f"DELETE-START {sid} {json.dumps(tree)}")
     say("PHASE delete")
     await kernel.lifecycle.delete_session(sid)

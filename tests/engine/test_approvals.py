@@ -10,6 +10,8 @@ from foya_desktop.core.events import ApprovalRequested, TurnFinished
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.permissions.policy import decide, grant_key
+from foya_desktop.store.catalog import project_rules
+from foya_desktop.store.history import valid_messages
 from foya_desktop.tools.base import Action
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.engine import Recorder, wait_for, wait_turns
@@ -148,7 +150,7 @@ async def test_always_rule_is_persisted_and_narrow(kernel: Kernel, fake: FakePro
     await wait_turns(rec, sid, 1)
     session = await kernel.sessions.get_session(sid)
     assert session.project_id is not None
-    assert await kernel.store.project_rules(session.project_id) == {"cmd:touch made.txt"}
+    assert await kernel.store.read(project_rules, session.project_id) == {"cmd:touch made.txt"}
     await kernel.turns.send(sid, "two")
     await wait_turns(rec, sid, 2)
     assert len(rec.of(ApprovalRequested)) == 1  # same exact command: no new question
@@ -167,7 +169,7 @@ async def test_headless_ask_is_denied_with_a_message(kernel: Kernel, fake: FakeP
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "stopped" or done.status == "completed"
     assert not (project / "x.txt").exists()
-    history = await kernel.store.valid_messages(s.id)
+    history = await kernel.store.read(valid_messages, s.id)
     result = history[2].tool_result
     assert result is not None and result.is_error and "no window" in result.content
 

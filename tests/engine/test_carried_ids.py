@@ -5,6 +5,7 @@ from __future__ import annotations
 from foya_desktop.core.events import MessageAdded, PartDelta, StreamEnded, StreamStarted
 from foya_desktop.core.messages import MessageStatus
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -25,7 +26,7 @@ async def test_stream_events_carry_the_id_the_stored_reply_keeps(
     assert {d.message_id for d in deltas} == {message_id} and ended[0].message_id == message_id
     added = [e.message for e in rec.events if isinstance(e, MessageAdded) and e.message.role == "assistant"]
     assert [m.id for m in added] == [message_id]
-    (reply,) = [m for m in await kernel.store.valid_messages(s.id) if m.role == "assistant"]
+    (reply,) = [m for m in await kernel.store.read(valid_messages, s.id) if m.role == "assistant"]
     assert reply.id == message_id and reply.text == "Hello there, friend."
 
 
@@ -39,6 +40,6 @@ async def test_a_stopped_stream_is_stored_under_its_stream_id(
     await kernel.turns.stop(s.id)
     await wait_turns(rec, s.id, 1)
     (started,) = [e for e in rec.events if isinstance(e, StreamStarted)]
-    partial = (await kernel.store.valid_messages(s.id))[-1]
+    partial = (await kernel.store.read(valid_messages, s.id))[-1]
     assert partial.status == MessageStatus.INTERRUPTED
     assert partial.id == started.message_id

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import foya_desktop
@@ -60,3 +61,13 @@ async def test_every_area_of_the_ui_protocol_is_an_area_of_the_kernel(kernel: Ke
         for door in _members(protocols[returns.id]):
             assert callable(getattr(area, door, None)), f"kernel.{name}.{door} is missing"
     assert [n for n in _members(api) if n not in props] == ["close"]
+
+
+def test_the_window_and_the_cli_never_reach_past_the_areas() -> None:
+    """No ``kernel.store`` / ``kernel.svc`` / ``kernel.turn_manager`` from ``ui/`` or ``cli/``: what
+    they need is a door of an area (``foya status`` opens its own read-only store, no kernel)."""
+    root = Path(foya_desktop.__file__).parent
+    reach = re.compile(r"\b_?kernel(?:\(\))?\.(store|svc|turn_manager|vp_library)\b")
+    found = [f"{path.relative_to(root)}:{n}" for folder in ("ui", "cli") for path in (root / folder).rglob("*.py")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if reach.search(line)]
+    assert found == []

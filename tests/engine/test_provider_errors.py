@@ -10,6 +10,7 @@ from foya_desktop.core.messages import MessageStatus
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.home import Home
 from tests.fakeprovider import FakeProviderServer, Fault, Reply
 from tests.helpers.engine import Recorder, wait_turns
@@ -24,7 +25,7 @@ async def test_rate_limit_then_success_completes_with_notice(
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     assert any("Retrying" in n.text for n in rec.of(Notice))  # type: ignore[attr-defined]
-    assert [m.text for m in await kernel.store.valid_messages(s.id)] == ["hi", "made it"]
+    assert [m.text for m in await kernel.store.read(valid_messages, s.id)] == ["hi", "made it"]
 
 
 async def test_cut_stream_is_kept_as_interrupted_never_complete(
@@ -34,7 +35,7 @@ async def test_cut_stream_is_kept_as_interrupted_never_complete(
     await kernel.turns.send(s.id, "hi")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "error" and done.error
-    last = (await kernel.store.valid_messages(s.id))[-1]
+    last = (await kernel.store.read(valid_messages, s.id))[-1]
     assert last.role == "assistant" and last.status == MessageStatus.INTERRUPTED
     assert last.text and last.text != "partial answer that goes on"
 

@@ -7,6 +7,7 @@ from typing import Any
 from foya_desktop.core.events import PartDelta
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -38,5 +39,5 @@ async def test_a_request_in_flight_finishes_before_its_client_closes(
     assert not _http_client(pooled).is_closed
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
-    assert (await kernel.store.valid_messages(s.id))[-1].text == ("word " * 100)
+    assert (await kernel.store.read(valid_messages, s.id))[-1].text == ("word " * 100)
     assert _http_client(pooled).is_closed

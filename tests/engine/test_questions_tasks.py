@@ -11,6 +11,7 @@ from foya_desktop.core.records import TaskRecord
 from foya_desktop.engine.asks.questions import AnswerStatus
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.events_log import events_of
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import FileChangeRow
 from foya_desktop.store.tasks import insert_task
@@ -41,7 +42,7 @@ async def test_answer_is_accepted_once_and_resend_only_confirms(
     await wait_turns(rec, s.id, 1)
     answered = rec.of(QuestionAnswered)
     assert len(answered) == 2 and {a.answer for a in answered} == {"SQLite"}  # type: ignore[attr-defined]
-    events = await kernel.store.events(s.id)
+    events = await kernel.store.read(events_of, s.id)
     assert [p["answer"] for _, t, p in events if t == "question_answered"] == ["SQLite"]
     tool_msg = fake.requests[1].body["messages"][-1]
     assert "SQLite" in tool_msg["content"] and "Postgres" not in tool_msg["content"]

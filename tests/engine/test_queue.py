@@ -8,6 +8,7 @@ from foya_desktop.core.events import QueueChanged
 from foya_desktop.core.messages import MessageStatus
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply, last_user_text
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -33,7 +34,7 @@ async def test_messages_sent_while_busy_are_queued_and_reorderable(
     snapshots = [e for e in rec.of(QueueChanged) if e.session_id == s.id]
     assert [i.text for i in snapshots[-1].items] == ["third", "second, edited"]  # type: ignore[attr-defined]
     await wait_turns(rec, s.id, 3)
-    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    users = [m.text for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"]
     assert users == ["first", "third", "second, edited"]
     assert kernel.queue.items(s.id) == ()
 
@@ -49,7 +50,7 @@ async def test_stop_keeps_partial_as_interrupted_and_keeps_queue(
     await kernel.turns.stop(s.id, keep_queue=True)
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "stopped"
-    history = await kernel.store.valid_messages(s.id)
+    history = await kernel.store.read(valid_messages, s.id)
     partial = history[-1]
     assert partial.role == "assistant" and partial.status == MessageStatus.INTERRUPTED
     assert partial.text and len(partial.text) < len(SLOW.text)
@@ -57,7 +58,7 @@ async def test_stop_keeps_partial_as_interrupted_and_keeps_queue(
     assert kernel.queue.paused(s.id)
     kernel.queue.resume(s.id)
     await wait_turns(rec, s.id, 2)
-    assert [m.text for m in await kernel.store.valid_messages(s.id)][-1] == "answer to next one"
+    assert [m.text for m in await kernel.store.read(valid_messages, s.id)][-1] == "answer to next one"
 
 
 async def test_stop_and_clear_queue(kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
@@ -68,7 +69,7 @@ async def test_stop_and_clear_queue(kernel: Kernel, fake: FakeProviderServer, re
     await kernel.turns.stop(s.id, keep_queue=False)
     await wait_turns(rec, s.id, 1)
     assert kernel.queue.items(s.id) == ()
-    assert [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"] == ["long one"]
+    assert [m.text for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"] == ["long one"]
 
 
 async def test_interrupt_dispatches_chosen_message_next(
@@ -82,7 +83,7 @@ async def test_interrupt_dispatches_chosen_message_next(
     assert urgent.queue_item_id
     await kernel.turns.interrupt(s.id, urgent.queue_item_id)
     await wait_turns(rec, s.id, 3)
-    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    users = [m.text for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"]
     assert users == ["long one", "urgent", "later"]
 
 
@@ -96,7 +97,7 @@ async def test_send_while_paused_resumes_in_fifo_order(
     await kernel.turns.stop(s.id)
     await kernel.turns.send(s.id, "typed after stop")
     await wait_turns(rec, s.id, 3)
-    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    users = [m.text for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"]
     assert users == ["long one", "queued before stop", "typed after stop"]
 
 
@@ -113,7 +114,7 @@ async def test_stop_during_a_tool_call_records_an_interrupted_result(
     await kernel.turns.stop(s.id)
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "stopped"
-    history = await kernel.store.valid_messages(s.id)
+    history = await kernel.store.read(valid_messages, s.id)
     assert history[1].tool_calls[0].state == ToolState.ERROR
     result = history[2].tool_result
     assert result is not None and result.is_error and "interrupted" in result.content

@@ -16,6 +16,7 @@ from foya_desktop.core.events import PartDelta, PhaseChanged, QueueChanged
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.session.owner import OperationStopped
+from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply, last_user_text
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -60,7 +61,7 @@ async def test_hold_keeps_the_session_busy_then_the_queue_moves_on(
                 pass
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
-    assert [m.text for m in await kernel.store.valid_messages(s.id)] == [
+    assert [m.text for m in await kernel.store.read(valid_messages, s.id)] == [
         "sent meanwhile", "answer to sent meanwhile"]
     phases = [e.phase for e in rec.of(PhaseChanged) if e.session_id == s.id]  # type: ignore[attr-defined]
     assert phases[:2] == ["compaction", "idle"] and phases[-1] == "idle"
@@ -153,7 +154,7 @@ async def test_stop_keeps_the_queue_paused_and_send_resumes_it(
     later = await kernel.turns.send(s.id, "later")
     assert later.queue_item_id  # others wait before it
     await wait_turns(rec, s.id, 3)
-    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    users = [m.text for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"]
     assert users == ["long one", "queued", "later"]
 
 
@@ -172,7 +173,7 @@ async def test_stop_and_clear_and_interrupt(kernel: Kernel, fake: FakeProviderSe
     await kernel.turns.stop(s.id, keep_queue=False)
     assert kernel.queue.items(s.id) == () and not kernel.queue.paused(s.id)
     await kernel.turns.wait_idle()
-    users = [m.text for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    users = [m.text for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"]
     assert users == ["long one", "b"]
 
 
@@ -188,7 +189,7 @@ async def test_resume_queue_dispatches_the_next_item(
     kernel.queue.resume(s.id)
     assert not kernel.queue.paused(s.id)
     await kernel.turns.wait_idle()
-    assert [m.text for m in await kernel.store.valid_messages(s.id)][-1] == "answer to next"
+    assert [m.text for m in await kernel.store.read(valid_messages, s.id)][-1] == "answer to next"
 
 
 def test_question_unanswered_joins_the_error_tree() -> None:

@@ -12,6 +12,8 @@ from foya_desktop.core.events import MessageAdded, StreamEnded, StreamStarted, T
 from foya_desktop.core.messages import MessageStatus, ToolState
 from foya_desktop.core.model import VP, Phase
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import valid_messages
+from foya_desktop.store.ledger import usage_totals
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
 from tests.helpers.engine import Recorder, wait_turns
 
@@ -30,7 +32,7 @@ async def test_plain_turn_persists_user_and_reply(kernel: Kernel, fake: FakeProv
         ("user", None, "hello"), ("assistant", "omni", "Hello there, friend.")]
     assert history[1].status == MessageStatus.COMPLETE
     assert kernel.turns.phase(s.id) == Phase.IDLE
-    usage = await kernel.store.usage_totals(s.id)
+    usage = await kernel.store.read(usage_totals, s.id)
     assert usage.input_tokens == 10 and usage.output_tokens == 5
     assert fake.requests[0].body["model"] == "fake-model"
 
@@ -58,7 +60,7 @@ async def test_two_vps_in_parallel_one_uses_a_tool(kernel: Kernel, fake: FakePro
     await kernel.turns.send(s.id, "@Linus @Martin what does the readme say?")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed", done.error
-    history = await kernel.store.valid_messages(s.id)
+    history = await kernel.store.read(valid_messages, s.id)
     assert [m.role for m in history].count("user") == 1
     linus = [m for m in history if m.speaker == "linus"]
     assert [m.role for m in linus] == ["assistant", "tool", "assistant"]
@@ -83,7 +85,7 @@ async def test_default_vp_gets_unmentioned_messages_and_replies_do_not_route(
     s = await kernel.sessions.create_session(roster=["linus", "martin"], default_vp="linus")
     await kernel.turns.send(s.id, "fix it")
     await wait_turns(rec, s.id, 1)
-    history = await kernel.store.valid_messages(s.id)
+    history = await kernel.store.read(valid_messages, s.id)
     assert [(m.role, m.speaker) for m in history] == [("user", None), ("assistant", "linus")]
     assert len(fake.requests) == 1
 
@@ -107,7 +109,7 @@ async def test_tool_confined_to_workdir(kernel: Kernel, fake: FakeProviderServer
     s = await kernel.sessions.create_session(workdir=str(project))
     await kernel.turns.send(s.id, "read ../outside.txt")
     await wait_turns(rec, s.id, 1)
-    history = await kernel.store.valid_messages(s.id)
+    history = await kernel.store.read(valid_messages, s.id)
     result = history[2].tool_result
     assert result is not None and result.is_error
     assert "TOP-SECRET-OUTSIDE" not in str([r.body for r in fake.requests])
@@ -166,7 +168,7 @@ async def test_attachment_type_comes_from_the_bytes_and_non_images_are_refused(
     s = await kernel.sessions.create_session()
     await kernel.turns.send(s.id, "look", attachments=[("holiday.jpg", jpeg)])
     await wait_turns(rec, s.id, 1)
-    (user,) = [m for m in await kernel.store.valid_messages(s.id) if m.role == "user"]
+    (user,) = [m for m in await kernel.store.read(valid_messages, s.id) if m.role == "user"]
     assert user.parts[1].mime == "image/jpeg"  # type: ignore[union-attr]
     with pytest.raises(InvalidOperation, match="only images"):
         await kernel.turns.send(s.id, "read this", attachments=[("notes.txt", b"hello")])

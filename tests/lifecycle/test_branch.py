@@ -11,6 +11,8 @@ from foya_desktop.core.events import SessionBranched
 from foya_desktop.core.messages import Message, MessageStatus, TextPart, ToolCallPart, ToolState
 from foya_desktop.core.model import Session
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.events_log import events_of
+from foya_desktop.store.history import append_message, valid_messages
 from foya_desktop.store.ops_checkpoints import add_checkpoint, list_checkpoints
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.engine import Recorder, wait_for, wait_turns
@@ -22,7 +24,7 @@ async def test_branch_copies_valid_history_and_settings_only(
     await kernel.sessions.update_session(session.id, model="m2", announcement="be brief", reasoning_effort="high")
     await say("hello")
     await say("write notes.txt one")
-    source = await kernel.store.valid_messages(session.id)
+    source = await kernel.store.read(valid_messages, session.id)
     assert [m.role for m in source] == ["user", "assistant", "user", "assistant", "tool", "assistant"]
     kernel.svc.grants[session.id] = {"write:notes.txt"}
     await kernel.store.write(add_checkpoint, session.id, source[1].seq, "old summary", False)
@@ -35,12 +37,12 @@ async def test_branch_copies_valid_history_and_settings_only(
             branch.roster, branch.default_vp, branch.announcement, branch.reasoning_effort) == (
         session.connection, "m2", session.project_id, session.approval_mode, session.workdir,
         session.roster, session.default_vp, "be brief", "high")
-    copied = await kernel.store.valid_messages(branch.id)
+    copied = await kernel.store.read(valid_messages, branch.id)
     assert [(m.role, m.text) for m in copied] == [(m.role, m.text) for m in source[:5]]
     assert not {m.id for m in copied} & {m.id for m in source}
     assert [m.meta["imported_from"] for m in copied] == [
         {"session_id": session.id, "message_id": m.id} for m in source[:5]]
-    events = await kernel.store.events(branch.id)
+    events = await kernel.store.read(events_of, branch.id)
     assert [seq for seq, _, _ in events] == list(range(1, 7))  # own sequence, from 1
     assert events[0][1] == "session_created"
     assert branch.id not in kernel.svc.grants
@@ -50,27 +52,27 @@ async def test_branch_copies_valid_history_and_settings_only(
 
 async def test_branches_are_isolated(kernel: Kernel, session: Session, say: Say, rec: Recorder) -> None:
     await say("hello")
-    first = await kernel.store.valid_messages(session.id)
+    first = await kernel.store.read(valid_messages, session.id)
     branch = await kernel.lifecycle.branch(session.id, first[1].id)
     await kernel.turns.send(branch.id, "only in the branch")
     await wait_turns(rec, branch.id, 1)
     await say("only in the source")
-    assert [m.text for m in await kernel.store.valid_messages(session.id)][2:] == [
+    assert [m.text for m in await kernel.store.read(valid_messages, session.id)][2:] == [
         "only in the source", "reply to: only in the source"]
-    assert [m.text for m in await kernel.store.valid_messages(branch.id)][2:] == [
+    assert [m.text for m in await kernel.store.read(valid_messages, branch.id)][2:] == [
         "only in the branch", "reply to: only in the branch"]
 
 
 async def test_refused_boundaries_say_why(kernel: Kernel, fake: FakeProviderServer, session: Session,
                                           say: Say, rec: Recorder) -> None:
     await say("hello")
-    msgs = await kernel.store.valid_messages(session.id)
+    msgs = await kernel.store.read(valid_messages, session.id)
     with pytest.raises(InvalidOperation, match="user message"):
         await kernel.lifecycle.branch(session.id, msgs[0].id)
     fake.script(Reply(tool_calls=[ToolCallSpec("write_file", {"path": "a.txt", "content": "a"}, id="c1"),
                                   ToolCallSpec("write_file", {"path": "b.txt", "content": "b"}, id="c2")]))
     await say("two writes")
-    msgs = await kernel.store.valid_messages(session.id)
+    msgs = await kernel.store.read(valid_messages, session.id)
     call_msg = next(m for m in msgs if len(m.tool_calls) == 2)
     first_result = next(m for m in msgs if m.tool_result and m.tool_result.call_id == "c1")
     with pytest.raises(InvalidOperation, match="tool call without its result"):
@@ -80,9 +82,9 @@ async def test_refused_boundaries_say_why(kernel: Kernel, fake: FakeProviderServ
 
 
 async def test_interrupted_reply_is_not_a_boundary(kernel: Kernel, session: Session) -> None:
-    stored = await kernel.store.append_message(Message(
+    stored = await kernel.store.write(append_message, Message(
         "msg_x", session.id, "user", (TextPart("hi"),), turn_id="t1"))
-    cut = await kernel.store.append_message(Message(
+    cut = await kernel.store.write(append_message, Message(
         "msg_y", session.id, "assistant", (TextPart("half"),), speaker="omni", turn_id="t1",
         status=MessageStatus.INTERRUPTED))
     assert stored.seq < cut.seq
@@ -91,16 +93,16 @@ async def test_interrupted_reply_is_not_a_boundary(kernel: Kernel, session: Sess
 
 
 async def test_dead_tool_call_gets_an_interrupted_result_in_the_branch(kernel: Kernel, session: Session) -> None:
-    await kernel.store.append_message(Message("msg_u", session.id, "user", (TextPart("go"),), turn_id="t1"))
-    await kernel.store.append_message(Message(
+    await kernel.store.write(append_message, Message("msg_u", session.id, "user", (TextPart("go"),), turn_id="t1"))
+    await kernel.store.write(append_message, Message(
         "msg_a", session.id, "assistant",
         (ToolCallPart("dead", "write_file", {"path": "x", "content": "y"}, ToolState.RUNNING),),
         speaker="omni", turn_id="t1"))
-    await kernel.store.append_message(Message("msg_u2", session.id, "user", (TextPart("again"),), turn_id="t2"))
-    last = await kernel.store.append_message(Message(
+    await kernel.store.write(append_message, Message("msg_u2", session.id, "user", (TextPart("again"),), turn_id="t2"))
+    last = await kernel.store.write(append_message, Message(
         "msg_b", session.id, "assistant", (TextPart("ok"),), speaker="omni", turn_id="t2"))
     branch = await kernel.lifecycle.branch(session.id, last.id)
-    copied = await kernel.store.valid_messages(branch.id)
+    copied = await kernel.store.read(valid_messages, branch.id)
     assert [m.role for m in copied] == ["user", "assistant", "tool", "user", "assistant"]
     assert copied[1].tool_calls[0].state == ToolState.ERROR
     result = copied[2].tool_result
@@ -110,7 +112,7 @@ async def test_dead_tool_call_gets_an_interrupted_result_in_the_branch(kernel: K
 async def test_branch_while_the_source_runs_copies_no_runtime_state(
         kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
     await say("hello")
-    done = await kernel.store.valid_messages(session.id)
+    done = await kernel.store.read(valid_messages, session.id)
     fake.script(Reply(text="slow " * 100, chunk_size=5, delay_per_chunk=0.02))
     await kernel.turns.send(session.id, "long answer please")
     await kernel.turns.send(session.id, "queued one")
@@ -119,7 +121,7 @@ async def test_branch_while_the_source_runs_copies_no_runtime_state(
     branch = await kernel.lifecycle.branch(session.id, done[1].id)
     assert kernel.queue.items(branch.id) == () and not kernel.turn_manager.owner(branch.id).busy
     assert len(kernel.queue.items(session.id)) == 1
-    assert [m.text for m in await kernel.store.valid_messages(branch.id)] == ["hello", "reply to: hello"]
+    assert [m.text for m in await kernel.store.read(valid_messages, branch.id)] == ["hello", "reply to: hello"]
     await kernel.turns.stop(session.id, keep_queue=False)
 
 
@@ -128,9 +130,9 @@ async def test_branch_references_images_that_outlive_the_source(
     png = b"\x89PNG\r\n\x1a\n" + b"\x01" * 40
     await kernel.turns.send(session.id, "look", attachments=[("image/png", png)])
     await wait_turns(rec, session.id, 1)
-    msgs = await kernel.store.valid_messages(session.id)
+    msgs = await kernel.store.read(valid_messages, session.id)
     branch = await kernel.lifecycle.branch(session.id, msgs[1].id)
     await kernel.lifecycle.delete_session(session.id)
-    copied = await kernel.store.valid_messages(branch.id)
+    copied = await kernel.store.read(valid_messages, branch.id)
     sha = copied[0].parts[1].artifact  # type: ignore[union-attr]
     assert await kernel.history.read_artifact(sha) == png

@@ -12,6 +12,9 @@ from foya_desktop.core.events import TaskChanged
 from foya_desktop.core.messages import MessageStatus
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import valid_messages
+from foya_desktop.store.ledger import usage_totals
+from foya_desktop.store.sessions import is_tombstoned
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, last_user_text, system_prompt
 from tests.helpers.agent_script import agent_responder
 from tests.helpers.engine import Recorder, wait_for, wait_turns
@@ -22,21 +25,21 @@ async def test_spawn_agent_runs_a_child_and_returns_its_answer(
         kernel: Kernel, session: Session, say: Say, rec: Recorder, project: Path) -> None:
     await say("spawn write from_child.txt hello")
     (child,) = [s for s in await kernel.sessions.list_sessions() if s.parent_id == session.id]
-    parent_msgs = await kernel.store.valid_messages(session.id)
+    parent_msgs = await kernel.store.read(valid_messages, session.id)
     call = next(m for m in parent_msgs if m.tool_calls).tool_calls[0]
     assert child.origin == f"subagent:{call.call_id}" and child.project_id == session.project_id
     snap: dict[str, Any] = child.child_snapshot
     assert snap["agent"]["id"] == "omni" and snap["max_turns"] == 15
     assert "write_file" in snap["tools"] and "spawn_agent" not in snap["tools"]
     assert (project / "from_child.txt").read_text() == "hello"
-    child_msgs = await kernel.store.valid_messages(child.id)
+    child_msgs = await kernel.store.read(valid_messages, child.id)
     assert [m.role for m in child_msgs] == ["user", "assistant", "tool", "assistant"]
     result = next(m for m in parent_msgs if m.role == "tool").tool_result
     assert result is not None and not result.is_error and "done" in result.content
     (task,) = await kernel.lifecycle.list_child_tasks(session.id)
     assert (task.record.kind, task.record.state, task.record.consumed) == ("subagent", "completed", True)
     assert task.child_session_id == child.id and task.record.output_tail == "done"
-    assert (await kernel.store.usage_totals(child.id)).input_tokens == 20  # its own usage
+    assert (await kernel.store.read(usage_totals, child.id)).input_tokens == 20  # its own usage
     assert any(isinstance(e, TaskChanged) and e.task.state == "completed" for e in rec.events)
 
 
@@ -54,12 +57,12 @@ async def test_background_child_can_be_cancelled(
     assert task.record.state == "running"
     await wait_for(lambda: any(type(e).__name__ == "PartDelta" and e.session_id == task.child_session_id
                                for e in rec.events))
-    user = (await kernel.store.valid_messages(session.id))[0]
+    user = (await kernel.store.read(valid_messages, session.id))[0]
     with pytest.raises(InvalidOperation, match="sub-agent of this session is still running"):
         await kernel.lifecycle.rewind_preview(session.id, user.id)
     record = await kernel.lifecycle.cancel_child_task(session.id, task.record.id)
     assert record.state == "cancelled"
-    partial = (await kernel.store.valid_messages(task.child_session_id))[-1]
+    partial = (await kernel.store.read(valid_messages, task.child_session_id))[-1]
     assert partial.status == MessageStatus.INTERRUPTED and partial.text and ("digging " * 200).startswith(partial.text)
     consumed = await kernel.lifecycle.consume_child_result(session.id, task.record.id)
     assert consumed.consumed
@@ -125,4 +128,4 @@ async def test_deleting_the_parent_stops_a_background_child(
     deleted = await kernel.lifecycle.delete_session(session.id)
     assert deleted == [task.child_session_id, session.id]
     assert not kernel.turn_manager.scheduler.known(task.child_session_id)
-    assert await kernel.store.is_tombstoned(task.child_session_id)
+    assert await kernel.store.read(is_tombstoned, task.child_session_id)

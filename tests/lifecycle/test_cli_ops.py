@@ -12,6 +12,7 @@ from foya_desktop.cli.main import main
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.home import Home
 from tests.fakeprovider import FakeProviderServer
 from tests.helpers.agent_script import agent_responder
@@ -31,7 +32,7 @@ def _prepare(home: Home, fake: FakeProviderServer, project: Path) -> dict[str, s
             await kernel.turns.wait_idle()
             await kernel.turns.send(s.id, "write cli.txt made by a tool")
             await kernel.turns.wait_idle()
-            msgs = await kernel.store.valid_messages(s.id)
+            msgs = await kernel.store.read(valid_messages, s.id)
             return {"session": s.id, "reply": msgs[1].id, "second": msgs[2].id}
         finally:
             await kernel.close()

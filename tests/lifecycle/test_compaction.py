@@ -23,6 +23,7 @@ from foya_desktop.engine.request.context_window import (
     estimate_tokens,
 )
 from foya_desktop.engine.request.summary import SUMMARY_SYSTEM
+from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
 from tests.helpers.engine import Recorder, wait_for
 from tests.lifecycle.conftest import Say
@@ -43,7 +44,7 @@ async def test_compact_now_summarises_and_later_requests_start_from_the_summary(
     system, texts = _sent(fake)
     assert system == SUMMARY_SYSTEM and "first question" in texts[0] and "second question" in texts[0]
     assert checkpoint.summary.startswith("SUMMARY of") and not checkpoint.automatic
-    messages = await kernel.store.valid_messages(session.id)
+    messages = await kernel.store.read(valid_messages, session.id)
     assert checkpoint.covers_seq == messages[-1].seq
     phases = [e.phase for e in rec.of(PhaseChanged) if e.session_id == session.id]  # type: ignore[attr-defined]
     assert phases[-2:] == ["compaction", "idle"]
@@ -54,7 +55,7 @@ async def test_compact_now_summarises_and_later_requests_start_from_the_summary(
     system, texts = _sent(fake)
     assert f"{SUMMARY_HEADING}\n{checkpoint.summary}" in system
     assert texts == ["third question"]
-    assert len(await kernel.store.valid_messages(session.id)) == 6  # the timeline keeps everything
+    assert len(await kernel.store.read(valid_messages, session.id)) == 6  # the timeline keeps everything
     await kernel.lifecycle.compact(session.id)
     with pytest.raises(InvalidOperation, match="Nothing new"):
         await kernel.lifecycle.compact(session.id)
@@ -75,7 +76,7 @@ async def test_automatic_compaction_keeps_the_current_turn_verbatim(
     await say("the last question " + "padding " * 300)
     (checkpoint,) = await kernel.lifecycle.checkpoints(session.id)
     assert checkpoint.automatic
-    user = [m for m in await kernel.store.valid_messages(session.id) if m.role == "user"][-1]
+    user = [m for m in await kernel.store.read(valid_messages, session.id) if m.role == "user"][-1]
     assert checkpoint.covers_seq == user.seq - 1
     system, texts = _sent(fake)
     assert SUMMARY_HEADING in system and texts == [user.text]
@@ -96,7 +97,7 @@ async def test_old_tool_outputs_are_elided_from_requests_not_from_the_store(
     await say("and now?")
     tool_msgs = [m for m in fake.requests[-1].body["messages"] if m["role"] == "tool"]
     assert "elided" in tool_msgs[0]["content"] and "x" * 1000 in tool_msgs[1]["content"]
-    stored = [m.tool_result for m in await kernel.store.valid_messages(session.id) if m.tool_result]
+    stored = [m.tool_result for m in await kernel.store.read(valid_messages, session.id) if m.tool_result]
     assert all(r is not None and "x" * 1000 in r.content for r in stored)
 
 

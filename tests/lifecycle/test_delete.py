@@ -11,7 +11,10 @@ from foya_desktop.core.events import PartDelta, SessionDeletedEvent
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_message, valid_messages
+from foya_desktop.store.ledger import usage_totals
 from foya_desktop.store.ops_delete import leftover_rows
+from foya_desktop.store.sessions import create_session, is_tombstoned
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.engine import Recorder, wait_for
 from tests.lifecycle.conftest import KernelBox, Say
@@ -22,9 +25,9 @@ async def test_delete_removes_the_tree_children_first(kernel: Kernel, session: S
     await say("write kept.txt tool output")
     await say("spawn say hi from the child")
     (child,) = [s for s in await kernel.sessions.list_sessions() if s.parent_id == session.id]
-    usage = await kernel.store.usage_totals(session.id)
-    child_usage = await kernel.store.usage_totals(child.id)
-    snapshots = [m for m in await kernel.store.valid_messages(session.id) if m.role == "tool"]
+    usage = await kernel.store.read(usage_totals, session.id)
+    child_usage = await kernel.store.read(usage_totals, child.id)
+    snapshots = [m for m in await kernel.store.read(valid_messages, session.id) if m.role == "tool"]
     assert snapshots
 
     deleted = await kernel.lifecycle.delete_session(session.id)
@@ -33,11 +36,11 @@ async def test_delete_removes_the_tree_children_first(kernel: Kernel, session: S
     assert [e.session_id for e in rec.of(SessionDeletedEvent)] == [child.id, session.id]
     for sid in deleted:
         assert await kernel.store.read(leftover_rows, sid) == {}
-        assert await kernel.store.is_tombstoned(sid)
+        assert await kernel.store.read(is_tombstoned, sid)
         with pytest.raises(NotFound):
             await kernel.sessions.get_session(sid)
-    assert await kernel.store.usage_totals(session.id) == usage  # the ledger keeps the totals
-    assert await kernel.store.usage_totals(child.id) == child_usage
+    assert await kernel.store.read(usage_totals, session.id) == usage  # the ledger keeps the totals
+    assert await kernel.store.read(usage_totals, child.id) == child_usage
     blobs = list((kernel.store.home.artifacts).rglob("*"))
     assert not [b for b in blobs if b.is_file()], "file snapshots referenced by nobody are removed"
 
@@ -48,12 +51,12 @@ async def test_late_writes_are_refused_also_after_restart(box: KernelBox, projec
     await kernel.lifecycle.delete_session(s.id)
     late = Message("msg_late", s.id, "user", (TextPart("too late"),))
     with pytest.raises(SessionDeleted):
-        await kernel.store.append_message(late)
+        await kernel.store.write(append_message, late)
     kernel = await box.restart()
     with pytest.raises(SessionDeleted):
-        await kernel.store.append_message(late)
+        await kernel.store.write(append_message, late)
     with pytest.raises(SessionDeleted):
-        await kernel.store.create_session(Session(id=s.id, title="again"))
+        await kernel.store.write(create_session, Session(id=s.id, title="again"))
 
 
 async def test_delete_stops_the_turn_and_drops_the_queue(
@@ -79,7 +82,7 @@ async def test_shared_blobs_survive_and_unshared_ones_go(kernel: Kernel, session
     await kernel.turns.send(other.id, "theirs", attachments=[("image/png", png)])
     await kernel.turns.wait_idle()
     await kernel.lifecycle.delete_session(session.id)
-    sha = (await kernel.store.valid_messages(other.id))[0].parts[1].artifact  # type: ignore[union-attr]
+    sha = (await kernel.store.read(valid_messages, other.id))[0].parts[1].artifact  # type: ignore[union-attr]
     assert await kernel.history.read_artifact(sha) == png
     await kernel.lifecycle.delete_session(other.id)
     with pytest.raises(FileNotFoundError):

@@ -12,6 +12,7 @@ from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import Phase, Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.eligibility import NOT_MOVABLE_META, rewind_block, valid_boundaries
+from foya_desktop.store.history import append_message, valid_messages
 from tests.lifecycle.conftest import Say
 
 
@@ -31,7 +32,7 @@ async def test_the_kernel_accepts_a_branch_exactly_where_the_menu_offers_one(
     """F32: every message is tried; the kernel's verdict equals the shared rule's."""
     await say("hello")
     await say("write notes.txt one")
-    history = await kernel.store.valid_messages(session.id)
+    history = await kernel.store.read(valid_messages, session.id)
     offered = valid_boundaries(history)
     assert offered and offered != {m.id for m in history}
     menus = _menu_rules()
@@ -48,7 +49,7 @@ async def test_the_kernel_accepts_a_branch_exactly_where_the_menu_offers_one(
 
 async def test_rewind_refuses_what_the_menu_does_not_offer(kernel: Kernel, session: Session) -> None:
     """F39: the composer cannot hold browser elements or a command id: neither side offers the rewind."""
-    stored = await kernel.store.append_message(Message(
+    stored = await kernel.store.write(append_message, Message(
         "msg_meta", session.id, "user", (TextPart("run it"),), turn_id="turn_x",
         meta={NOT_MOVABLE_META[1]: "cmd_1"}))
     assert rewind_block(stored) == "not_movable_meta"

@@ -27,6 +27,7 @@ from foya_desktop.core.model import ApprovalMode, Connection, Phase, ProviderKin
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.history import append_message, valid_messages
 from foya_desktop.store.home import Home
 from foya_desktop.store.ops_delete import leftover_rows
 from tests.engine.conftest import FAST_RETRY, FAST_TIMEOUTS
@@ -152,7 +153,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         sid = data.draw(st.sampled_from(sorted(k for k, s in self.sessions.items() if s.turns)))
         model = self.sessions[sid]
         cut = data.draw(st.integers(1, len(model.turns)))
-        valid = self.run(self.kernel.store.valid_messages(sid))
+        valid = self.run(self.kernel.store.read(valid_messages, sid))
         boundary = valid[len([r for t in model.turns[:cut] for r in t.rows]) - 1]
         branch = self.run(self.kernel.lifecycle.branch(sid, boundary.id))
         self.sessions[branch.id] = ModelSession([Turn(t.user, list(t.rows)) for t in model.turns[:cut]])
@@ -164,7 +165,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         model = self.sessions[sid]
         k = data.draw(st.integers(0, len(model.turns) - 1))
         offset = len([r for t in model.turns[:k] for r in t.rows])
-        target = self.run(self.kernel.store.valid_messages(sid))[offset]
+        target = self.run(self.kernel.store.read(valid_messages, sid))[offset]
         preview = self.run(self.kernel.lifecycle.rewind_preview(sid, target.id))
         restore, remove, unsafe = self._expected_rewind(model.turns[k:])
         assert (preview.restore, preview.remove) == (tuple(sorted(restore)), tuple(sorted(remove)))
@@ -212,7 +213,7 @@ class LifecycleMachine(RuleBasedStateMachine):
     @invariant()
     def histories_match(self) -> None:
         for sid, model in self.sessions.items():
-            valid = self.run(self.kernel.store.valid_messages(sid))
+            valid = self.run(self.kernel.store.read(valid_messages, sid))
             assert [(m.role, m.text) for m in valid] == model.history()
 
     @invariant()
@@ -226,7 +227,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         for sid in self.deleted:
             assert self.run(self.kernel.store.read(leftover_rows, sid)) == {}
             try:
-                self.run(self.kernel.store.append_message(Message("msg_late", sid, "user", (TextPart("x"),))))
+                self.run(self.kernel.store.write(append_message, Message("msg_late", sid, "user", (TextPart("x"),))))
             except SessionDeleted:
                 pass
             else:

@@ -8,6 +8,7 @@ from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolStat
 from foya_desktop.core.model import ApprovalMode, Phase
 from foya_desktop.engine.ops.recovery import NOT_STARTED_RESULT
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
+from foya_desktop.store.history import append_message, replay, valid_messages
 from foya_desktop.store.ops_children import finish_child
 from foya_desktop.store.tasks import get_task
 from tests.fakeprovider import FakeProviderServer
@@ -18,8 +19,8 @@ async def test_running_and_pending_calls_get_interrupted_results(
         box: KernelBox, fake: FakeProviderServer, project: Path) -> None:
     kernel = box.kernel
     s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
-    await kernel.store.append_message(Message("msg_u", s.id, "user", (TextPart("go"),), turn_id="t1"))
-    await kernel.store.append_message(Message("msg_a", s.id, "assistant", (
+    await kernel.store.write(append_message, Message("msg_u", s.id, "user", (TextPart("go"),), turn_id="t1"))
+    await kernel.store.write(append_message, Message("msg_a", s.id, "assistant", (
         ToolCallPart("c_run", "write_file", {"path": "ran.txt", "content": "1"}, ToolState.RUNNING),
         ToolCallPart("c_wait", "write_file", {"path": "never.txt", "content": "2"}, ToolState.PENDING),
     ), speaker="omni", turn_id="t1"))
@@ -28,12 +29,12 @@ async def test_running_and_pending_calls_get_interrupted_results(
     kernel = await box.restart()
 
     assert (await kernel.sessions.get_session(s.id)).phase == Phase.IDLE
-    msgs = await kernel.store.valid_messages(s.id)
+    msgs = await kernel.store.read(valid_messages, s.id)
     assert [c.state for c in msgs[1].tool_calls] == [ToolState.ERROR, ToolState.ERROR]
     results = {m.tool_result.call_id: m.tool_result for m in msgs if m.tool_result}
     assert results["c_run"].content == INTERRUPTED_RESULT and results["c_run"].is_error
     assert results["c_wait"].content == NOT_STARTED_RESULT
-    assert [m.id for m in await kernel.store.replay(s.id)] == [m.id for m in msgs]
+    assert [m.id for m in await kernel.store.read(replay, s.id)] == [m.id for m in msgs]
     requests = len(fake.requests)
     await kernel.turns.send(s.id, "what happened?")
     await kernel.turns.wait_idle()
@@ -41,7 +42,7 @@ async def test_running_and_pending_calls_get_interrupted_results(
     assert [m["content"] for m in tool_msgs] == [f"Error: {INTERRUPTED_RESULT}", f"Error: {NOT_STARTED_RESULT}"]
     assert not (project / "ran.txt").exists() and not (project / "never.txt").exists()  # nothing re-run
     kernel = await box.restart()
-    assert len(await kernel.store.valid_messages(s.id)) == len(msgs) + 2  # idempotent: no second result
+    assert len(await kernel.store.read(valid_messages, s.id)) == len(msgs) + 2  # idempotent: no second result
 
 
 async def test_running_sub_agent_is_lost_after_restart(box: KernelBox, project: Path) -> None:

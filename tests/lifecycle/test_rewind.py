@@ -14,6 +14,8 @@ from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.rewind import RewindStale, _survey
 from foya_desktop.engine.ops.rewind_files import ops_to_json
+from foya_desktop.store.events_log import events_of
+from foya_desktop.store.history import replay, valid_messages
 from foya_desktop.store.ops_checkpoints import add_checkpoint, list_checkpoints
 from foya_desktop.store.ops_rewind import Journal, pending_journals, write_journal
 from tests.fakeprovider import FakeProviderServer, Reply
@@ -22,7 +24,7 @@ from tests.lifecycle.conftest import KernelBox, Say
 
 
 async def _user(kernel: Kernel, session_id: str, text: str) -> Message:
-    return next(m for m in await kernel.store.valid_messages(session_id) if m.role == "user" and m.text == text)
+    return next(m for m in await kernel.store.read(valid_messages, session_id) if m.role == "user" and m.text == text)
 
 
 async def test_preview_then_confirm_restores_and_removes(
@@ -33,7 +35,7 @@ async def test_preview_then_confirm_restores_and_removes(
     await say("write README.md changed once\nwrite new/dir/created.txt brand new")
     await say("write README.md changed twice")
     target = await _user(kernel, session.id, "write README.md changed once\nwrite new/dir/created.txt brand new")
-    before_events = await kernel.store.events(session.id)
+    before_events = await kernel.store.read(events_of, session.id)
 
     preview = await kernel.lifecycle.rewind_preview(session.id, target.id)
     assert preview.restore == ("README.md",) and preview.remove == ("new/dir/created.txt",)
@@ -45,17 +47,17 @@ async def test_preview_then_confirm_restores_and_removes(
     assert (project / "README.md").read_bytes() == readme
     assert not (project / "new/dir/created.txt").exists()
     assert (project / "untracked.txt").read_bytes() == b"not Foya's business\n"
-    valid = await kernel.store.valid_messages(session.id)
+    valid = await kernel.store.read(valid_messages, session.id)
     assert [m.text for m in valid] == ["hello", "reply to: hello"]
-    events = await kernel.store.events(session.id)
+    events = await kernel.store.read(events_of, session.id)
     assert events[:len(before_events)] == before_events  # the original events stay
     assert events[-1][1] == "history_rewound" and events[-1][2]["from_seq"] == target.seq
-    assert [m.id for m in await kernel.store.replay(session.id)] == [m.id for m in valid]
+    assert [m.id for m in await kernel.store.read(replay, session.id)] == [m.id for m in valid]
     (event,) = rec.of(HistoryRewound)
     assert event == HistoryRewound(session.id, target.id, target.seq, target.text, ("README.md",),
                                    ("new/dir/created.txt",), (), ())
     await say("hello again")  # the session goes on from the rewound point
-    assert [m.text for m in await kernel.store.valid_messages(session.id)][2:] == [
+    assert [m.text for m in await kernel.store.read(valid_messages, session.id)][2:] == [
         "hello again", "reply to: hello again"]
 
 
@@ -91,7 +93,7 @@ async def test_confirm_refuses_when_files_or_history_moved(
     with pytest.raises(RewindStale):
         await kernel.lifecycle.rewind_confirm(session.id, preview)
     assert (project / "a.txt").read_text() == "one"
-    assert len(await kernel.store.valid_messages(session.id)) == 4
+    assert len(await kernel.store.read(valid_messages, session.id)) == 4
     result = await kernel.lifecycle.rewind_confirm(session.id, await kernel.lifecycle.rewind_preview(session.id, target.id))
     assert result.removed == ("a.txt",) and not (project / "a.txt").exists()
 
@@ -100,7 +102,7 @@ async def test_refusals(kernel: Kernel, fake: FakeProviderServer, session: Sessi
                         rec: Recorder) -> None:
     await kernel.turns.send(session.id, "look", attachments=[("image/png", b"\x89PNG\r\n\x1a\n0000")])
     await wait_for(lambda: not kernel.turn_manager.owner(session.id).busy)
-    msgs = await kernel.store.valid_messages(session.id)
+    msgs = await kernel.store.read(valid_messages, session.id)
     with pytest.raises(InvalidOperation, match="attachments"):
         await kernel.lifecycle.rewind_preview(session.id, msgs[0].id)
     with pytest.raises(InvalidOperation, match="user message"):
@@ -120,7 +122,7 @@ async def test_refusals(kernel: Kernel, fake: FakeProviderServer, session: Sessi
 async def test_rewind_invalidates_covering_checkpoints(kernel: Kernel, session: Session, say: Say) -> None:
     await say("one")
     await say("two")
-    msgs = await kernel.store.valid_messages(session.id)
+    msgs = await kernel.store.read(valid_messages, session.id)
     early = await kernel.store.write(add_checkpoint, session.id, msgs[1].seq, "about one", False)
     late = await kernel.store.write(add_checkpoint, session.id, msgs[3].seq, "about one and two", False)
     result = await kernel.lifecycle.rewind_confirm(session.id, await kernel.lifecycle.rewind_preview(session.id, msgs[2].id))
@@ -159,8 +161,8 @@ async def test_crash_after_the_journal_is_rolled_forward_at_start_up(box: Kernel
     assert not list(project.glob(".foya-rewind-*"))
     assert (project / "README.md").read_bytes() == original
     assert not (project / "extra.txt").exists()
-    assert await kernel.store.valid_messages(session.id) == []
-    assert (await kernel.store.events(session.id))[-1][1] == "history_rewound"
+    assert await kernel.store.read(valid_messages, session.id) == []
+    assert (await kernel.store.read(events_of, session.id))[-1][1] == "history_rewound"
     assert await kernel.store.read(pending_journals) == []
 
 
@@ -172,10 +174,10 @@ async def test_a_failed_restore_is_undone_and_nothing_changes(
     preview = await kernel.lifecycle.rewind_preview(session.id, target.id)
     assert preview.restore == ("README.md", "z.txt")
     kernel.store.files.delete(hashlib.sha256(b"zzz before\n").hexdigest())  # z.txt cannot be restored
-    history = await kernel.store.valid_messages(session.id)
+    history = await kernel.store.read(valid_messages, session.id)
     with pytest.raises(InvalidOperation, match="nothing was changed"):
         await kernel.lifecycle.rewind_confirm(session.id, preview)
     assert (project / "README.md").read_text() == "new readme"  # restored, then put back
     assert (project / "z.txt").read_text() == "new z"
-    assert await kernel.store.valid_messages(session.id) == history
+    assert await kernel.store.read(valid_messages, session.id) == history
     assert await kernel.store.read(pending_journals) == []

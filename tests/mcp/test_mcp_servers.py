@@ -21,6 +21,7 @@ from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.mcp import trust
 from foya_desktop.engine.mcp.servers import SCHEMA_TOOL, McpServers
+from foya_desktop.store.catalog import project_rules
 from foya_desktop.store.home import Home
 from foya_desktop.tools.base import ToolContext
 from foya_desktop.tools.mcp.config import project_config_path, user_config_path
@@ -91,7 +92,7 @@ async def test_trusted_stdio_server_tools_through_the_approval_policy(
     await wait_turns(rec, session.id, 1)
     assert [r.content for r in _results(rec, session.id)] == ["echo: hi"]
     assert session.project_id is not None
-    assert "mcp:mcp__fake__echo" in await kernel.store.project_rules(session.project_id)
+    assert "mcp:mcp__fake__echo" in await kernel.store.read(project_rules, session.project_id)
     # The rule covers that tool only: write_note still asks, echo no longer does.
     fake.script(Reply(tool_calls=[ToolCallSpec("mcp__fake__echo", {"text": "again"}, id="c2"),
                                    ToolCallSpec("mcp__fake__write_note", {"text": "x"}, id="c3")]),

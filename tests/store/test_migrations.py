@@ -23,6 +23,7 @@ from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store import database, schema
 from foya_desktop.store.database import stored_version
+from foya_desktop.store.history import replay, valid_messages
 from foya_desktop.store.home import Home
 from foya_desktop.store.ops_rewind import pending_journals
 from foya_desktop.store.schema import SCHEMA_VERSION
@@ -100,8 +101,8 @@ async def test_fixture_opens_migrates_and_replays(version: int, tmp_path: Path) 
         assert len(sessions) >= 3
         calls = 0
         for session_id in sessions:
-            replayed = await store.replay(session_id)
-            stored = await store.valid_messages(session_id)
+            replayed = await store.read(replay, session_id)
+            stored = await store.read(valid_messages, session_id)
             assert replayed == stored, session_id
             calls += sum(len(m.tool_calls) for m in stored)
         assert calls > 0
@@ -126,15 +127,15 @@ async def test_the_kernel_starts_on_every_fixture_and_recovers_what_the_crash_le
         assert not Path(journal.workdir).exists()
         crashed = next(s for s in await kernel.sessions.list_sessions() if s.title == "fixture: crashed")
         assert crashed.id == journal.session_id
-        history = await kernel.store.valid_messages(crashed.id)
+        history = await kernel.store.read(valid_messages, crashed.id)
         (closed,) = [m for m in history if any(c.call_id == "call_crash" for c in m.tool_calls)]
         assert [c.state for c in closed.tool_calls] == ["error"]
         result = history[-1].tool_result
         assert result is not None and result.call_id == "call_crash" and result.is_error
         for s in await kernel.sessions.list_sessions():
-            for m in await kernel.store.valid_messages(s.id):
+            for m in await kernel.store.read(valid_messages, s.id):
                 assert all(c.state not in ("pending", "running") for c in m.tool_calls)
-            assert await kernel.store.replay(s.id) == await kernel.store.valid_messages(s.id)
+            assert await kernel.store.read(replay, s.id) == await kernel.store.read(valid_messages, s.id)
         assert {c.name for c in await kernel.connections.list_connections()} == {"fake"}
         assert "Scout" in {vp.name for vp in await kernel.vps.list_vps()}
     finally:
@@ -173,7 +174,7 @@ async def test_a_migration_copies_the_old_database_first(
         assert stored_version(backup) == SCHEMA_VERSION and stored_version(home.database) == SCHEMA_VERSION + 1
         assert "harness_probe" not in {c[1] for c in _rows(backup, "pragma_table_info('session_row')")}
         for session_id in _live_sessions(home.database):
-            assert await store.replay(session_id) == await store.valid_messages(session_id)
+            assert await store.read(replay, session_id) == await store.read(valid_messages, session_id)
     finally:
         await store.close()
     assert _rows(home.database, "event_row") == events

@@ -18,6 +18,8 @@ from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.providers.keys import KeyStore
 from foya_desktop.store import search as fts
+from foya_desktop.store.events_log import events_of
+from foya_desktop.store.history import append_message, append_messages, update_message, valid_messages
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import SCHEMA_VERSION, MessageRow, SessionRow
 from tests.helpers.fake_keyring import MemoryKeyring
@@ -41,7 +43,7 @@ async def _session(kernel: Kernel, title: str, workdir: str | None = None) -> st
 
 async def test_substrings_identifiers_and_newest_first(kernel: Kernel) -> None:
     sid = await _session(kernel, "Parser")
-    await kernel.store.import_messages(sid, [
+    await kernel.store.write(append_messages, sid, [
         _msg("m1", sid, "user", "How does argparse.parse_args() handle --flags?", at=1),
         _msg("m2", sid, "assistant", "parse_args reads sys.argv", at=2),
         _msg("m3", sid, "user", "and configparser?", at=3)])
@@ -55,7 +57,7 @@ async def test_substrings_identifiers_and_newest_first(kernel: Kernel) -> None:
 
 async def test_cjk_queries_shorter_than_the_trigram_minimum(kernel: Kernel) -> None:
     sid = await _session(kernel, "中文")
-    await kernel.store.import_messages(sid, [
+    await kernel.store.write(append_messages, sid, [
         _msg("c1", sid, "user", "我们把数据存在 SQLite 里"),
         _msg("c2", sid, "assistant", "好的，数据库已经建好了"),
         _msg("c3", sid, "user", "今天天气不错")])
@@ -69,9 +71,9 @@ async def test_filters_project_speaker_and_date(kernel: Kernel, tmp_path: Path) 
     (tmp_path / "a").mkdir()
     bound = await _session(kernel, "Bound", str(tmp_path / "a"))
     loose = await _session(kernel, "Loose")
-    await kernel.store.import_messages(bound, [_msg("b1", bound, "user", "deploy the cache", at=1000),
+    await kernel.store.write(append_messages, bound, [_msg("b1", bound, "user", "deploy the cache", at=1000),
                                                _msg("b2", bound, "assistant", "cache deployed", at=5000)])
-    await kernel.store.import_messages(loose, [_msg("l1", loose, "user", "cache question", at=9000)])
+    await kernel.store.write(append_messages, loose, [_msg("l1", loose, "user", "cache question", at=9000)])
     project = (await kernel.projects.list_projects())[0]
     assert [h.message_id for h in await kernel.search.find("cache", project_id=project.id)] == ["b2", "b1"]
     assert [h.message_id for h in await kernel.search.find("cache", speaker="user")] == ["l1", "b1"]
@@ -84,7 +86,7 @@ async def test_filters_project_speaker_and_date(kernel: Kernel, tmp_path: Path) 
 
 async def test_tool_output_is_not_indexed_and_rewound_or_deleted_messages_leave(kernel: Kernel) -> None:
     sid = await _session(kernel, "Lifecycle")
-    stored = await kernel.store.import_messages(sid, [
+    stored = await kernel.store.write(append_messages, sid, [
         _msg("u1", sid, "user", "first question about widgets"),
         Message("t1", sid, "tool", (ToolResultPart("c1", "read_file", "widgets everywhere"),), speaker="omni"),
         _msg("u2", sid, "user", "second question about widgets")])
@@ -101,7 +103,7 @@ async def test_find_in_session_by_text_and_speaker_returns_all_pages_oldest_firs
     sid = await _session(kernel, "Long")
     messages = [_msg(f"m{i:05d}", sid, "user" if i % 2 == 0 else "assistant",
                      f"line {i} " + ("needle" if i % 1000 == 7 else "hay")) for i in range(5000)]
-    await kernel.store.import_messages(sid, messages)
+    await kernel.store.write(append_messages, sid, messages)
     found = await kernel.search.find_in_session(sid, "needle")
     assert found == [f"m{i:05d}" for i in range(5000) if i % 1000 == 7]
     assert await kernel.search.find_in_session(sid, "needle", "user") == []
@@ -139,14 +141,14 @@ async def test_a_message_is_found_the_moment_it_commits_before_it_is_indexed(ker
     searched too, and an edit or a rewind takes it out at once."""
     sid = await _session(kernel, "Queued")
     await kernel.store.write(fts.catch_up)
-    first = await kernel.store.append_message(_msg("q1", sid, "user", "a freshly queued gizmo"))
-    await kernel.store.append_message(_msg("q2", sid, "assistant", "gizmo noted, 数据 too", at=5))
+    first = await kernel.store.write(append_message, _msg("q1", sid, "user", "a freshly queued gizmo"))
+    await kernel.store.write(append_message, _msg("q2", sid, "assistant", "gizmo noted, 数据 too", at=5))
     assert await kernel.store.read(_queued) == 2, "not indexed yet"
     assert [h.message_id for h in await kernel.search.find("gizmo")] == ["q2", "q1"]
     assert [h.message_id for h in await kernel.search.find("GIZMO", speaker="user")] == ["q1"]
     assert [h.message_id for h in await kernel.search.find("数据")] == ["q2"], "short terms too"
     assert await kernel.search.find_in_session(sid, "gizmo") == ["q1", "q2"]
-    await kernel.store.update_message(replace(first, parts=(TextPart("an edited widget"),)))
+    await kernel.store.write(update_message, replace(first, parts=(TextPart("an edited widget"),)))
     assert [h.message_id for h in await kernel.search.find("gizmo")] == ["q2"], "an edit re-queues the new text"
     assert [h.message_id for h in await kernel.search.find("widget")] == ["q1"]
     preview = await kernel.lifecycle.rewind_preview(sid, "q1")
@@ -164,11 +166,11 @@ async def test_the_queue_is_indexed_every_batch_and_when_a_store_opens(tmp_path:
         sid = await _session(k, "Batches")
         await k.store.write(fts.catch_up)
         for i in range(fts.BATCH - 1):
-            await k.store.append_message(_msg(f"b{i:03d}", sid, "user", f"batch word {i}"))
+            await k.store.write(append_message, _msg(f"b{i:03d}", sid, "user", f"batch word {i}"))
         assert await k.store.read(_queued) == fts.BATCH - 1
-        await k.store.append_message(_msg("last", sid, "user", "batch word last"))
+        await k.store.write(append_message, _msg("last", sid, "user", "batch word last"))
         assert await k.store.read(_queued) == 0, "the batch's last append indexed the queue"
-        await k.store.append_message(_msg("left", sid, "user", "left in the queue"))
+        await k.store.write(append_message, _msg("left", sid, "user", "left in the queue"))
         assert await k.store.read(_queued) == 1
     finally:
         await k.close()
@@ -196,10 +198,10 @@ async def test_the_append_hot_path_writes_the_event_payload_the_codec_writes(ker
     sid = await _session(kernel, "Payload")
     message = Message("p1", sid, "assistant", (TextPart('quote " and 中文 \\ ok'),), speaker="omni",
                       turn_id="t1", created_at=42, meta={"k": [1, "two"]})
-    stored = await kernel.store.append_message(message)
-    (event,) = [p for _, t, p in await kernel.store.events(sid) if t == "message_added"]
+    stored = await kernel.store.write(append_message, message)
+    (event,) = [p for _, t, p in await kernel.store.read(events_of, sid) if t == "message_added"]
     assert event == message_payload(message)
     raw = await kernel.store.read(lambda: MessageRow._meta.database.execute_sql(
         "SELECT payload FROM event_row WHERE session_id = ? AND seq = ?", (sid, stored.seq)).fetchone()[0])
     assert raw == json.dumps(message_payload(message))
-    assert await kernel.store.valid_messages(sid) == [stored]
+    assert await kernel.store.read(valid_messages, sid) == [stored]

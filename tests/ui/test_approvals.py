@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor
 from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.catalog import project_rules
 from foya_desktop.ui.cards.approval_card import ApprovalCard, argument_lines, no_project_tip, no_rule_tip
 from foya_desktop.ui.cards.diff_view import DiffView, line_kind
 from foya_desktop.ui.main_window import MainWindow
@@ -197,7 +198,7 @@ async def test_always_for_this_project_persists_a_rule(
     await events.turns(1)
     session = await real_kernel.sessions.get_session(sid)
     assert session.project_id is not None
-    assert await real_kernel.store.project_rules(session.project_id) == {"write:notes.txt"}
+    assert await real_kernel.store.read(project_rules, session.project_id) == {"write:notes.txt"}
     other = await open_session(real_window, real_kernel, title="Same project", workdir=str(project),
                                approval_mode="ask")
     real_window.pane.composer.input.setPlainText("write it from another session")

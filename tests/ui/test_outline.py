@@ -12,6 +12,7 @@ import pytest
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.core.model import VP
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_messages
 from foya_desktop.store.home import Home
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import theme
@@ -54,7 +55,7 @@ async def test_outline_lists_every_turn_and_jumps_across_pages(
     real_window.prefs.update(theme=choice)
     await real_kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
     sid = await open_session(real_window, real_kernel, title="Long", roster=["omni", "linus"], default_vp="omni")
-    await real_kernel.store.import_messages(sid, _history(sid))
+    await real_kernel.store.write(append_messages, sid, _history(sid))
     await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
     outline: HistoryOutline = real_window.outline_actions.outline
     assert not outline.isVisible()

@@ -15,6 +15,8 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.events_log import events_of
+from foya_desktop.store.history import append_message
 from foya_desktop.ui.cards import questions
 from foya_desktop.ui.cards.question_card import QuestionCard
 from foya_desktop.ui.cards.question_view import Mode, describe
@@ -43,7 +45,7 @@ def _choice(card: QuestionCard, text: str) -> None:
 
 
 async def _answers_stored(kernel: Kernel, sid: str) -> list[str]:
-    return [p["answer"] for _, kind, p in await kernel.store.events(sid) if kind == "question_answered"]
+    return [p["answer"] for _, kind, p in await kernel.store.read(events_of, sid) if kind == "question_answered"]
 
 
 async def _ask_in_new_session(window: MainWindow, kernel: Kernel, text: str = "set up storage") -> str:
@@ -203,10 +205,10 @@ async def test_history_questions_after_a_restart_say_ask_again(real_window: Main
     store = real_kernel.store
     for call, result in ((lost, None), (failed, ("The app stopped while this tool was running.", True)),
                          (done, ("The person answered: admin", False))):
-        await store.append_message(Message(new_id("msg"), sid, "assistant", (call,), speaker="omni",
+        await store.write(append_message, Message(new_id("msg"), sid, "assistant", (call,), speaker="omni",
                                            turn_id="t_old", created_at=now_ms()))
         if result is not None:
-            await store.append_message(Message(new_id("msg"), sid, "tool",
+            await store.write(append_message, Message(new_id("msg"), sid, "tool",
                                                (ToolResultPart(call.call_id, "ask_user", result[0], result[1]),),
                                                speaker="omni", turn_id="t_old", created_at=now_ms()))
     await open_session(real_window, real_kernel, title="Elsewhere")

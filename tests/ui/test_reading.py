@@ -7,6 +7,8 @@ from pathlib import Path
 
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.artifacts import put_artifact
+from foya_desktop.store.history import append_messages
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.reading.jump import row_of_message
 from tests.ui.helpers import open_session, settle, wait_signal, wait_until
@@ -26,7 +28,7 @@ async def test_find_in_a_50k_session_walks_matches_on_every_page(
         real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
     sid = await open_session(real_window, real_kernel, title="Huge")
     needles = [8, 20_007, 49_907]
-    await real_kernel.store.import_messages(sid, [
+    await real_kernel.store.write(append_messages, sid, [
         Message(f"m{i:05d}", sid, "user" if i % 2 == 0 else "assistant",
                 (TextPart(f"message {i}: " + ("the needle is here" if i in needles else "only hay")),),
                 speaker="" if i % 2 == 0 else "omni") for i in range(BIG)])
@@ -61,11 +63,11 @@ async def test_find_in_a_50k_session_walks_matches_on_every_page(
 async def test_search_all_sessions_opens_the_hit_at_its_message(
         real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
     first = await open_session(real_window, real_kernel, title="Older work")
-    await real_kernel.store.import_messages(first, [
+    await real_kernel.store.write(append_messages, first, [
         Message(f"o{i:04d}", first, "user", (TextPart(f"note {i}" + (" about the frobnicator" if i == 3 else "")),))
         for i in range(600)])
     second = await open_session(real_window, real_kernel, title="Newer work")
-    await real_kernel.store.import_messages(second, [
+    await real_kernel.store.write(append_messages, second, [
         Message("n1", second, "assistant", (TextPart("the frobnicator is fixed"),), speaker="omni")])
     window = await real_window.find_actions.open_search()
     window.query.setText("frobnicator")
@@ -94,9 +96,9 @@ async def test_quote_and_edit_as_new_from_the_message_menu(real_window: MainWind
     image = QImage(8, 8, QImage.Format.Format_ARGB32)
     image.fill(QColor("red"))
     png = png_bytes(image)
-    sha = await real_kernel.store.put_artifact(png, "image/png")
+    sha = await real_kernel.store.write(put_artifact, real_kernel.store.files, png, "image/png")
     from foya_desktop.core.messages import ImagePart
-    await real_kernel.store.import_messages(sid, [
+    await real_kernel.store.write(append_messages, sid, [
         Message("q1", sid, "user", (TextPart("Please look at this"), ImagePart(sha, "image/png", "shot.png"))),
         Message("q2", sid, "assistant", (TextPart("Line one\nLine two"),), speaker="omni")])
     await real_window.show_session(await real_kernel.sessions.get_session(sid))

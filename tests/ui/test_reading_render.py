@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_messages
 from foya_desktop.ui import theme
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.timeline.docs import QUOTE_INDENT, code_blocks_in, markdown_document
@@ -84,7 +85,7 @@ async def test_reply_with_quote_table_and_code_copy_button(real_window: MainWind
                                                            shots: Path, choice: str) -> None:
     real_window.prefs.update(theme=choice)
     sid = await open_session(real_window, real_kernel, title="Reading")
-    await real_kernel.store.import_messages(sid, [
+    await real_kernel.store.write(append_messages, sid, [
         Message("u1", sid, "user", (TextPart("How is the config loaded?"),)),
         Message("a1", sid, "assistant", (TextPart(REPLY),), speaker="omni")])
     await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))

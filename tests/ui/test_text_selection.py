@@ -12,6 +12,7 @@ from PySide6.QtTest import QTest
 
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_messages
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.reading.selection import SELECT_TEXT
 from tests.ui.helpers import open_session, settle, wait_until
@@ -21,7 +22,7 @@ ANSWER = "The loader reads **foya.toml** first.\n\nThen it reads the environment
 
 async def _session(window: MainWindow, kernel: Kernel) -> None:
     sid = await open_session(window, kernel, title="Select")
-    await kernel.store.import_messages(sid, [
+    await kernel.store.write(append_messages, sid, [
         Message("u1", sid, "user", (TextPart("How is the config loaded?"),)),
         Message("a1", sid, "assistant", (TextPart(ANSWER),), speaker="omni")])
     await window.pane.show_session(await kernel.sessions.get_session(sid))

@@ -13,6 +13,7 @@ from PySide6.QtGui import QImage
 
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import append_messages
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.timeline.docs import highlight_pending
 from foya_desktop.ui.timeline.rows import MessageRow
@@ -31,7 +32,7 @@ def _history(sid: str) -> list[Message]:
 
 async def _long_session(window: MainWindow, kernel: Kernel) -> str:
     sid = await open_session(window, kernel, title="Long")
-    await kernel.store.import_messages(sid, _history(sid))
+    await kernel.store.write(append_messages, sid, _history(sid))
     await window.show_session(await kernel.sessions.get_session(sid))
     view = window.pane.timeline_view
     await wait_until(lambda: window.pane.timeline_model.rowCount() > 0, what="newest page loaded")

@@ -17,6 +17,7 @@ from foya_desktop.core.model import Connection, Phase, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.history import append_message, append_messages
 from foya_desktop.store.home import Home
 from foya_desktop.ui import theme
 from foya_desktop.ui.main_window import MainWindow
@@ -72,7 +73,7 @@ async def test_bare_denial_marks_the_call_denied_and_the_next_not_run(
     sid = await open_session(real_window, real_kernel, title="Deny", workdir=str(project), approval_mode="ask")
     events = Events(real_kernel)
     for i in range(40):  # history above, so the call is off screen once scrolled up
-        await real_kernel.store.import_messages(sid, [Message(f"h{i:03d}", sid,
+        await real_kernel.store.write(append_messages, sid, [Message(f"h{i:03d}", sid,
                                                               "user" if i % 2 == 0 else "assistant",
                                                               (TextPart(f"earlier message {i}\n\nwith a second paragraph"),),
                                                               speaker="" if i % 2 == 0 else "omni")])
@@ -141,9 +142,9 @@ async def test_after_a_crash_and_restart_the_call_reads_interrupted(
     await first.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
     session = await first.sessions.create_session(title="Crashed", connection="fake", model="fake-model")
     sid = session.id
-    await first.store.import_messages(sid, [Message("u1", sid, "user", (TextPart("build it"),))])
+    await first.store.write(append_messages, sid, [Message("u1", sid, "user", (TextPart("build it"),))])
     running = ToolCallPart("call_r", "run_command", {"command": "make"}, ToolState.RUNNING)
-    await first.store.append_message(Message("a1", sid, "assistant", (running,), speaker="omni",
+    await first.store.write(append_message, Message("a1", sid, "assistant", (running,), speaker="omni",
                                              turn_id="turn_dead", created_at=now_ms()))
     await first.close()  # as a killed process leaves it: no result, the call still "running"
     second = kernel()
@@ -162,7 +163,7 @@ async def test_a_call_left_open_by_another_process_does_not_read_running(
     """No result in the window and the session idle: the row says interrupted, never "running…"."""
     sid = await open_session(real_window, real_kernel, title="Open call")
     pending = ToolCallPart("call_p", "read_file", {"path": "x"}, ToolState.PENDING)
-    await real_kernel.store.append_message(Message("a1", sid, "assistant", (pending,), speaker="omni",
+    await real_kernel.store.write(append_message, Message("a1", sid, "assistant", (pending,), speaker="omni",
                                                    turn_id="t_old", created_at=now_ms()))
     await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
     await settle()

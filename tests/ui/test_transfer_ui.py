@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QLineEdit, QMenu
 
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.transfer.export_json import EXPORT_WARNING
+from foya_desktop.store.history import valid_messages
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.ops.confirm import ConfirmDialog, InfoDialog
 from tests.fakeprovider import FakeProviderServer, Reply
@@ -77,7 +78,7 @@ async def test_export_warns_then_saves_and_import_opens_the_copy(
     (new_id,) = {s.id for s in await real_kernel.sessions.list_sessions()} - before
     await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == new_id,
                      what="the imported session opens")
-    assert [m.text for m in await real_kernel.store.valid_messages(new_id)] == ["the question",
+    assert [m.text for m in await real_kernel.store.read(valid_messages, new_id)] == ["the question",
                                                                                 "Here is the answer."]
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import OMNI, OMNI_ID, VP, Session
+from foya_desktop.store.catalog import list_vps
 from foya_desktop.store.store import Store
 
 
 async def all_vps(store: Store) -> list[VP]:
     """Omni first (as stored, i.e. with the person's edits), then the other VPs by name."""
-    stored = await store.list_vps()
+    stored = await store.read(list_vps)
     omni = next((vp for vp in stored if vp.id == OMNI_ID), OMNI)
     return [omni, *[vp for vp in stored if vp.id != OMNI_ID]]
 

@@ -19,6 +19,7 @@ from foya_desktop.engine.connections.discovery import (
 )
 from foya_desktop.engine.connections.usage import UsageReport, checked_price, save_price, usage_report
 from foya_desktop.providers.keys import resolve_api_key
+from foya_desktop.store.catalog import delete_connection, get_connection, list_connections, save_connection
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
@@ -32,11 +33,11 @@ class Connections:
 
     async def list_connections(self) -> list[Connection]:
         """Configured connections (no keys)."""
-        return await self._svc.store.list_connections()
+        return await self._svc.store.read(list_connections)
 
     async def get_connection(self, name: str) -> Connection:
         """One connection by name (``NotFound`` names it)."""
-        return await self._svc.store.get_connection(name)
+        return await self._svc.store.read(get_connection, name)
 
     async def add_connection(self, conn: Connection, api_key: str | None = None) -> None:
         """Save a connection; its key goes to the OS keyring only."""
@@ -44,13 +45,13 @@ class Connections:
         providers = self._svc.providers
         if api_key:
             await asyncio.to_thread(providers.keystore.set_key, conn.name, api_key)
-        await self._svc.store.save_connection(conn)
+        await self._svc.store.write(save_connection, conn)
         await providers.forget(conn.name)
 
     async def remove_connection(self, name: str) -> None:
         """Delete a connection and its keyring entry."""
         providers = self._svc.providers
-        await self._svc.store.delete_connection(name)
+        await self._svc.store.write(delete_connection, name)
         await providers.forget(name)
         with contextlib.suppress(KeyringUnavailable):
             await asyncio.to_thread(providers.keystore.delete_key, name)
@@ -61,7 +62,7 @@ class Connections:
 
     async def offers(self) -> list[Offer]:
         """First run: services whose key is in the environment and local servers that answer."""
-        taken = [c.name for c in await self._svc.store.list_connections()]
+        taken = [c.name for c in await self._svc.store.read(list_connections)]
         return env_offers(os.environ, taken) + await local_offers(taken=taken)
 
     async def test_connection(self, conn: Connection, api_key: str | None = None) -> str:

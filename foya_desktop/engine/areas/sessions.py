@@ -12,6 +12,16 @@ from foya_desktop.core.messages import Message
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.agents.vps import check_roster
 from foya_desktop.engine.session.settings import validated
+from foya_desktop.store.catalog import get_connection, get_project
+from foya_desktop.store.history import history_page, message_count, valid_messages
+from foya_desktop.store.sessions import (
+    bind_project,
+    create_session,
+    descendants,
+    get_session,
+    list_sessions,
+    update_session,
+)
 
 if TYPE_CHECKING:
     from foya_desktop.engine.projects import Projects
@@ -39,9 +49,9 @@ class Sessions:
         ids, chosen = await check_roster(store, tuple(roster), default_vp)
         project = await self._projects.project_for(workdir, allow_broad=allow_broad) if workdir else None
         if connection:
-            await store.get_connection(connection)
+            await store.read(get_connection, connection)
         now = now_ms()
-        session = await store.create_session(Session(
+        session = await store.write(create_session, Session(
             id=new_id("ses"), title=title.strip() or "New session",
             project_id=project.id if project else None, connection=connection, model=model,
             approval_mode=ApprovalMode(approval_mode), workdir=project.path if project else "",
@@ -51,19 +61,19 @@ class Sessions:
 
     async def list_sessions(self) -> list[Session]:
         """All sessions, pinned first."""
-        return await self._svc.store.list_sessions()
+        return await self._svc.store.read(list_sessions)
 
     async def get_session(self, session_id: str) -> Session:
         """One session."""
-        return await self._svc.store.get_session(session_id)
+        return await self._svc.store.read(get_session, session_id)
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
         """Change settings (validated, see ``engine.session.settings``); they apply from the next
         model request or tool call."""
         store = self._svc.store
-        current = await store.get_session(session_id)
+        current = await store.read(get_session, session_id)
         changes = await validated(store, current, changes)
-        session = await store.update_session(session_id, changes)
+        session = await store.write(update_session, session_id, changes)
         self._svc.bus.publish(SessionChanged(session.id, session))
         return session
 
@@ -71,21 +81,21 @@ class Sessions:
         """Bind an unbound session once; bound sessions never move. A broad project folder
         needs ``allow_broad`` (the person's explicit confirmation)."""
         store = self._svc.store
-        session = await store.get_session(session_id)
+        session = await store.read(get_session, session_id)
         if session.project_id is not None:
             raise InvalidOperation("This session is already bound to a project; a bound session "
                                    "cannot be moved. Fork it to continue elsewhere.")
         if session.parent_id is not None:
             raise InvalidOperation("A child session follows its parent's project.")
-        project = await store.get_project(project_id)
+        project = await store.read(get_project, project_id)
         await self._projects.refuse_broad(project.path, allow_broad=allow_broad)
-        session = await store.bind_project(session_id, project.id, project.path)
+        session = await store.write(bind_project, session_id, project.id, project.path)
         self._svc.bus.publish(SessionChanged(session.id, session))
         return session
 
     async def descendants(self, session_id: str) -> list[str]:
         """Ids of the session's child sessions, deepest first."""
-        return await self._svc.store.descendants(session_id)
+        return await self._svc.store.read(descendants, session_id)
 
 
 class History:
@@ -96,17 +106,17 @@ class History:
 
     async def message_count(self, session_id: str) -> int:
         """Valid messages in a session."""
-        return await self._svc.store.message_count(session_id)
+        return await self._svc.store.read(message_count, session_id)
 
     async def history_page(self, session_id: str, *, before_seq: int | None = None,
                            limit: int = 200) -> list[Message]:
         """A page of valid history, oldest first."""
-        return await self._svc.store.history_page(session_id, before_seq, limit)
+        return await self._svc.store.read(history_page, session_id, before_seq, limit)
 
     async def messages(self, session_id: str) -> list[Message]:
         """The whole valid history, oldest first (``foya sessions show``)."""
-        return await self._svc.store.valid_messages(session_id)
+        return await self._svc.store.read(valid_messages, session_id)
 
     async def read_artifact(self, sha: str) -> bytes:
         """An artifact's bytes."""
-        return await self._svc.store.read_artifact(sha)
+        return await self._svc.store.read(self._svc.store.files.get, sha)

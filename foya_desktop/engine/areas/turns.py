@@ -17,6 +17,7 @@ from foya_desktop.core.records import QueueItem
 from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.session.status import TurnStatus, turn_status
 from foya_desktop.engine.turn.debug_trace import traces
+from foya_desktop.store.sessions import get_session
 from foya_desktop.tools.common import image_mime
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class Turns:
         """
         if not text.strip() and not attachments:
             raise InvalidOperation("Nothing to send.")
-        await self._svc.store.get_session(session_id)
+        await self._svc.store.read(get_session, session_id)
         atts = tuple(_image_attachment(name, data) for name, data in attachments)
         sent = await self._manager.owner(session_id).send(text, atts)
         if isinstance(sent, Message):
@@ -101,7 +102,7 @@ class Turns:
         return await self._sessions.update_session(session_id, agent_mode=AgentMode.PLAN)
 
     async def _awaiting_confirmation(self, session_id: str) -> None:
-        session = await self._svc.store.get_session(session_id)
+        session = await self._svc.store.read(get_session, session_id)
         if session.agent_mode != AgentMode.AWAITING_CONFIRMATION:
             raise InvalidOperation("There is no plan waiting for confirmation in this session "
                                    f"(agent mode is {session.agent_mode}).")
@@ -114,7 +115,7 @@ class Turns:
 
     async def debug_traces(self, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
         """The session's debug traces (see ``engine.turn.debug_trace``), oldest first."""
-        await self._svc.store.get_session(session_id)
+        await self._svc.store.read(get_session, session_id)
         return await self._svc.store.read(traces, session_id, turn_id)
 
 

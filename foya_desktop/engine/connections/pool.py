@@ -17,6 +17,7 @@ from foya_desktop.engine.bus import EventBus
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore, resolve_api_key
 from foya_desktop.providers.registry import make_provider
+from foya_desktop.store.catalog import get_connection, list_connections
 from foya_desktop.store.store import Store
 
 NO_CONNECTION = ("No model connection is set up. Add one with `foya connections add NAME --kind "
@@ -75,8 +76,8 @@ class ProviderPool:
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
         if session.connection:
-            return await self._store.get_connection(session.connection)
-        connections = await self._store.list_connections()
+            return await self._store.read(get_connection, session.connection)
+        connections = await self._store.read(list_connections)
         if not connections:
             raise InvalidOperation(NO_CONNECTION)
         return connections[0]
@@ -91,7 +92,8 @@ class ProviderPool:
         if not model:
             raise InvalidOperation(f"No model is chosen for connection {conn.name!r}. Pick one in "
                                    "the composer or pass --model.")
-        self.key_env_names |= {c.api_key_env for c in await self._store.list_connections() if c.api_key_env}
+        connections = await self._store.read(list_connections)
+        self.key_env_names |= {c.api_key_env for c in connections if c.api_key_env}
         key = (session.id, conn)
         if key not in self._cache:
             api_key = resolve_api_key(conn, self.keystore)

@@ -13,6 +13,7 @@ from foya_desktop.core.errors import BadInput, InvalidOperation
 from foya_desktop.engine.mcp import trust as trust_rules
 from foya_desktop.engine.mcp.servers import McpServers, ServerStatus
 from foya_desktop.engine.mcp.trust import ServerTrust
+from foya_desktop.store.catalog import get_project
 from foya_desktop.tools.mcp.config import McpListing, Scope
 
 if TYPE_CHECKING:
@@ -32,12 +33,12 @@ class Mcp:
 
     async def listing(self, project_id: str | None) -> McpListing:
         """The configured servers (user level, and the project's ``.mcp.json``) with load problems."""
-        path = (await self.svc.store.get_project(project_id)).path if project_id else None
+        path = (await self.svc.store.read(get_project, project_id)).path if project_id else None
         return await trust_rules.listing_for(self.svc.store, path)
 
     async def overview(self, project_id: str | None) -> list[ServerStatus]:
         """Every configured server with trust, state and error (user level first)."""
-        path = (await self.svc.store.get_project(project_id)).path if project_id else None
+        path = (await self.svc.store.read(get_project, project_id)).path if project_id else None
         return await self._servers().overview(project_id, path)
 
     async def trust_report(self, project_id: str) -> list[ServerTrust]:
@@ -64,7 +65,7 @@ class Mcp:
 
     async def restart(self, project_id: str, scope: Scope, name: str) -> ServerStatus | None:
         """Stop and start one server now (the panel's *Restart*)."""
-        project = await self.svc.store.get_project(project_id)
+        project = await self.svc.store.read(get_project, project_id)
         return await self._servers().restart(project.id, project.path, scope, name)
 
     async def set_secret(self, name: str, value: str | None) -> None:

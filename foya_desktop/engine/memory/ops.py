@@ -16,6 +16,7 @@ from foya_desktop.core.model import Project
 from foya_desktop.engine.agents.vps import all_vps
 from foya_desktop.store import memory as rows
 from foya_desktop.store.catalog import update_project
+from foya_desktop.store.sessions import get_session
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
@@ -68,7 +69,7 @@ class Memory:
         if scope.needs_session:
             if not session_id:
                 raise InvalidOperation(f"The {scope} scope belongs to one session: name it (--session ID).")
-            await self.svc.store.get_session(session_id)
+            await self.svc.store.read(get_session, session_id)
         return vp_id, session_id if scope.needs_session else None
 
     async def list_memory(self, scope: MemoryScope | None = None, *, vp: str | None = None,
@@ -76,12 +77,12 @@ class Memory:
         """Entries, oldest first, narrowed by scope, VP (name or id) and owning session."""
         vp_id = await self._vp_id(vp) if vp else None
         if session_id:
-            await self.svc.store.get_session(session_id)
+            await self.svc.store.read(get_session, session_id)
         return await self.svc.store.read(lambda: rows.list_memory(scope, vp_id=vp_id, session_id=session_id))
 
     async def memory_view(self, session_id: str, vp: str) -> list[MemoryEntry]:
         """What ``vp`` sees in ``session_id``: user + its VP + its session-VP + the session scope."""
-        await self.svc.store.get_session(session_id)
+        await self.svc.store.read(get_session, session_id)
         return await self.svc.store.read(rows.view_of, await self._vp_id(vp), session_id)
 
     async def add_memory(self, scope: MemoryScope, text: str, *, vp: str | None = None,

@@ -21,6 +21,7 @@ from foya_desktop.engine.ops.children import ChildAgents
 from foya_desktop.engine.project_files.agent_files import AgentDefinition
 from foya_desktop.engine.project_files.catalog import ProjectContext
 from foya_desktop.store.ops_children import ChildTask, RunningCall, running_calls
+from foya_desktop.store.sessions import get_session
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_bool, arg_int, arg_str
 
@@ -87,7 +88,7 @@ class SpawnAgentTool:
         prompt = arg_str(args, "task")
         max_turns = arg_int(args, "max_turns", default=DEFAULT_MAX_TURNS, low=1, high=MAX_TURNS)
         call = await self._claim(ctx, args)
-        parent = await self._agents.store.get_session(ctx.session_id)
+        parent = await self._agents.store.read(get_session, ctx.session_id)
         name = str(args.get("agent") or "")
         defined = await self._definition(parent, name)
         agent = defined.to_vp() if defined else await _agent(self._agents, name, call.speaker)

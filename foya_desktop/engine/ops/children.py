@@ -36,7 +36,9 @@ from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.runner import VPRun, run_vp
 from foya_desktop.engine.turn.tool_exec import TurnStopped
 from foya_desktop.store import ops_children as rows
+from foya_desktop.store.history import append_message
 from foya_desktop.store.ops_children import ChildTask
+from foya_desktop.store.sessions import get_session
 from foya_desktop.store.tasks import update_task
 
 log = logging.getLogger(__name__)
@@ -64,7 +66,7 @@ class ChildAgents:
         record = TaskRecord(new_id("task"), parent.id, "subagent", f"{agent.name}: {title}", "running",
                             created_at=now_ms())
         task = await self._svc.store.write(rows.create_child, child, record, call_id, parent_seq, agent.id)
-        self._svc.bus.publish(SessionChanged(child.id, await self._svc.store.get_session(child.id)))
+        self._svc.bus.publish(SessionChanged(child.id, await self._svc.store.read(get_session, child.id)))
         self._svc.bus.publish(TaskChanged(parent.id, task.record))
         await self._start(child, task, agent, prompt)
         return task
@@ -73,7 +75,7 @@ class ChildAgents:
         owner = self._scheduler.owner(child.id)
         await owner.claim("running a sub-agent")
         turn_id = new_id("turn")
-        message = await self._svc.store.append_message(Message(
+        message = await self._svc.store.write(append_message, Message(
             id=new_id("msg"), session_id=child.id, role="user", parts=(TextPart(prompt),),
             turn_id=turn_id, created_at=now_ms(), meta={"targets": [agent.id], "from_parent": True}))
         self._svc.bus.publish(MessageAdded(child.id, message))

@@ -15,14 +15,16 @@ from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.request.summary import summarise, write_checkpoint
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_checkpoints import latest_checkpoint
+from foya_desktop.store.sessions import get_session
 
 
 async def compact_now(svc: Services, scheduler: Scheduler, session_id: str) -> Checkpoint:
     """Manual compaction of an idle session; a stop (``kernel.turns.stop``) cancels it."""
     owner = scheduler.owner(session_id)
     owner.refuse_if_busy("compact it")  # decided now, not after the read below
-    session = await svc.store.get_session(session_id)
+    session = await svc.store.read(get_session, session_id)
     async with owner.hold("compact it", Phase.COMPACTION) as held:
         return await held.run(_manual(svc, session), stopped="Compaction was stopped; nothing was changed.")
 
@@ -31,7 +33,7 @@ async def _manual(svc: Services, session: Session) -> Checkpoint:
     roster = await roster_of(svc.store, session)
     vp = next((v for v in roster if v.id == session.default_vp), roster[0])
     current = await svc.store.read(latest_checkpoint, session.id)
-    messages = await svc.store.valid_messages(session.id, current.covers_seq if current else 0)
+    messages = await svc.store.read(valid_messages, session.id, current.covers_seq if current else 0)
     if not messages:
         raise InvalidOperation("Nothing new to compact since the last checkpoint.")
     summary = await summarise(svc, session, vp, roster, current, messages)

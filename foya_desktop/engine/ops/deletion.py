@@ -18,6 +18,7 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_delete import delete_sessions
+from foya_desktop.store.sessions import descendants, get_session
 
 
 async def delete_tree(svc: Services, scheduler: Scheduler, session_id: str) -> list[str]:
@@ -26,7 +27,7 @@ async def delete_tree(svc: Services, scheduler: Scheduler, session_id: str) -> l
     The root is stopped first, so it cannot spawn a new child while its tree is
     being collected; the tree is re-read until every member is held.
     """
-    await svc.store.get_session(session_id)
+    await svc.store.read(get_session, session_id)
     await svc.store.owner_elsewhere(session_id)
     async with AsyncExitStack() as stack:
         held_ids: list[str] = []
@@ -36,8 +37,8 @@ async def delete_tree(svc: Services, scheduler: Scheduler, session_id: str) -> l
                 await _quiesce(svc, scheduler, sid)
                 await stack.enter_async_context(scheduler.owner(sid).hold("delete it", advance=False))
                 held_ids.append(sid)
-            pending = [d for d in await svc.store.descendants(session_id) if d not in held_ids]
-        ids = [*await svc.store.descendants(session_id), session_id]
+            pending = [d for d in await svc.store.read(descendants, session_id) if d not in held_ids]
+        ids = [*await svc.store.read(descendants, session_id), session_id]
         orphans = await asyncio.shield(svc.store.write(delete_sessions, ids))
     await asyncio.to_thread(_remove_blobs, svc.store.files, orphans)
     for sid in ids:

@@ -33,7 +33,9 @@ from foya_desktop.core.model import AgentMode, Session
 from foya_desktop.engine.ops.branching import copy_history
 from foya_desktop.engine.services import Services
 from foya_desktop.store.artifacts import ArtifactFiles
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_branch import create_branch
+from foya_desktop.store.sessions import get_session
 
 
 class ForkInProgress(InvalidOperation):
@@ -62,10 +64,10 @@ class Forks:
             self._busy.discard(session_id)
 
     async def _fork(self, session_id: str, message_id: str | None) -> Session:
-        source = await self._svc.store.get_session(session_id)
+        source = await self._svc.store.read(get_session, session_id)
         if source.parent_id is not None:
             raise InvalidOperation("A sub-agent's child session cannot be forked; fork its parent.")
-        history = await self._svc.store.valid_messages(session_id)
+        history = await self._svc.store.read(valid_messages, session_id)
         active = self._svc.routes.active_turn(session_id)
         session = fork_session(source)
 

@@ -33,7 +33,9 @@ from foya_desktop.engine.ops.forking import mark_unavailable, readable
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.artifacts import ArtifactFiles
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_branch import create_branch
+from foya_desktop.store.sessions import get_session
 
 Origin = Literal["common", "a", "b"]
 
@@ -173,16 +175,18 @@ def merged_session(a: Session, b: Session) -> Session:
 async def preview(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> MergePlan:
     """What ``merge`` would create; nothing is written."""
     a, b = await _sources(svc, scheduler, a_id, b_id)
-    return plan_merge(a.id, await svc.store.valid_messages(a.id), b.id, await svc.store.valid_messages(b.id))
+    a_messages = await svc.store.read(valid_messages, a.id)
+    b_messages = await svc.store.read(valid_messages, b.id)
+    return plan_merge(a.id, a_messages, b.id, b_messages)
 
 
 async def merge(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> Session:
     """Create the merged session (both sources held idle meanwhile) and publish it to be opened."""
     await _sources(svc, scheduler, a_id, b_id)
     async with scheduler.owner(a_id).hold("merge"), scheduler.owner(b_id).hold("merge"):
-        a, b = await svc.store.get_session(a_id), await svc.store.get_session(b_id)
-        plan = plan_merge(a.id, await svc.store.valid_messages(a.id), b.id,
-                          await svc.store.valid_messages(b.id))
+        a, b = await svc.store.read(get_session, a_id), await svc.store.read(get_session, b_id)
+        plan = plan_merge(a.id, await svc.store.read(valid_messages, a.id), b.id,
+                          await svc.store.read(valid_messages, b.id))
         await asyncio.to_thread(check_common_attachments, plan, svc.store.files)
         session = merged_session(a, b)
         copies = await asyncio.to_thread(mark_unavailable, copy_history(session.id, plan.messages()),
@@ -196,7 +200,7 @@ async def merge(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> Se
 async def _sources(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> tuple[Session, Session]:
     if a_id == b_id:
         raise InvalidOperation("Pick two different sessions to merge.")
-    a, b = await svc.store.get_session(a_id), await svc.store.get_session(b_id)
+    a, b = await svc.store.read(get_session, a_id), await svc.store.read(get_session, b_id)
     for label, s in (("A", a), ("B", b)):
         if s.parent_id is not None:
             raise InvalidOperation(f"Session {label} is a sub-agent's child session; merge top-level "

@@ -43,6 +43,7 @@ from foya_desktop.store.ops_rewind import (
     rewind_target,
     write_journal,
 )
+from foya_desktop.store.sessions import descendants
 
 
 class RewindStale(InvalidOperation):
@@ -168,7 +169,7 @@ async def _refuse_busy(svc: Services, scheduler: Scheduler, session_id: str) -> 
     if scheduler.busy(session_id):
         raise InvalidOperation("The session is busy. Stop the running turn first, then rewind.")
     await svc.store.owner_elsewhere(session_id)
-    for child in await svc.store.descendants(session_id):
+    for child in await svc.store.read(descendants, session_id):
         if scheduler.busy(child):
             raise InvalidOperation("A sub-agent of this session is still running. Stop it first, "
                                    "then rewind.")

@@ -20,6 +20,7 @@ from foya_desktop.engine.project_files.frontmatter import FrontmatterError
 from foya_desktop.engine.project_files.report import folder_report
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.project_files.session_files import rules_in_effect, session_files
+from foya_desktop.store.sessions import get_session
 
 if TYPE_CHECKING:
     from foya_desktop.engine.agents.vp_library import VPLibrary
@@ -35,11 +36,11 @@ class ProjectFiles:
 
     async def rules_in_effect(self, session_id: str) -> Rules:
         """The rules files the session's next request carries (for "rules in effect")."""
-        return await rules_in_effect(self.svc.store, await self.svc.store.get_session(session_id))
+        return await rules_in_effect(self.svc.store, await self.svc.store.read(get_session, session_id))
 
     async def project_files(self, session_id: str) -> ProjectContext:
         """Rules, skills and agent definitions of a session, and what failed to load."""
-        return await session_files(self.svc, await self.svc.store.get_session(session_id))
+        return await session_files(self.svc, await self.svc.store.read(get_session, session_id))
 
     async def folder_report(self, folder: str) -> dict[str, Any]:
         """``foya projects info``: everything a folder offers, as plain data."""

@@ -12,6 +12,8 @@ from foya_desktop.engine.project_files.locations import locations
 from foya_desktop.engine.project_files.rules import Rules, load_rules
 from foya_desktop.engine.project_files.skill_tool import SkillTool
 from foya_desktop.engine.services import Services
+from foya_desktop.store.catalog import get_project
+from foya_desktop.store.sessions import get_session
 from foya_desktop.store.store import Store
 from foya_desktop.tools.base import Tool
 
@@ -33,7 +35,7 @@ async def _root(store: Store, session: Session) -> str:
     if not session.project_id:
         return ""
     try:
-        return (await store.get_project(session.project_id)).path
+        return (await store.read(get_project, session.project_id)).path
     except NotFound:
         return ""
 
@@ -41,6 +43,6 @@ async def _root(store: Store, session: Session) -> str:
 def skill_tools(svc: Services) -> dict[str, Tool]:
     """The ``skill`` tool bound to this engine's sessions."""
     async def locate(session_id: str) -> ProjectContext:
-        return await session_files(svc, await svc.store.get_session(session_id))
+        return await session_files(svc, await svc.store.read(get_session, session_id))
     tool: Tool = SkillTool(locate)
     return {tool.name: tool}

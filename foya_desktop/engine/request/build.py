@@ -19,6 +19,7 @@ from foya_desktop.engine.request.context_window import compose, estimate_tokens,
 from foya_desktop.engine.request.summary import summarise, write_checkpoint
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_checkpoints import latest_checkpoint, turn_start_seq
 
 
@@ -45,8 +46,8 @@ async def auto_compact(svc: Services, session: Session, vp: VP, roster: list[VP]
             return False
         if current is not None and current.covers_seq >= start - 1:
             return True  # a sibling VP compacted while we waited for the lock
-        older = [m for m in await svc.store.valid_messages(session.id, current.covers_seq if current else 0)
-                 if m.seq < start]
+        after = current.covers_seq if current else 0
+        older = [m for m in await svc.store.read(valid_messages, session.id, after) if m.seq < start]
         if not older:
             return False
         await owner.set_phase(Phase.COMPACTION)

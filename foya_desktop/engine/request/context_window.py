@@ -27,6 +27,8 @@ from foya_desktop.engine.project_files.session_files import session_files
 from foya_desktop.engine.request.context import ArtifactLoader, compile_messages
 from foya_desktop.engine.request.prompt import system_prompt
 from foya_desktop.engine.services import Services
+from foya_desktop.store.catalog import get_project
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_checkpoints import get_policy, latest_checkpoint, set_policy
 from foya_desktop.store.store import Store
 
@@ -62,11 +64,11 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
                   model: str, policy: CompactionPolicy) -> LlmRequest:
     """The request as it would be sent now (no compaction triggered here)."""
     checkpoint = await svc.store.read(latest_checkpoint, session.id)
-    history = await svc.store.valid_messages(session.id, checkpoint.covers_seq if checkpoint else 0)
+    history = await svc.store.read(valid_messages, session.id, checkpoint.covers_seq if checkpoint else 0)
     names = {v.id: v.name for v in roster}
     messages = await asyncio.to_thread(compile_for_request, history, vp, names, svc.store.files.get,
                                        turn_id, policy.tool_output_budget * 4)
-    project = await svc.store.get_project(session.project_id) if session.project_id else None
+    project = await svc.store.read(get_project, session.project_id) if session.project_id else None
     files = await session_files(svc, session)
     system = system_prompt(vp, session, roster, project,
                            context_prompt(files, subagent=session.parent_id is not None))

@@ -20,6 +20,7 @@ from foya_desktop.core.model import VP, Session
 from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
+from foya_desktop.store.ledger import record_usage
 from foya_desktop.store.ops_checkpoints import add_checkpoint
 
 SUMMARY_SYSTEM = (
@@ -60,7 +61,7 @@ async def summarise(svc: Services, session: Session, vp: VP, roster: list[VP],
             async for event in stream:
                 step.feed(event)
     finally:
-        await asyncio.shield(svc.store.record_usage(session.id, "", "compaction", model, step.usage))
+        await asyncio.shield(svc.store.write(record_usage, session.id, "", "compaction", model, step.usage))
     summary = "".join(step.text).strip()
     if not summary:
         raise InvalidOperation("The model returned an empty summary; nothing was compacted.")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from foya_desktop.core.events import SessionChanged
 from foya_desktop.core.model import AgentMode, Session
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.store.sessions import get_session, update_session
 from foya_desktop.store.store import Store
 
 PLAN_PROMPT = (
@@ -46,8 +47,8 @@ def mode_prompt(session: Session) -> str:
 
 async def after_turn(store: Store, bus: EventBus, session_id: str, status: str) -> None:
     """A plan turn that completed waits for the person's confirmation."""
-    session = await store.get_session(session_id)
+    session = await store.read(get_session, session_id)
     if status != "completed" or session.agent_mode != AgentMode.PLAN:
         return
-    changed = await store.update_session(session_id, {"agent_mode": AgentMode.AWAITING_CONFIRMATION})
+    changed = await store.write(update_session, session_id, {"agent_mode": AgentMode.AWAITING_CONFIRMATION})
     bus.publish(SessionChanged(changed.id, changed))

@@ -14,6 +14,7 @@ from typing import Any
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.model import AgentMode, ApprovalMode, Session
 from foya_desktop.engine.agents.vps import check_roster
+from foya_desktop.store.catalog import get_connection, list_connections
 from foya_desktop.store.store import Store
 
 UPDATABLE = {"title", "connection", "model", "reasoning_effort", "approval_mode", "agent_mode",
@@ -86,9 +87,9 @@ async def _connection(store: Store, name: str) -> str:
     if not name:
         return ""
     try:
-        await store.get_connection(name)
+        await store.read(get_connection, name)
     except NotFound:
-        known = ", ".join(c.name for c in await store.list_connections()) or "none yet"
+        known = ", ".join(c.name for c in await store.read(list_connections)) or "none yet"
         raise InvalidOperation(f"No connection named {name!r} (configured: {known}). "
                                f"Add one with: foya connections add {name} ...") from None
     return name

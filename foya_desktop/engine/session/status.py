@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from foya_desktop.core.figures import FigureCounter, RunFigures
 from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Phase
+from foya_desktop.store import leases
 from foya_desktop.store.ledger import latest_turn_id, turn_messages, usage_entries
+from foya_desktop.store.sessions import get_session
 from foya_desktop.store.store import Store
 
 
@@ -38,7 +40,7 @@ class TurnStatus:
 
 async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
     """The figures of the running or last turn; ``None`` before the first turn."""
-    session = await store.get_session(session_id)
+    session = await store.read(get_session, session_id)
     turn_id = await store.read(latest_turn_id, session_id)
     if turn_id is None:
         return None
@@ -58,7 +60,7 @@ async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
             result.name, arguments.get(result.call_id, ""), blocked=bool(m.meta.get("blocked")),
             failed=result.is_error, output=result.content, at=m.created_at, known=_outcome_known(m))
     mid_turn = session.phase == Phase.TURN
-    running = mid_turn and await store.held_by_live_process(session_id)
+    running = mid_turn and await store.read(leases.held_by_live_process, store.home.run, session_id)
     return TurnStatus(session_id, turn_id, running,
                       tuple((speaker, c.snapshot()) for speaker, c in counters.items()),
                       interrupted=mid_turn and not running)

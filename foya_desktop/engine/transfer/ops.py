@@ -21,7 +21,10 @@ from foya_desktop.engine.transfer.export_json import export_document
 from foya_desktop.engine.transfer.export_md import export_markdown
 from foya_desktop.engine.transfer.importing import new_session, parse_export, renumbered
 from foya_desktop.engine.turn.debug_trace import traces
+from foya_desktop.store.catalog import ensure_project, get_project
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_import import known_artifacts, write_import
+from foya_desktop.store.sessions import get_session
 from foya_desktop.tools.paths import broad_project_kind
 
 if TYPE_CHECKING:
@@ -48,9 +51,9 @@ class Transfer:
                              include_debug: bool = False) -> str:
         """The session's valid history as Markdown or JSON text (see ``EXPORT_WARNING``)."""
         store = self.svc.store
-        session = await store.get_session(session_id)
+        session = await store.read(get_session, session_id)
         project = await _project(self, session)
-        messages = await store.valid_messages(session_id)
+        messages = await store.read(valid_messages, session_id)
         roster = _people(await all_vps(store), session, messages)
         if fmt == "md":
             return export_markdown(session, project, roster, messages)
@@ -74,7 +77,8 @@ class Transfer:
                          "confirmation (the root, your home folder, or around Foya's data folder); the "
                          "session is not bound to a folder (bind it from its settings if you mean it).")
         elif folder_exists:
-            project = await self.svc.store.ensure_project(parsed.project_path, Path(parsed.project_path).name)
+            name = Path(parsed.project_path).name
+            project = await self.svc.store.write(ensure_project, parsed.project_path, name)
             project_id, workdir = project.id, project.path
         elif parsed.project_path:
             notes.append(f"The project folder {parsed.project_path} does not exist here; the session is "
@@ -107,7 +111,7 @@ async def _project(ops: Transfer, session: Session) -> Project | None:
     if not session.project_id:
         return None
     try:
-        return await ops.svc.store.get_project(session.project_id)
+        return await ops.svc.store.read(get_project, session.project_id)
     except NotFound:
         return None
 
@@ -130,6 +134,6 @@ def _images(messages: list[Message]) -> dict[str, str]:
 
 async def _blob(ops: Transfer, sha: str) -> bytes | None:
     try:
-        return await ops.svc.store.read_artifact(sha)
+        return await ops.svc.store.read(ops.svc.store.files.get, sha)
     except (FileNotFoundError, ValueError, NotFound):
         return None

@@ -46,6 +46,9 @@ from foya_desktop.engine.turn.tool_exec import (
     interrupted_result,
     run_tool_call,
 )
+from foya_desktop.store.history import append_message, complete_tool_call, update_message
+from foya_desktop.store.ledger import record_usage
+from foya_desktop.store.sessions import get_session
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +82,7 @@ async def run_vp(svc: Services, run: VPRun) -> None:
     """Loop model steps and tools until done; raises ``ProviderError``/``TurnStopped``."""
     _status(svc, run, "running")
     for _ in range(run.vp.max_steps):
-        session = await svc.store.get_session(run.session_id)
+        session = await svc.store.read(get_session, run.session_id)
         message = await _model_step(svc, run, session)
         if not message.tool_calls:
             _status(svc, run, "done")
@@ -114,7 +117,7 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
         timing.ended = now_ms()
         svc.bus.publish(StreamEnded(run.session_id, message_id, run.vp.id))
         run.counter.reported(step.usage)
-        await asyncio.shield(svc.store.record_usage(run.session_id, run.turn_id, run.vp.id, model,
+        await asyncio.shield(svc.store.write(record_usage, run.session_id, run.turn_id, run.vp.id, model,
                                                     step.usage, connection))
         await asyncio.shield(record_step(
             svc, run.session_id, run.turn_id, run.vp.id, session.workdir, connection=connection,
@@ -154,7 +157,7 @@ async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAc
 async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
     calls = message.tool_calls
     for n, call in enumerate(calls):
-        session = await svc.store.get_session(run.session_id)  # the settings as they are now
+        session = await svc.store.read(get_session, run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
         started = now_ms()
         try:
@@ -192,7 +195,7 @@ async def _close_calls(svc: Services, run: VPRun, session: Session, message: Mes
 async def _set_call_state(svc: Services, message: Message, call: ToolCallPart,
                           state: ToolState) -> Message:
     updated = _with_state(message, call, state)
-    stored = await asyncio.shield(svc.store.update_message(updated))
+    stored = await asyncio.shield(svc.store.write(update_message, updated))
     svc.bus.publish(MessageUpdated(stored.session_id, stored))
     return stored
 
@@ -202,7 +205,7 @@ async def _finish_call(svc: Services, message: Message, call: ToolCallPart, stat
     """Persist the result and the call's final state in one transaction."""
     updated = _with_state(message, call, state)
     stored_call, stored_result = await asyncio.shield(
-        svc.store.complete_tool_call(updated, result.message, result.changes))
+        svc.store.write(complete_tool_call, updated, result.message, result.changes))
     svc.bus.publish(MessageAdded(stored_result.session_id, stored_result))
     svc.bus.publish(MessageUpdated(stored_call.session_id, stored_call))
     return stored_call
@@ -222,7 +225,7 @@ def _message(run: VPRun, message_id: str, parts: tuple[Part, ...], status: Messa
 
 
 async def _persist(svc: Services, message: Message) -> Message:
-    stored = await asyncio.shield(svc.store.append_message(message))
+    stored = await asyncio.shield(svc.store.write(append_message, message))
     svc.bus.publish(MessageAdded(stored.session_id, stored))
     return stored
 

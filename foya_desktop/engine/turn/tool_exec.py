@@ -26,6 +26,8 @@ from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.turn.tree_scan import changed_paths, scan_tree
+from foya_desktop.store.artifacts import put_artifact
+from foya_desktop.store.catalog import add_project_rule, project_rules
 from foya_desktop.tools import exposure
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
 from foya_desktop.tools.process import private_tmp
@@ -133,7 +135,7 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
     workdir = Path(session.workdir)
     grants = svc.grants.get(session.id, set())
     if session.project_id:
-        grants = grants | await svc.store.project_rules(session.project_id)
+        grants = grants | await svc.store.read(project_rules, session.project_id)
     verdict = decide(action, session.approval_mode, workdir, grants)
     if verdict.decision == "allow":
         return None, False, verdict.confine
@@ -164,7 +166,7 @@ async def _apply_answer(svc: Services, session: Session, answer: Answer,
     if answer.kind == "session" and key:
         svc.grants.setdefault(session.id, set()).add(key)
     if answer.kind == "always" and key and session.project_id:
-        await svc.store.add_project_rule(session.project_id, key)
+        await svc.store.write(add_project_rule, session.project_id, key)
     return None
 
 
@@ -180,13 +182,14 @@ async def _run(fn: object, args: dict[str, object], ctx: ToolContext) -> ToolOut
 
 async def _stored(svc: Services, session: Session, vp: VP, turn_id: str, call: ToolCallPart,
                   output: ToolOutput) -> ToolRun:
-    images = tuple([ImagePart(await svc.store.put_artifact(data, mime), mime)
+    images = tuple([ImagePart(await svc.store.write(put_artifact, svc.store.files, data, mime), mime)
                     for mime, data in output.images])
     changes = []
     for change in output.changes:
-        before = await svc.store.put_artifact(change.before, "application/octet-stream") \
+        blob = "application/octet-stream"
+        before = await svc.store.write(put_artifact, svc.store.files, change.before, blob) \
             if change.before is not None else None
-        after = await svc.store.put_artifact(change.after, "application/octet-stream") \
+        after = await svc.store.write(put_artifact, svc.store.files, change.after, blob) \
             if change.after is not None else None
         changes.append((change.path, before, after, "tool"))
     run = _result(session, vp, turn_id, call, output, images)

@@ -30,6 +30,9 @@ from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
 from foya_desktop.engine.turn.tool_exec import TurnStopped
+from foya_desktop.store.artifacts import put_artifact
+from foya_desktop.store.history import append_message
+from foya_desktop.store.sessions import get_session
 
 log = logging.getLogger(__name__)
 
@@ -59,15 +62,16 @@ class TurnManager:
                     attachments: tuple[Attachment, ...]) -> tuple[Message, list[VP], list[VP]]:
         """Claim the session across processes, persist the turn's one user message, pick its VPs."""
         await self.owner(session_id).claim("running a turn")
-        session = await self.svc.store.get_session(session_id)
+        session = await self.svc.store.read(get_session, session_id)
         roster = await roster_of(self.svc.store, session)
         picked = targets(text, roster, session.default_vp)
         parts: list[Part] = [TextPart(text)] if text else []
         for mime, data in attachments:
-            parts.append(ImagePart(await self.svc.store.put_artifact(data, mime), mime))
+            sha = await self.svc.store.write(put_artifact, self.svc.store.files, data, mime)
+            parts.append(ImagePart(sha, mime))
         turn_id = new_id("turn")
         self.svc.routes.open(session_id, turn_id, roster)  # active before its input commits (fork)
-        message = await self.svc.store.append_message(Message(
+        message = await self.svc.store.write(append_message, Message(
             id=new_id("msg"), session_id=session_id, role="user", parts=tuple(parts),
             turn_id=turn_id, created_at=now_ms(), meta={"targets": [v.id for v in picked]}))
         self.svc.bus.publish(MessageAdded(session_id, message))

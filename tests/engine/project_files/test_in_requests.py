@@ -8,6 +8,7 @@ from typing import Any
 
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.home import Home
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec, system_prompt
 from tests.helpers.engine import Recorder, wait_turns
@@ -64,7 +65,7 @@ async def test_skill_tool_loads_the_body_and_stays_in_the_skill_folder(
     await kernel.turns.send(s.id, "fill the form")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed", done.error
-    results = {m.tool_result.call_id: m.tool_result for m in await kernel.store.valid_messages(s.id)
+    results = {m.tool_result.call_id: m.tool_result for m in await kernel.store.read(valid_messages, s.id)
                if m.tool_result is not None}
     assert not results["c1"].is_error and "# Filling PDF forms" in results["c1"].content
     assert "- scripts/fill.py" in results["c1"].content and "allowed-tools" not in results["c1"].content
@@ -98,5 +99,5 @@ async def test_agent_file_starts_a_subagent_with_a_snapshot(
     _touch(repo / ".claude" / "agents" / "code-reviewer.md", "---\nname: code-reviewer\ndescription: x\n---\nNew.\n")
     again = await kernel.sessions.get_session(child.id)
     assert again.child_snapshot == snap
-    result = next(m.tool_result for m in await kernel.store.valid_messages(s.id) if m.tool_result is not None)
+    result = next(m.tool_result for m in await kernel.store.read(valid_messages, s.id) if m.tool_result is not None)
     assert result is not None and "two problems found" in result.content

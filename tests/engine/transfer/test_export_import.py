@@ -12,6 +12,7 @@ from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import VP, ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.transfer.export_json import EXPORT_WARNING
+from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.engine import Recorder, wait_turns
 
@@ -65,8 +66,8 @@ async def test_json_round_trip_export_import_export(kernel: Kernel, worked: Sess
     assert a == b
     old_ids = {m["id"] for m in first["messages"]}
     assert not old_ids & {m["id"] for m in again["messages"]}
-    history = await kernel.store.valid_messages(imported.id)
-    assert history[0].parts[1].kind == "image" and await kernel.store.read_artifact(sha) == PNG
+    history = await kernel.store.read(valid_messages, imported.id)
+    assert history[0].parts[1].kind == "image" and await kernel.store.read(kernel.store.files.get, sha) == PNG
 
 
 async def test_markdown_is_readable_with_folded_tools(kernel: Kernel, worked: Session) -> None:
@@ -94,7 +95,7 @@ async def test_referenced_attachments_missing_here_become_a_note(kernel: Kernel,
                 p["artifact"] = "0" * 64
     elsewhere = await kernel.transfer.import_session(json.dumps(doc))
     assert any("only referenced" in n for n in elsewhere.notes)
-    first = (await kernel.store.valid_messages(elsewhere.session.id))[0]
+    first = (await kernel.store.read(valid_messages, elsewhere.session.id))[0]
     assert "was not included in the export" in first.text
 
 
