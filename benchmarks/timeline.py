@@ -343,10 +343,11 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     await report_idle(app)
     delegate = window.pane.timeline_view.timeline_delegate
     measured = delegate.measured
-    probe = LagProbe().start()
     windowed = await stream_cpu(kernel, fake, session_id, seconds, rate)
-    await probe.stop()
     synthetic_window = await publish_cpu(kernel, session_id, seconds, rate)
+    probe = LagProbe().start()  # a run of its own: the probe's 1,000 wake-ups a second cost CPU
+    await stream_cpu(kernel, fake, session_id, seconds, rate)
+    await probe.stop()
     print(f"streaming {rate} tok/s into the 50k session (engine + fake provider over HTTP):")
     _cpu_line("no window", *headless)
     _cpu_line("window", *windowed)
