@@ -47,7 +47,7 @@ async def _held_at_the_dialog(root: Path) -> Home:
     """A data folder whose database is damaged, with a good backup: start-up waits at the dialog."""
     home = Home(root)
     kernel = build_kernel(home, keystore=KeyStore(MemoryKeyring()))
-    await kernel.create_session(title="in the backup")
+    await kernel.sessions.create_session(title="in the backup")
     await kernel.close()
     con = sqlite3.connect(home.database)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
