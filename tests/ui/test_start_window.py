@@ -204,7 +204,7 @@ def test_sigterm_right_after_the_first_paint_quits_cleanly(tmp_path: Path) -> No
         assert app.stdout is not None
         assert app.stdout.readline().strip() == SMOKE_PAINTED
         app.send_signal(signal.SIGTERM)
-        out, err = app.communicate(timeout=90)
+        _out, err = app.communicate(timeout=90)
     finally:
         if app.poll() is None:
             app.kill()
