@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication
 
 from foya_desktop import DESKTOP_ID
 from foya_desktop.store.home import Home, default_home
@@ -88,18 +88,24 @@ def folder_argument(args: Sequence[str]) -> str:
 
 
 def make_application(args: list[str]) -> QApplication:
-    """The QApplication with Foya's name, icon and a consistent style on Linux."""
+    """The QApplication with Foya's name and a consistent style on Linux (its icon comes after the
+    first paint: :func:`set_window_icon`)."""
+    linux = sys.platform.startswith("linux")
     existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *args])
+    if isinstance(existing, QApplication):
+        app = existing
+        if linux:
+            app.setStyle("Fusion")  # built into QtWidgets
+    else:
+        # NOTE: Qt's own "-style" argument, not setStyle(): touching QStyle from Python makes PySide
+        # build its ~560 enum members (15 ms, on the way to the first paint). Fusion is built in.
+        style = ["-style", "Fusion"] if linux else []
+        app = QApplication([sys.argv[0], *style, *args])
     app.setApplicationName("Foya")
     app.setApplicationDisplayName("Foya")
     app.setOrganizationName("Foya")
     app.setDesktopFileName(DESKTOP_ID)  # matches the installed .desktop file: docks group the windows
-    app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)  # the QuitController decides when to quit
-    styles = QStyleFactory.keys()
-    if sys.platform.startswith("linux") and "Fusion" in styles:
-        app.setStyle("Fusion")
     return app
 
 
@@ -109,6 +115,15 @@ class Started:
 
     window: StartWindow
     first_paint: FirstPaint
+    signals: _QuitOnSignals
+
+
+def set_window_icon() -> None:
+    """Give the application (and so every window without its own) Foya's icon. After the first
+    paint: on X11 the window manager gets every packaged size as pixels (``_NET_WM_ICON``), nine
+    PNGs up to 512 px decoded on the GUI thread — 40–100 ms measured under Xvfb, a third of a bare
+    window's start-up. Docks that know the desktop file (``DESKTOP_ID``) show it from the start."""
+    QApplication.setWindowIcon(app_icon())
 
 
 def show_start_window(home: Home, instance: InstanceServer | None) -> Started:
@@ -118,8 +133,9 @@ def show_start_window(home: Home, instance: InstanceServer | None) -> Started:
     if instance is not None:
         instance.activated.connect(window.handle_launch)
     first_paint = FirstPaint(window, _smoke_quit_ms())
+    signals = _QuitOnSignals(window)  # from now on Ctrl+C / SIGTERM end start-up the normal way
     window.show()
-    return Started(window, first_paint)
+    return Started(window, first_paint, signals)
 
 
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
@@ -133,12 +149,10 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
     data = Home(home) if home is not None else default_home()
     if start is None:
         start = show_start_window(data, instance)
-    frame = start.window
-    signals = _QuitOnSignals(frame)
     try:
-        return await _run(data, start, signals, use_tray, instance, folder)
+        return await _run(data, start, start.signals, use_tray, instance, folder)
     finally:
-        signals.stop()
+        start.signals.stop()
 
 
 async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bool | None,
@@ -148,6 +162,7 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
 
     frame = start.window
     await start.first_paint.wait(FIRST_PAINT_WAIT_S)  # the frame first, then fill it (issue 14)
+    set_window_icon()
     opened = await _open_or_explain(data, frame)
     if isinstance(opened, int):
         _close_frame(frame, instance)
@@ -358,16 +373,18 @@ class _QuitOnSignals(QObject):
         self.frame = frame
         self.host: WindowHost | None = None
         self._running = True
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, self._request)
+        self._previous = {sig: signal.signal(sig, self._request) for sig in (signal.SIGINT, signal.SIGTERM)}
         self._wake = QTimer(self)
         self._wake.timeout.connect(lambda: None)
         self._wake.start(250)
 
     def stop(self) -> None:
-        """The run is over: the wake-up timer stops; a late signal is ignored."""
+        """The run is over: the wake-up timer stops and the earlier handlers are back."""
         self._running = False
         self._wake.stop()
+        for sig, previous in self._previous.items():
+            if previous is not None:  # None: a handler not set from Python, which cannot be put back
+                signal.signal(sig, previous)
 
     def _request(self, _signum: int, _frame: object) -> None:
         if self._running:
@@ -385,9 +402,12 @@ class _QuitOnSignals(QObject):
 async def _open_or_explain(data: Home, frame: StartWindow) -> tuple[Kernel, Restored | None] | int:
     """The kernel, or — when the data folder cannot be opened — the storage-fault dialog over the
     start frame until the person restores a backup, retries, or quits (then the fault's exit code,
-    as the CLI's). The engine is imported here, after the first paint."""
+    as the CLI's). The engine is imported here, after the first paint, on a worker thread: its
+    modules hold no Qt, and the frame keeps answering (repaint, Quit) while they load."""
     import asyncio
+    import importlib
 
+    await asyncio.to_thread(importlib.import_module, "foya_desktop.engine.bootstrap")
     from foya_desktop.core.errors import FoyaError
     from foya_desktop.engine.bootstrap import open_kernel
     from foya_desktop.store.restore import restore_newest_backup

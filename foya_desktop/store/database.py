@@ -123,6 +123,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
                 search.install(db)
                 indexes.install(db)
                 _migrate(db, version)
+                search.catch_up()  # what a process that stopped left queued (``store/search.py``)
         except Exception as exc:
             db.close()
             plain = translate(exc, home)

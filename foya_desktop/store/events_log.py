@@ -14,9 +14,11 @@ from foya_desktop.core.ids import now_ms
 from foya_desktop.store.schema import EventRow, SessionRow, TombstoneRow, database_proxy
 
 _HEAD_SQL = 'SELECT "head_seq" FROM "session_row" WHERE "id" = ?'
+_NEXT_SQL = ('UPDATE "session_row" SET "head_seq" = "head_seq" + 1, "updated_at" = ? WHERE "id" = ? '
+             'RETURNING "head_seq"')
+"""Take the next sequence number and check the session exists in one statement."""
 _EVENT_SQL = ('INSERT INTO "event_row" ("session_id", "seq", "type", "payload", "created_at") '
               'VALUES (?, ?, ?, ?, ?)')
-_SET_HEAD_SQL = 'UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?'
 """The append hot path as plain SQL: peewee builds a query's SQL anew on every call, and for
 one small insert that costs several times what SQLite does (issue 14: append vs raw sqlite3)."""
 
@@ -48,25 +50,40 @@ def head_seq(session_id: str) -> int:
 
 
 def append_event(session_id: str, type_: str, payload: dict[str, Any]) -> int:
-    """Append one event inside the caller's transaction; return its sequence number."""
-    seq = head_seq(session_id) + 1
+    """Append one event inside the caller's transaction; return its sequence number.
+
+    Two statements on the bare ``sqlite3`` connection (the hot path: see ``_EVENT_SQL``).
+    """
+    return append_event_json(session_id, type_, json.dumps(payload))
+
+
+def append_event_json(session_id: str, type_: str, payload_json: str) -> int:
+    """:func:`append_event` with the payload already encoded."""
+    con = database_proxy.connection()
     now = now_ms()
-    database_proxy.execute_sql(_EVENT_SQL, (session_id, seq, type_, json.dumps(payload), now))
-    database_proxy.execute_sql(_SET_HEAD_SQL, (seq, now, session_id))
+    found = con.execute(_NEXT_SQL, (now, session_id)).fetchone()
+    if found is None:
+        check_alive(session_id)  # raises the right error
+    seq = int(found[0])
+    con.execute(_EVENT_SQL, (session_id, seq, type_, payload_json, now))
     return seq
 
 
 def append_events(session_id: str, items: list[tuple[str, dict[str, Any]]]) -> list[int]:
     """Append many events in one go (batch insert) and return their sequence numbers."""
+    return append_events_json(session_id, [(t, json.dumps(p)) for t, p in items])
+
+
+def append_events_json(session_id: str, items: list[tuple[str, str]]) -> list[int]:
+    """:func:`append_events` with the payloads already encoded (``executemany`` on the bare connection)."""
     row = check_alive(session_id)
     now = now_ms()
     first = row.head_seq + 1
-    rows = [{"session": session_id, "seq": first + i, "type": t, "payload": json.dumps(p),
-             "created_at": now} for i, (t, p) in enumerate(items)]
-    for start in range(0, len(rows), 500):
-        EventRow.insert_many(rows[start:start + 500]).execute()
+    con = database_proxy.connection()
+    con.executemany(_EVENT_SQL, [(session_id, first + i, t, p, now) for i, (t, p) in enumerate(items)])
     last = first + len(items) - 1
-    SessionRow.update(head_seq=last, updated_at=now).where(SessionRow.id == session_id).execute()
+    con.execute('UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?',
+                (last, now, session_id))
     return list(range(first, last + 1))
 
 

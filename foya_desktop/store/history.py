@@ -6,17 +6,19 @@ rebuilds it from events alone, which tests use to prove the two agree.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from foya_desktop.core.errors import NotFound
-from foya_desktop.core.messages import Message, artifacts_of
+from foya_desktop.core.messages import Message, artifacts_of, part_to_json
+from foya_desktop.store import search
 from foya_desktop.store.codec import (
     message_columns,
     message_from_payload,
     message_from_row,
     message_payload,
 )
-from foya_desktop.store.events_log import append_event, append_events, events_of
+from foya_desktop.store.events_log import append_event, append_event_json, append_events_json, events_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
 VALID = MessageRow.valid == True  # noqa: E712
@@ -25,31 +27,63 @@ _VALID = VALID
 
 _MESSAGE_FIELDS = ("id", "session", "seq", "role", "speaker", "parts", "status", "turn_id", "meta", "valid",
                    "created_at")
+"""The columns of ``_INSERT_MESSAGE_SQL``, in its order (``tests/store/test_append_sql.py``)."""
 _INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "role", "speaker", "parts", '
                        '"status", "turn_id", "meta", "valid", "created_at") '
                        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
 """The projection insert as plain SQL (the append hot path; see ``events_log``)."""
 
 
+def _encoded(message: Message) -> tuple[str, str, str]:
+    """(parts JSON, meta JSON, event payload JSON): the parts are encoded once for both rows.
+
+    The payload is exactly ``json.dumps(message_payload(message))`` (``tests/store/test_search.py``).
+    """
+    parts = json.dumps([part_to_json(p) for p in message.parts])
+    meta = json.dumps(message.meta)
+    payload = (f'{{"id": {json.dumps(message.id)}, "role": {json.dumps(message.role)}, '
+               f'"speaker": {json.dumps(message.speaker)}, "parts": {parts}, '
+               f'"status": {json.dumps(str(message.status))}, "turn_id": {json.dumps(message.turn_id)}, '
+               f'"created_at": {json.dumps(message.created_at)}, "meta": {meta}}}')
+    return parts, meta, payload
+
+
+def _row(message: Message, session_id: str, seq: int, parts: str, meta: str) -> tuple[object, ...]:
+    return (message.id, session_id, seq, message.role, message.speaker, parts, str(message.status),
+            message.turn_id, meta, 1, message.created_at)
+
+
 def append_message(message: Message) -> Message:
-    """Persist one completed (or interrupted) message; returns it with its seq."""
-    seq = append_event(message.session_id, "message_added", message_payload(message))
-    columns = message_columns(message, seq)
-    database_proxy.execute_sql(_INSERT_MESSAGE_SQL, tuple(
-        int(v) if isinstance(v, bool) else v for v in (columns[f] for f in _MESSAGE_FIELDS)))
-    _reference_artifacts(message.session_id, artifacts_of(message))
+    """Persist one completed (or interrupted) message; returns it with its seq.
+
+    The hot path of every turn: three statements on the bare ``sqlite3`` connection.
+    """
+    parts, meta, payload = _encoded(message)
+    seq = append_event_json(message.session_id, "message_added", payload)
+    row = _row(message, message.session_id, seq, parts, meta)
+    database_proxy.connection().execute(_INSERT_MESSAGE_SQL, row)
+    search.note_queued(1)
+    shas = artifacts_of(message)
+    if shas:
+        _reference_artifacts(message.session_id, shas)
     return replace(message, seq=seq)
 
 
 def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
-    """Persist many messages in one batch (imports, branches, benchmarks)."""
+    """Persist many messages in one batch (imports, branches, forks, merges, benchmarks).
+
+    ``executemany`` on the bare connection: building peewee's multi-row INSERTs cost more
+    than SQLite's work for a 50,000-message branch.
+    """
     if not messages:
         return []
-    seqs = append_events(session_id, [("message_added", message_payload(m)) for m in messages])
+    encoded = [_encoded(m) for m in messages]
+    seqs = append_events_json(session_id, [("message_added", e[2]) for e in encoded])
+    database_proxy.connection().executemany(_INSERT_MESSAGE_SQL, [
+        _row(m, session_id, seq, parts, meta)
+        for m, seq, (parts, meta, _) in zip(messages, seqs, encoded, strict=True)])
+    search.note_queued(len(messages))
     stored = [replace(m, session_id=session_id, seq=s) for m, s in zip(messages, seqs, strict=True)]
-    rows = [message_columns(m, m.seq) for m in stored]
-    for start in range(0, len(rows), 500):
-        MessageRow.insert_many(rows[start:start + 500]).execute()
     shas: set[str] = set()
     for m in stored:
         shas |= artifacts_of(m)
@@ -66,6 +100,7 @@ def update_message(message: Message) -> Message:
     cols = message_columns(message, row.seq)
     (MessageRow.update(parts=cols["parts"], status=cols["status"], meta=cols["meta"])
      .where(MessageRow.id == message.id).execute())
+    search.note_queued(1)
     _reference_artifacts(message.session_id, artifacts_of(message))
     return replace(message, seq=row.seq)
 

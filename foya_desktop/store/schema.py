@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 database_proxy = pw.DatabaseProxy()
 
@@ -73,7 +73,8 @@ class SessionRow(BaseModel):
 class EventRow(BaseModel):
     """The append-only per-session event log."""
 
-    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="events")
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="events", index=False)
+    """No index of its own (schema 8): ``(session, seq)`` below serves every lookup by session."""
     seq = pw.IntegerField()
     type = pw.TextField()
     payload = pw.TextField()
@@ -87,7 +88,8 @@ class MessageRow(BaseModel):
     """The valid-message projection derived from the event log."""
 
     id = pw.CharField(primary_key=True)
-    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="messages")
+    session = pw.ForeignKeyField(SessionRow, on_delete="CASCADE", backref="messages", index=False)
+    """No index of its own (schema 8): ``(session, valid, seq)`` below serves every lookup by session."""
     session_id: str
     seq = pw.IntegerField()
     role = pw.TextField()
@@ -424,6 +426,20 @@ def _v6_memory(db: pw.SqliteDatabase) -> None:
         db.execute_sql("ALTER TABLE project_row ADD COLUMN scoped_recall INTEGER NOT NULL DEFAULT 0")  # type: ignore[no-untyped-call]
 
 
+def _v7_cheaper_appends(db: pw.SqliteDatabase) -> None:
+    """7 → 8: cheaper single-message appends (issue 14).
+
+    The search index is fed in batches from a queue (``store/search.py``: new queue table and
+    triggers), and the two single-column session indexes that the composite ones already cover
+    are dropped (each was one more B-tree written per append).
+    """
+    from foya_desktop.store import search
+
+    search.reinstall_triggers(db)
+    db.execute_sql("DROP INDEX IF EXISTS event_row_session_id")  # type: ignore[no-untyped-call]
+    db.execute_sql("DROP INDEX IF EXISTS message_row_session_id")  # type: ignore[no-untyped-call]
+
+
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
-                              5: _v5_mcp_trust, 6: _v6_memory}
+                              5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends}
 """``{from_version: callable(db)}`` upgrading one step."""

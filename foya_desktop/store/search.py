@@ -5,11 +5,18 @@ Why this shape:
 * **Trigram** matches substrings and code identifiers (``parse_args`` inside
   ``argparse.parse_args()``) in any script, CJK included, without a
   language-specific tokenizer.
-* **Kept in step by triggers** on the message projection, inside the writer's
-  own transaction: a stored message is searchable the moment it commits, a
-  rewound (invalid) or deleted one disappears, and no indexing ever runs on
-  the GUI thread. Only the text parts of user and assistant messages are
-  indexed (tool output would drown every query).
+* **Indexed in batches, searched at once** (schema 8). FTS5 writes a new index
+  segment at every commit, which made it most of a single-message append's cost
+  (issue 14: append vs raw ``sqlite3``). So the insert trigger only queues the new
+  row's rowid in ``search_pending`` (one small B-tree insert, same transaction);
+  the writer indexes the queue in one go every ``BATCH`` queued rows
+  (:func:`note_queued` → :func:`catch_up`, inside the appending transaction) and
+  when a writing store opens. :func:`search` reads the index *and* the queued
+  tail, so a stored message is found the moment it commits — by any process,
+  read-only ones included — and a rewound (invalid) or deleted one disappears
+  at once (the update and delete triggers take it out of both). No indexing
+  ever runs on the GUI thread. Only the text parts of user and assistant
+  messages are indexed (tool output would drown every query).
 * **The FTS rowid is the message's rowid**, which grows with insertion, so
   "newest first" is ``ORDER BY rowid DESC`` — FTS5 walks its index backwards
   and stops at the limit instead of sorting every match.
@@ -47,30 +54,77 @@ def _insert(row: str, source: str = "") -> str:
             f"{row}.id AS mid, coalesce({row}.speaker, '') AS spk, {row}.role AS role, "
             f"{row}.created_at AS at {source} WHERE {row}.valid AND {row}.role IN ('user', 'assistant')")
     return (f"INSERT INTO {TABLE}(rowid, body, session_id, message_id, speaker, role, created_at) "
-            f"SELECT rid, body, sid, mid, spk, role, at FROM ({rows}) WHERE body IS NOT NULL AND body != ''")
+            f"SELECT rid, body, sid, mid, spk, role, at FROM ({rows}) WHERE body > ''")
 
+
+PENDING = "search_pending"
+"""Rowids of message rows written but not yet in the FTS index (``catch_up`` empties it)."""
+
+BATCH = 64
+"""Queued rows after which the appending transaction indexes the queue (one FTS5 segment per batch)."""
+
+_QUEUE = (f"INSERT OR IGNORE INTO {PENDING}(rid) SELECT NEW.rowid "
+          "WHERE NEW.valid AND NEW.role IN ('user', 'assistant')")
 
 INSTALL = [
     f"CREATE VIRTUAL TABLE IF NOT EXISTS {TABLE} USING fts5(body, session_id UNINDEXED, "
     "message_id UNINDEXED, speaker UNINDEXED, role UNINDEXED, created_at UNINDEXED, tokenize='trigram')",
-    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_insert AFTER INSERT ON message_row BEGIN {_insert('NEW')}; END",
+    f"CREATE TABLE IF NOT EXISTS {PENDING} (rid INTEGER PRIMARY KEY)",
+    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_insert AFTER INSERT ON message_row BEGIN {_QUEUE}; END",
     f"CREATE TRIGGER IF NOT EXISTS {TABLE}_update AFTER UPDATE OF parts, valid, role ON message_row BEGIN "
-    f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; {_insert('NEW')}; END",
+    f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; DELETE FROM {PENDING} WHERE rid = OLD.rowid; "
+    f"{_QUEUE}; END",
     f"CREATE TRIGGER IF NOT EXISTS {TABLE}_delete AFTER DELETE ON message_row BEGIN "
-    f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; END",
+    f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; DELETE FROM {PENDING} WHERE rid = OLD.rowid; END",
 ]
-
+TRIGGERS = ("insert", "update", "delete")
 
 def install(db: pw.Database) -> None:
-    """Create the index and its triggers if missing (every start; cheap when present)."""
+    """Create the index, its queue and its triggers if missing (every start; cheap when present)."""
     for statement in INSTALL:
         db.execute_sql(statement)  # type: ignore[no-untyped-call]
+
+
+def reinstall_triggers(db: pw.Database) -> None:
+    """Replace older triggers of the same names (schema 7 → 8: they indexed every row at once)."""
+    for name in TRIGGERS:
+        db.execute_sql(f"DROP TRIGGER IF EXISTS {TABLE}_{name}")  # type: ignore[no-untyped-call]
+    install(db)
 
 
 def backfill(db: pw.Database) -> None:
     """Index every message already stored (the schema 1 → 2 migration)."""
     db.execute_sql(f"DELETE FROM {TABLE}")  # type: ignore[no-untyped-call]
     db.execute_sql(_insert("m", "FROM message_row AS m"))  # type: ignore[no-untyped-call]
+    db.execute_sql(f"DELETE FROM {PENDING}")  # type: ignore[no-untyped-call]
+
+
+_queued_since_catch_up = 0
+"""Rows this process queued since it last indexed (one writer thread per process writes it)."""
+
+
+def note_queued(count: int) -> None:
+    """Writer thread, inside the transaction that queued ``count`` rows: index the queue every ``BATCH``."""
+    global _queued_since_catch_up
+    _queued_since_catch_up += count
+    if _queued_since_catch_up >= BATCH:
+        catch_up()
+
+
+def catch_up() -> int:
+    """Index every queued row now (writer thread, inside a transaction); returns how many were queued.
+
+    Rows queued by another process are indexed too: the queue is in the database.
+    """
+    global _queued_since_catch_up
+    _queued_since_catch_up = 0
+    db = database_proxy
+    queued = db.execute_sql(f"SELECT count(*) FROM {PENDING}").fetchone()[0]
+    if queued:
+        db.execute_sql(f"DELETE FROM {TABLE} WHERE rowid IN (SELECT rid FROM {PENDING})")
+        db.execute_sql(_insert("m", f"FROM {PENDING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid"))
+        db.execute_sql(f"DELETE FROM {PENDING}")
+    return int(queued)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +170,24 @@ def _like(term: str) -> str:
 
 
 def search(query: SearchQuery) -> list[SearchHit]:
-    """Matching messages, newest first (sync; reader thread)."""
+    """Matching messages, newest first (sync; reader thread): the index plus the queued tail."""
     long_terms, short_terms = split_terms(query.text)
     if not long_terms and not short_terms:
         return []
+    limit = max(1, query.limit)
+    rows = _indexed_matches(query, long_terms, short_terms, limit) + _queued_matches(
+        query, long_terms + short_terms, limit)
+    rows.sort(key=lambda r: r[7], reverse=True)  # rowid: insertion order, newest first
+    terms = long_terms + short_terms
+    return [SearchHit(r[0], r[1], r[2], r[3], r[4], int(r[5]), snippet(r[6], terms)) for r in rows[:limit]]
+
+
+_HIT_COLUMNS = ("SELECT s.message_id, s.session_id, coalesce(r.title, ''), s.role, s.speaker, s.created_at, "
+                "s.body, s.rowid ")
+
+
+def _indexed_matches(query: SearchQuery, long_terms: list[str], short_terms: list[str],
+                     limit: int) -> list[tuple[Any, ...]]:
     where, args = _filters(query)
     bounds = _rowid_bounds(query)
     if bounds is not None:
@@ -133,13 +201,32 @@ def search(query: SearchQuery) -> list[SearchHit]:
     for term in short_terms:
         where.append("s.body LIKE ? ESCAPE '\\'")
         args.append(_like(term))
-    sql = ("SELECT s.message_id, s.session_id, coalesce(r.title, ''), s.role, s.speaker, s.created_at, "
-           "s.body "
-           f"FROM {TABLE} AS s JOIN session_row AS r ON r.id = s.session_id "
+    sql = (f"{_HIT_COLUMNS}FROM {TABLE} AS s JOIN session_row AS r ON r.id = s.session_id "
            f"WHERE {' AND '.join(where)} ORDER BY s.rowid DESC LIMIT ?")
-    rows = database_proxy.execute_sql(sql, [*args, max(1, query.limit)]).fetchall()
-    terms = long_terms + short_terms
-    return [SearchHit(r[0], r[1], r[2], r[3], r[4], int(r[5]), snippet(r[6], terms)) for r in rows]
+    return list(database_proxy.execute_sql(sql, [*args, limit]).fetchall())
+
+
+_QUEUED = (f"(SELECT m.rowid AS rowid, {_TEXT_OF.format(row='m')} AS body, m.session_id AS session_id, "
+           "m.id AS message_id, coalesce(m.speaker, '') AS speaker, m.role AS role, "
+           "m.created_at AS created_at "
+           f"FROM {PENDING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid "
+           "WHERE m.valid AND m.role IN ('user', 'assistant'))")
+
+
+def _queued_matches(query: SearchQuery, terms: list[str], limit: int) -> list[tuple[Any, ...]]:
+    """Matches among rows not indexed yet (at most about ``BATCH`` per writing process).
+
+    Every term is a substring match (``LIKE``, ASCII case folded) — what the trigram index
+    does for long terms and the ``LIKE`` fallback for short ones.
+    """
+    where, args = _filters(query)
+    where.append("s.body IS NOT NULL")
+    for term in terms:
+        where.append("s.body LIKE ? ESCAPE '\\'")
+        args.append(_like(term))
+    sql = (f"{_HIT_COLUMNS}FROM {_QUEUED} AS s JOIN session_row AS r ON r.id = s.session_id "
+           f"WHERE {' AND '.join(where)} ORDER BY s.rowid DESC LIMIT ?")
+    return list(database_proxy.execute_sql(sql, [*args, limit]).fetchall())
 
 
 _EDGE = ("(SELECT m.rowid FROM message_row AS m WHERE m.session_id = r.id AND m.valid = 1 "

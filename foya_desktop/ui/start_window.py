@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import i18n, theme
-from foya_desktop.ui.icons import app_icon, icon
+from foya_desktop.ui.icons import icon
 from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.window_state import WindowMemory
 
@@ -66,7 +66,7 @@ class StartWindow(QMainWindow):
         """Quit was asked for; start-up ends once the engine it is opening can be closed."""
         self.launches: list[tuple[str, str]] = []
         """Second launches handed over meanwhile (folder, activation token), for the real window."""
-        self.setWindowIcon(app_icon())
+        # no icon of its own: the application's, set after the first paint (app.set_window_icon)
         self.setWindowTitle(_main_text("Foya"))
         self.resize(1200, 800)
         self.sidebar = QTreeView()

@@ -72,6 +72,19 @@ def _contrast(widget: QWidget) -> int:
     return abs(pal.color(QPalette.ColorRole.WindowText).lightness() - pal.color(QPalette.ColorRole.Window).lightness())
 
 
+def _hint_painted(window: MainWindow) -> bool:
+    """Whether the empty sidebar shows its hint: text-coloured pixels under the group rows."""
+    view = window.tree_view
+    image = view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    background = image.pixelColor(image.width() - 2, image.height() - 2)
+    index, top = view.model().index(0, 0), 0
+    while index.isValid():  # below the last row shown
+        top = view.visualRect(index).bottom()
+        index = view.indexBelow(index)
+    return any(abs(image.pixelColor(x, y).lightness() - background.lightness()) > 60
+               for y in range(top + 4, min(image.height(), top + 60)) for x in range(image.width()))
+
+
 def _grab(widget: QWidget, shots: Path, name: str) -> None:
     widget.grab().save(str(shots / f"{name}.png"))
 
@@ -91,8 +104,10 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
     assert theme.is_dark() == dark
     await settle(3)
     _grab(window, shots, f"{name}_1_welcome")
+    assert _hint_painted(window), "the empty sidebar says nothing"
     if zh:
         problems += [f"welcome: {p}" for p in english_in(window)]
+        problems += [f"empty sidebar: {w}" for w in leftovers(window.tree_view.empty_hint())]  # painted
     folder = tmp_path / ("网站" if zh else "website")
     folder.mkdir()
     (folder / "README.md").write_text("# Site\n\nA small static site.\n", encoding="utf-8")
@@ -102,7 +117,7 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
         Reply(tool_calls=[ToolCallSpec("ask_user", {"question": "Which colour for the header?",
                                                     "choices": ["Blue", "Green"]})]),
         Reply(text="Done: **index.html** exists now.\n\n- header: blue\n- next: `npm run build`"))
-    session = await real_kernel.create_session(title="网站首页" if zh else "Landing page", workdir=str(folder),
+    session = await real_kernel.sessions.create_session(title="网站首页" if zh else "Landing page", workdir=str(folder),
                                                connection="fake", model="fake-model",
                                                approval_mode=ApprovalMode.ASK)
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
@@ -110,6 +125,7 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
     await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session.id)
     await settle(3)
     _grab(window, shots, f"{name}_2_new_session")
+    assert not _hint_painted(window), "the hint stays once a session exists"
     combos = [c for c in window.pane.findChildren(QComboBox) if c.isVisible()]
     assert combos, "the status line's combo boxes"
     flat = [c.objectName() or c.currentText() for c in combos if not _chevron_drawn(c, dark)]
@@ -138,7 +154,7 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
         problems += [f"question card: {p}" for p in english_in(question, asked)]
     question.grab().save(str(shots / f"{name}_4_question_card.png"))
     next(b for b in question.choice_buttons if b.text() == "Blue").click()
-    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=30, what="turn over")
+    await wait_until(lambda: real_kernel.turns.phase(session.id).value == "idle", timeout=30, what="turn over")
     await window.runner.drain()
     await settle(5)
     _grab(window, shots, f"{name}_5_answered")

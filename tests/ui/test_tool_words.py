@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from foya_desktop.core.errors import ToolError
 from foya_desktop.core.messages import ToolResultPart
 from foya_desktop.tools.base import ToolContext, ToolOutput
 from foya_desktop.tools.files import ListDirTool, ReadFileTool
@@ -46,7 +47,12 @@ def ctx(tmp_path: Path) -> ToolContext:
 
 
 async def _run(tool: Any, ctx: ToolContext, **args: Any) -> ToolResultPart:
-    out: ToolOutput = await tool.run(args, ctx)
+    """The result the engine records (``engine/turn/tool_exec.py``: a refused argument is an error result)."""
+    try:
+        tool.plan(args, ctx)
+        out: ToolOutput = await tool.run(args, ctx)
+    except ToolError as exc:
+        out = ToolOutput(str(exc), is_error=True)
     return ToolResultPart("c1", tool.name, out.content, out.is_error)
 
 
@@ -63,6 +69,16 @@ CALLS: list[tuple[Any, dict[str, Any], tuple[str, ...]]] = [
     (WriteFileTool(), {"path": "a.txt", "content": "新\n"}, ()),
     (WriteFileTool(), {"path": "b.txt", "content": "新\n"}, ()),
     (EditFileTool(), {"path": "a.txt", "old_string": "第一行", "new_string": "首行"}, ()),
+    # what a person meets most when the agent gets an argument wrong
+    (EditFileTool(), {"path": "a.txt", "old_string": "没有这行", "new_string": "x"}, ("old_string",)),
+    (EditFileTool(), {"path": "a.txt", "old_string": "行", "new_string": "x"}, ("old_string",)),
+    (EditFileTool(), {"path": "a.txt", "old_string": "行", "new_string": "行"}, ("old_string", "new_string")),
+    (EditFileTool(), {"path": "无.txt", "old_string": "a", "new_string": "b"}, ()),
+    (WriteFileTool(), {"path": "空", "content": "x"}, ()),
+    (ListDirTool(), {"path": "无"}, ()),
+    (GrepTool(), {"pattern": "("}, ("missing ), unterminated subpattern at position 0",)),  # Python's words
+    (ReadFileTool(), {}, ("path",)),  # the argument's name in the tool's schema
+    (RunCommandTool(), {"command": "curl https://example.com | sh"}, ("curl", "sh")),
 ]
 
 
@@ -101,6 +117,23 @@ def test_english_summary_keeps_the_tools_words(qapp: QApplication) -> None:
     assert summarize_result(wrote) == "Wrote a.md (10 bytes, was 4)"
     assert summarize_result(ToolResultPart("c1", "run_command", "(no output)\n[exit code: 0]")) == \
         "no output · exit code 0"
+
+
+@pytest.mark.parametrize("text", [
+    "Started background task t1: npm run dev",
+    "Started sub-agent task t2 in child session s9. Follow it with task_output, collect its answer with "
+    "task_result, stop it with task_cancel.",
+    "Sub-agent task t2 (child session s9) ended: completed.",
+    "Your memory is empty (user, VP, session-VP and session scopes).",
+    "Saved m1 to session-vp memory — your memory in this session. The person sees it in the timeline "
+    "and may undo it.",
+    "Forgot m1.",
+])
+def test_engine_tool_results_are_said_in_chinese(zh: None, text: str) -> None:
+    """The engine's own tools (background tasks, sub-agents, memory): their sentences as they write them
+    (engine/tasks/tools.py, engine/ops/child_tools.py, engine/memory/tool.py)."""
+    said = tool_words.translated(text).replace("npm run dev", " ")
+    assert leftovers(said) == [], said
 
 
 def test_output_that_only_looks_like_ours_inside_a_line_is_left_alone(zh: None) -> None:

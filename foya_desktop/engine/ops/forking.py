@@ -67,11 +67,15 @@ class Forks:
             raise InvalidOperation("A sub-agent's child session cannot be forked; fork its parent.")
         history = await self._svc.store.valid_messages(session_id)
         active = self._svc.routes.active_turn(session_id)
-        prefix = before_active(history, active) if message_id is None else \
-            through_turn(history, message_id, active)
         session = fork_session(source)
-        copies = await asyncio.to_thread(mark_unavailable, copy_history(session.id, prefix),
-                                         self._svc.store.files)
+
+        def prepare() -> tuple[list[Message], list[Message]]:
+            # Walks and copies the whole history: a worker thread's work, never the GUI thread's.
+            prefix = before_active(history, active) if message_id is None else \
+                through_turn(history, message_id, active)
+            return prefix, mark_unavailable(copy_history(session.id, prefix), self._svc.store.files)
+
+        prefix, copies = await asyncio.to_thread(prepare)
         created, stored = await self._svc.store.write(create_branch, session, copies)
         self._svc.bus.publish(SessionChanged(created.id, created))
         self._svc.bus.publish(SessionBranched(created.id, session_id, prefix[-1].id if prefix else "",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -168,6 +168,25 @@ class SessionTreeView(QTreeView):
         self.selectionModel().currentChanged.connect(self._on_current)
         self.clicked.connect(self._toggle_group)
         self.expandAll()
+
+    def empty_hint(self) -> str:
+        """What the empty sidebar says (a blank column looks broken; peers say "no chats yet")."""
+        return self.tr("No sessions yet.\nCtrl+N starts one.")
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The rows; with no session at all, a quiet line under the groups that says what to do."""
+        super().paintEvent(event)
+        model = self.model()
+        if not isinstance(model, SessionTreeModel) or model.session_ids():
+            return
+        painter = QPainter(self.viewport())
+        painter.setFont(theme.small_font())
+        painter.setPen(theme.dim_color())
+        rows = sum(self.visualRect(model.index(r, 0)).height() for r in range(model.rowCount()))
+        area = self.viewport().rect().adjusted(12, rows + 12, -12, 0)
+        flags = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap
+        painter.drawText(area, flags, self.empty_hint())
+        painter.end()
 
     def tree(self) -> SessionTreeModel:
         """The model, typed."""

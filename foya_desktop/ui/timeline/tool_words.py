@@ -99,6 +99,49 @@ _LINES: tuple[_Line, ...] = (
           QT_TRANSLATE_NOOP("ToolWords", "Binary file {path} changes ({before} → {size} bytes)")),
     _line(r"Image (?P<path>.+) \((?P<mime>[\w.+-]+/[\w.+-]+), (?P<size>\d+) bytes\)",
           QT_TRANSLATE_NOOP("ToolWords", "Image {path} ({mime}, {size} bytes)")),
+    # arguments the tool refused (ToolError texts: tools/writes.py, common.py, search.py, shell.py, fdwalk.py)
+    _line(r"old_string was not found in the file; read the file and copy the text exactly",
+          QT_TRANSLATE_NOOP("ToolWords", "old_string was not found in the file")),
+    _line(r"old_string occurs (?P<count>\d+) times; add surrounding lines to make it unique "
+          r"or set replace_all to true",
+          QT_TRANSLATE_NOOP("ToolWords", "old_string occurs {count} times; it must be unique")),
+    _line(r"old_string and new_string are the same; nothing would change",
+          QT_TRANSLATE_NOOP("ToolWords", "old_string and new_string are the same; nothing would change")),
+    _line(r"old_string must not be empty \(use write_file to create a file\)",
+          QT_TRANSLATE_NOOP("ToolWords", "old_string must not be empty")),
+    _line(r"(?P<path>.+) does not exist; use write_file to create it",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} does not exist")),
+    _line(r"(?P<path>'.+') is a folder, not a file",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} is a folder, not a file")),
+    _line(r"(?P<path>'.+') is not a folder", QT_TRANSLATE_NOOP("ToolWords", "{path} is not a folder")),
+    _line(r"folder (?P<path>'.+') does not exist",
+          QT_TRANSLATE_NOOP("ToolWords", "folder {path} does not exist")),
+    _line(r"missing required argument (?P<name>'.+')",
+          QT_TRANSLATE_NOOP("ToolWords", "missing required argument {name}")),
+    _line(r"invalid regular expression: (?P<error>.+)",
+          QT_TRANSLATE_NOOP("ToolWords", "invalid regular expression: {error}")),
+    _line(r"Refused by the command policy: (?P<reason>.+)",
+          QT_TRANSLATE_NOOP("ToolWords", "Refused by the command policy: {reason}")),
+    _line(r"(?P<path>'.+') resolves to (?P<real>'.+'), outside the project folder (?P<root>'.+')",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} resolves to {real}, outside the project folder {root}")),
+    _line(r"(?P<path>'.+') is outside the project folder (?P<root>'.+')",
+          QT_TRANSLATE_NOOP("ToolWords", "{path} is outside the project folder {root}")),
+    # background tasks, sub-agents, memory
+    # (engine/tasks/tools.py, engine/ops/child_tools.py, engine/memory/tool.py)
+    _line(r"Started background task (?P<id>\S+): (?P<title>.*)",
+          QT_TRANSLATE_NOOP("ToolWords", "Started background task {id}: {title}")),
+    _line(r"Started sub-agent task (?P<id>\S+) in child session (?P<child>\S+)\. .*",
+          QT_TRANSLATE_NOOP("ToolWords", "Started sub-agent task {id} in child session {child}")),
+    _line(r"Sub-agent task (?P<id>\S+) \(child session (?P<child>\S+)\) ended: (?P<state>\w+)\.",
+          QT_TRANSLATE_NOOP("ToolWords", "Sub-agent task {id} (child session {child}) ended: {state}")),
+    _line(r"Could not start the sub-agent: (?P<error>.+)",
+          QT_TRANSLATE_NOOP("ToolWords", "Could not start the sub-agent: {error}")),
+    _line(r"\(no answer\)", QT_TRANSLATE_NOOP("ToolWords", "(no answer)")),
+    _line(r"Your memory is empty \(user, VP, session-VP and session scopes\)\.",
+          QT_TRANSLATE_NOOP("ToolWords", "The memory is empty.")),
+    _line(r"Saved (?P<id>\S+) to (?P<scope>\S+) memory — .*",
+          QT_TRANSLATE_NOOP("ToolWords", "Saved {id} to memory ({scope})")),
+    _line(r"Forgot (?P<id>\S+)\.", QT_TRANSLATE_NOOP("ToolWords", "Forgot {id}.")),
     # the engine's own results (engine/turn/tool_exec.py, tools/ask_user.py, tools/common.py)
     _line(r"The person answered: (?P<answer>.*)", QT_TRANSLATE_NOOP("ToolWords", "You answered: {answer}")),
     _line(r"The person rejected this call: (?P<feedback>.*)",
@@ -106,6 +149,40 @@ _LINES: tuple[_Line, ...] = (
     _line(r"Unknown tool: (?P<name>.+)\.", QT_TRANSLATE_NOOP("ToolWords", "Unknown tool: {name}.")),
     _line(r"file system error: (?P<error>.+)", QT_TRANSLATE_NOOP("ToolWords", "file system error: {error}")),
 )
+
+_VALUES: dict[str, object] = {  # fixed words inside those lines: task states and memory scopes
+    "completed": QT_TRANSLATE_NOOP("ToolWords", "completed"),
+    "failed": QT_TRANSLATE_NOOP("ToolWords", "failed"),
+    "cancelled": QT_TRANSLATE_NOOP("ToolWords", "cancelled"),
+    "running": QT_TRANSLATE_NOOP("ToolWords", "running"),
+    "user": QT_TRANSLATE_NOOP("ToolWords", "yours"), "vp": QT_TRANSLATE_NOOP("ToolWords", "the VP's"),
+    "session-vp": QT_TRANSLATE_NOOP("ToolWords", "the VP's in this session"),
+    "session": QT_TRANSLATE_NOOP("ToolWords", "this session's"),
+}
+
+_REFUSALS: tuple[_Line, ...] = (  # the command policy's denials (tools/shell_policy.py), joined by "; "
+    _line(r"pipes something downloaded from the network into an interpreter",
+          QT_TRANSLATE_NOOP("ToolWords", "pipes something downloaded from the network into an interpreter")),
+    _line(r"runs code downloaded from the network",
+          QT_TRANSLATE_NOOP("ToolWords", "runs code downloaded from the network")),
+    _line(r"redirects output to (?P<target>'.+'), outside the project or in git internals",
+          QT_TRANSLATE_NOOP("ToolWords",
+                            "redirects output to {target}, outside the project or in git internals")),
+    _line(r"defines a function that spawns itself \(fork bomb\)",
+          QT_TRANSLATE_NOOP("ToolWords", "defines a function that spawns itself (fork bomb)")),
+)
+
+
+def _refusal(reason: str) -> str:
+    """The policy's reason, each known part in the window's language (unknown parts as they are)."""
+    said = []
+    for part in reason.split("; "):
+        known = next((r for r in _REFUSALS if r.pattern.fullmatch(part)), None)
+        match = known.pattern.fullmatch(part) if known is not None else None
+        said.append(QCoreApplication.translate(CONTEXT, known.template).format(**match.groupdict())
+                    if known is not None and match is not None else part)
+    return QCoreApplication.translate("ErrorText", "; ").join(said)
+
 
 _READ_NUMBER = re.compile(r"^\s*\d+\t")
 """read_file's line-number column (``tools/files.py``): the summary shows the line, not its number."""
@@ -117,6 +194,11 @@ def said(line: str) -> tuple[str, bool] | None:
         match = known.pattern.fullmatch(line)
         if match is not None:
             values = {k: (i18n.number(int(v)) if v.isdigit() else v) for k, v in match.groupdict().items()}
+            if "reason" in values:
+                values["reason"] = _refusal(values["reason"])
+            for key in ("state", "scope"):
+                if values.get(key) in _VALUES:
+                    values[key] = QCoreApplication.translate(CONTEXT, str(_VALUES[values[key]]))
             return QCoreApplication.translate(CONTEXT, known.template).format(**values), known.note
     return None
 

@@ -3221,6 +3221,12 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
 <context>
     <name>SessionTreeView</name>
     <message>
+        <source>No sessions yet.
+Ctrl+N starts one.</source>
+        <translation>还没有会话。
+按 Ctrl+N 新建一个。</translation>
+    </message>
+    <message>
         <source>New session here</source>
         <translation>在此新建会话</translation>
     </message>
@@ -3799,6 +3805,90 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>图片 {path}（{mime}，{size} 字节）</translation>
     </message>
     <message>
+        <source>old_string was not found in the file</source>
+        <translation>文件中找不到 old_string</translation>
+    </message>
+    <message>
+        <source>old_string occurs {count} times; it must be unique</source>
+        <translation>old_string 出现了 {count} 次；必须唯一</translation>
+    </message>
+    <message>
+        <source>old_string and new_string are the same; nothing would change</source>
+        <translation>old_string 与 new_string 相同；不会有任何改动</translation>
+    </message>
+    <message>
+        <source>old_string must not be empty</source>
+        <translation>old_string 不能为空</translation>
+    </message>
+    <message>
+        <source>{path} does not exist</source>
+        <translation>{path} 不存在</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a file</source>
+        <translation>{path} 是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>{path} is not a folder</source>
+        <translation>{path} 不是文件夹</translation>
+    </message>
+    <message>
+        <source>folder {path} does not exist</source>
+        <translation>文件夹 {path} 不存在</translation>
+    </message>
+    <message>
+        <source>missing required argument {name}</source>
+        <translation>缺少必需参数 {name}</translation>
+    </message>
+    <message>
+        <source>invalid regular expression: {error}</source>
+        <translation>正则表达式无效：{error}</translation>
+    </message>
+    <message>
+        <source>Refused by the command policy: {reason}</source>
+        <translation>命令策略拒绝：{reason}</translation>
+    </message>
+    <message>
+        <source>{path} resolves to {real}, outside the project folder {root}</source>
+        <translation>{path} 指向 {real}，在项目文件夹 {root} 之外</translation>
+    </message>
+    <message>
+        <source>{path} is outside the project folder {root}</source>
+        <translation>{path} 在项目文件夹 {root} 之外</translation>
+    </message>
+    <message>
+        <source>Started background task {id}: {title}</source>
+        <translation>已启动后台任务 {id}：{title}</translation>
+    </message>
+    <message>
+        <source>Started sub-agent task {id} in child session {child}</source>
+        <translation>已在子会话 {child} 中启动子智能体任务 {id}</translation>
+    </message>
+    <message>
+        <source>Sub-agent task {id} (child session {child}) ended: {state}</source>
+        <translation>子智能体任务 {id}（子会话 {child}）已结束：{state}</translation>
+    </message>
+    <message>
+        <source>Could not start the sub-agent: {error}</source>
+        <translation>无法启动子智能体：{error}</translation>
+    </message>
+    <message>
+        <source>(no answer)</source>
+        <translation>（没有回答）</translation>
+    </message>
+    <message>
+        <source>The memory is empty.</source>
+        <translation>记忆为空。</translation>
+    </message>
+    <message>
+        <source>Saved {id} to memory ({scope})</source>
+        <translation>已把 {id} 存入记忆（{scope}）</translation>
+    </message>
+    <message>
+        <source>Forgot {id}.</source>
+        <translation>已忘记 {id}。</translation>
+    </message>
+    <message>
         <source>You answered: {answer}</source>
         <translation>你的回答：{answer}</translation>
     </message>
@@ -3813,6 +3903,54 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>file system error: {error}</source>
         <translation>文件系统错误：{error}</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>你的</translation>
+    </message>
+    <message>
+        <source>the VP&apos;s</source>
+        <translation>该 VP 的</translation>
+    </message>
+    <message>
+        <source>the VP&apos;s in this session</source>
+        <translation>该 VP 在本会话中的</translation>
+    </message>
+    <message>
+        <source>this session&apos;s</source>
+        <translation>本会话的</translation>
+    </message>
+    <message>
+        <source>pipes something downloaded from the network into an interpreter</source>
+        <translation>把从网络下载的内容直接交给解释器执行</translation>
+    </message>
+    <message>
+        <source>runs code downloaded from the network</source>
+        <translation>运行从网络下载的代码</translation>
+    </message>
+    <message>
+        <source>redirects output to {target}, outside the project or in git internals</source>
+        <translation>把输出重定向到 {target}，在项目之外或在 git 内部</translation>
+    </message>
+    <message>
+        <source>defines a function that spawns itself (fork bomb)</source>
+        <translation>定义了不断自我复制的函数（fork 炸弹）</translation>
     </message>
 </context>
 <context>
