@@ -245,7 +245,7 @@ async def show(window: MainWindow, kernel: Kernel, session_id: str) -> None:
     NOTE: not ``tree_view.select_session``: when the tree's cursor is already on that session
     (``start`` selected the newest one) nothing changes and nothing is shown.
     """
-    await window.show_session(await kernel.get_session(session_id))
+    await window.show_session(await kernel.sessions.get_session(session_id))
     await window.runner.drain()
     model = window.pane.timeline_model
     if model.session_id != session_id or not model.rowCount():
