@@ -83,7 +83,7 @@ def synthetic_history(session_id: str, count: int) -> list[Message]:
 
 async def build_session(kernel: Kernel, title: str, count: int) -> str:
     """A session with ``count`` messages, imported in batches (one transaction each)."""
-    session = await kernel.create_session(title=title, connection="fake", model="fake-model")
+    session = await kernel.sessions.create_session(title=title, connection="fake", model="fake-model")
     messages = synthetic_history(session.id, count)
     for start in range(0, len(messages), 5000):
         await kernel.store.import_messages(session.id, messages[start:start + 5000])
@@ -102,7 +102,7 @@ async def time_open(kernel: Kernel, session_id: str, runs: int = 5) -> float:
         start = time.perf_counter()
 
         async def loader(before: int | None, limit: int, sid: str = session_id) -> list[Message]:
-            return await kernel.history_page(sid, before_seq=before, limit=limit)
+            return await kernel.history.history_page(sid, before_seq=before, limit=limit)
 
         await model.load(session_id, loader)
         view.grab()  # lays out and paints the last page
@@ -118,7 +118,7 @@ async def time_query(kernel: Kernel, session_id: str, runs: int = 5) -> float:
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
-        await kernel.history_page(session_id, limit=TimelineModel.INITIAL_PAGE)
+        await kernel.history.history_page(session_id, limit=TimelineModel.INITIAL_PAGE)
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
 
@@ -136,7 +136,7 @@ async def stream_cpu(kernel: Kernel, fake: FakeProviderServer, session_id: str, 
 
     unsubscribe = kernel.bus.subscribe(on_event)
     cpu, wall = time.process_time(), time.perf_counter()
-    await kernel.send(session_id, "Tell me a long story.")
+    await kernel.turns.send(session_id, "Tell me a long story.")
     await done.wait()
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     unsubscribe()
@@ -149,8 +149,8 @@ async def main(args: argparse.Namespace) -> None:
         os.environ["FOYA_HOME"] = tmp
         os.environ["FOYA_BENCH_KEY"] = "sk-bench"  # the fake provider accepts any key
         kernel = build_kernel(Home(Path(tmp)))
-        await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
-                                               api_key_env="FOYA_BENCH_KEY"))
+        await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url,
+                                                           "fake-model", api_key_env="FOYA_BENCH_KEY"))
         t0 = time.perf_counter()
         small = await build_session(kernel, "small", 500)
         large = await build_session(kernel, "large", 50_000)
@@ -293,7 +293,7 @@ async def report_first_message(window: MainWindow, kernel: Kernel, fake: FakePro
     unsubscribe = kernel.bus.subscribe(lambda e: done.set() if isinstance(e, TurnFinished) else None)
     probe = LagProbe().start()
     await asyncio.sleep(0.05)
-    await kernel.send(session_id, "One more question.")
+    await kernel.turns.send(session_id, "One more question.")
     await done.wait()
     await asyncio.sleep(0.1)
     await probe.stop()
