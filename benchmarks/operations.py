@@ -42,7 +42,7 @@ LAG_GOAL_MS = 16.0
 
 async def _session(kernel: Kernel, count: int) -> tuple[str, str]:
     """A session of ``count`` alternating user/assistant messages; its id and its last reply's id."""
-    session = await kernel.create_session(title=f"bench {count}")
+    session = await kernel.sessions.create_session(title=f"bench {count}")
     messages = [Message(new_id("msg"), session.id, "user" if i % 2 == 0 else "assistant",
                         (TextPart(f"message {i} about the parser and step {i}"),), created_at=now_ms())
                 for i in range(count)]
@@ -103,13 +103,13 @@ async def measure(root: Path, rounds: int) -> tuple[dict[str, dict[int, list[flo
             for n in SIZES:
                 sid, last = await _session(kernel, n)
                 lags["idle"] = max(lags["idle"], await _idle_lag(0.5))
-                for name, call in (("branch", lambda s=sid, m=last: kernel.branch(s, m)),
-                                   ("fork", lambda s=sid: kernel.fork(s))):
+                for name, call in (("branch", lambda s=sid, m=last: kernel.lifecycle.branch(s, m)),
+                                   ("fork", lambda s=sid: kernel.lifecycle.fork(s))):
                     spent, lag, made = await _timed(call())
                     samples[name][n].append(spent)
                     lags[name] = max(lags[name], lag)
-                    await kernel.delete_session(made.id)  # type: ignore[attr-defined]
-                spent, lag, _ = await _timed(kernel.delete_session(sid))
+                    await kernel.lifecycle.delete_session(made.id)  # type: ignore[attr-defined]
+                spent, lag, _ = await _timed(kernel.lifecycle.delete_session(sid))
                 samples["delete"][n].append(spent)
                 lags["delete"] = max(lags["delete"], lag)
     finally:

@@ -203,7 +203,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if moved is not None:
             return moved
         if args.action == "list":
-            print(visible(sessions_table(await kernel.list_sessions(), as_json=args.json)))
+            print(visible(sessions_table(await kernel.sessions.list_sessions(), as_json=args.json)))
             return 0
         print(visible(await show_session(kernel, args.id, as_json=args.json)))
         return 0
@@ -216,14 +216,14 @@ async def _connections(kernel: Kernel, args: argparse.Namespace) -> int:
         key = getpass.getpass(f"API key for {args.name}: ") if args.ask_key else None
         conn = Connection(args.name, ProviderKind(args.kind), args.base_url, args.model,
                           args.api_key_env, args.context_window)
-        await kernel.add_connection(conn, key)
+        await kernel.connections.add_connection(conn, key)
         print(f"Saved connection {args.name}" + (" (key in the OS keyring)" if key else ""))
     elif args.action == "list":
-        for c in await kernel.list_connections():
+        for c in await kernel.connections.list_connections():
             key = f"key from ${c.api_key_env}" if c.api_key_env else "key in keyring or none"
             print(json.dumps({"name": c.name, "kind": str(c.kind), "base_url": c.base_url,
                               "model": c.model, "key": key}))
     else:
-        await kernel.remove_connection(args.name)
+        await kernel.connections.remove_connection(args.name)
         print(f"Removed connection {args.name}")
     return 0

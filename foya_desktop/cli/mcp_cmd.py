@@ -39,26 +39,26 @@ def add_mcp_parser(p: argparse.ArgumentParser) -> None:
 
 async def trust_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """``foya projects trust DIR [--server NAME]… [--revoke]``."""
-    project = await kernel.add_project(args.dir)
+    project = await kernel.projects.add_project(args.dir)
     if args.revoke:
-        removed = await kernel.mcp_revoke(project.id, args.server)
+        removed = await kernel.mcp.revoke(project.id, args.server)
         print(f"Took back the trust of {removed} MCP server(s) of {project.path}; they will not start "
               "until you trust them again.")
         return 0
-    listing = await kernel.mcp_listing(project.id)
+    listing = await kernel.mcp.listing(project.id)
     for problem in listing.problems:
         print(visible(f"warning: {problem}"))
     if not listing.of_scope("project"):
         print(f"{project.path} has no MCP servers in .mcp.json; nothing to trust.")
         return 0
-    trusted = await kernel.mcp_trust(project.id, args.server)
+    trusted = await kernel.mcp.trust(project.id, args.server)
     if not trusted:
         print("No usable server to trust (see the problems above).")
         return 1
     print(f"Trusted for {project.path}:")
     for t in trusted:
         print(visible(f"  {t.server.name}: {t.target}"))
-    for t in await kernel.mcp_trust_report(project.id):
+    for t in await kernel.mcp.trust_report(project.id):
         if t.state == "unusable":
             print(visible(f"  not trusted, cannot be used: {t.server.problem}"))
     print("They start when a session of this project next needs them. If a server's command or URL "
@@ -70,17 +70,17 @@ async def mcp_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """``foya mcp list [DIR] [--json]`` / ``foya mcp secret NAME [--delete]``."""
     if args.action == "secret":
         if args.delete:
-            await kernel.set_mcp_secret(args.name, None)
+            await kernel.mcp.set_secret(args.name, None)
             print(f"Deleted the MCP secret {args.name} from the keyring.")
             return 0
         value = getpass.getpass(f"Secret for ${{keyring:{args.name}}}: ")
         if not value:
             raise BadInput("An empty secret was not stored.")
-        await kernel.set_mcp_secret(args.name, value)
+        await kernel.mcp.set_secret(args.name, value)
         print(f"Stored {args.name} in the OS keyring; headers written as ${{keyring:{args.name}}} use it.")
         return 0
-    project_id = (await kernel.add_project(args.dir)).id if args.dir else None
-    rows = await kernel.mcp_overview(project_id)
+    project_id = (await kernel.projects.add_project(args.dir)).id if args.dir else None
+    rows = await kernel.mcp.overview(project_id)
     if args.json:
         print(json.dumps([{"scope": r.scope, "name": r.name, "target": r.target, "trust": r.trust,
                            "state": r.state, "error": r.error, "source": r.source,

@@ -53,18 +53,18 @@ def _line(entry: MemoryEntry) -> str:
 async def memory_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run one ``foya memory`` action."""
     if args.action == "remove":
-        entry = await kernel.remove_memory(args.id)
+        entry = await kernel.memory.remove_memory(args.id)
         print(json.dumps(entry_json(entry), ensure_ascii=False) if args.json
               else f"Removed {entry.id} from {entry.scope} memory.")
         return 0
     scope = parse_scope(args.scope) if args.scope else None
     if args.action == "add":
         assert scope is not None
-        entry = await kernel.add_memory(scope, args.text, vp=args.vp, session_id=args.session)
+        entry = await kernel.memory.add_memory(scope, args.text, vp=args.vp, session_id=args.session)
         print(json.dumps(entry_json(entry), ensure_ascii=False) if args.json
               else f"Saved {entry.id} to {entry.scope} memory.")
         return 0
-    entries = await kernel.list_memory(scope, vp=args.vp, session_id=args.session)
+    entries = await kernel.memory.list_memory(scope, vp=args.vp, session_id=args.session)
     if args.json:
         print(json.dumps([entry_json(e) for e in entries], ensure_ascii=False, indent=1))
     elif not entries:

@@ -37,7 +37,7 @@ def add_projects_parser(p: argparse.ArgumentParser) -> None:
 
 
 async def _find(kernel: Kernel, ref: str) -> Project:
-    projects = await kernel.list_projects()
+    projects = await kernel.projects.list_projects()
     path = str(await asyncio.to_thread(lambda: Path(ref).expanduser().resolve())) if ref else ""
     hits = [p for p in projects if ref in (p.id, p.name) or p.path == path]
     if not hits:
@@ -52,7 +52,7 @@ async def projects_command(kernel: Kernel, args: argparse.Namespace) -> int:
     if args.action == "trust":
         return await trust_command(kernel, args)
     if args.action == "list":
-        projects = await kernel.list_projects()
+        projects = await kernel.projects.list_projects()
         if args.json:
             print(json.dumps([{"id": p.id, "name": p.name, "path": p.path, "instruction": p.instruction,
                                "scoped_recall": p.scoped_recall}
@@ -73,12 +73,12 @@ async def _set(kernel: Kernel, args: argparse.Namespace) -> int:
         raise InvalidOperation("Nothing to change: give --instruction TEXT and/or --scoped-recall on|off.")
     project = await _find(kernel, args.project)
     if args.instruction is not None:
-        project = await kernel.set_project_instruction(project.id, args.instruction)
+        project = await kernel.projects.set_project_instruction(project.id, args.instruction)
         saved = "saved; it applies from each session's next request."
         print(f"Project {project.name}: instruction "
               + (saved if project.instruction.strip() else "removed."))
     if args.scoped_recall is not None:
-        project = await kernel.set_project_scoped_recall(project.id, args.scoped_recall == "on")
+        project = await kernel.memory.set_project_scoped_recall(project.id, args.scoped_recall == "on")
         print(f"Project {project.name}: scoped recall " + (
             "on; member sessions see read-only summaries of their siblings from their next request."
             if project.scoped_recall else "off."))
@@ -86,6 +86,6 @@ async def _set(kernel: Kernel, args: argparse.Namespace) -> int:
 
 
 async def _info(kernel: Kernel, args: argparse.Namespace) -> int:
-    report = await kernel.folder_report(args.dir)
+    report = await kernel.files.folder_report(args.dir)
     print(json.dumps(report, ensure_ascii=False, indent=1) if args.json else report_text(report))
     return 0

@@ -29,22 +29,22 @@ from foya_desktop.tools.paths import broad_project_reason
 async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
     changes: dict[str, object] = {}
     if args.connection:
-        await kernel.get_connection(args.connection)
+        await kernel.connections.get_connection(args.connection)
         changes["connection"] = args.connection
     if args.model:
         changes["model"] = args.model
     if args.approval:
         changes["approval_mode"] = ApprovalMode(args.approval)
     if args.session is not None:
-        session = await kernel.get_session(args.session)
+        session = await kernel.sessions.get_session(args.session)
         _check_broad(session.workdir, kernel, args)
         if args.project:
             _same_folder(session, args.project)
         if args.vp:
             await _same_roster(kernel, session, args.vp)
-        return await kernel.update_session(session.id, **changes) if changes else session
+        return await kernel.sessions.update_session(session.id, **changes) if changes else session
     _check_broad(args.project, kernel, args)
-    return await kernel.create_session(
+    return await kernel.sessions.create_session(
         title=args.prompt.strip().splitlines()[0][:60], workdir=args.project, roster=args.vp,
         connection=args.connection or "", model=args.model or "",
         approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK),
@@ -120,7 +120,7 @@ def _same_folder(session: Session, project: str) -> None:
 
 async def _same_roster(kernel: Kernel, session: Session, names: list[str]) -> None:
     """``--vp`` with ``--session``: accepted when the names are the session's roster."""
-    by_id = {vp.id: vp for vp in await kernel.list_vps()}
+    by_id = {vp.id: vp for vp in await kernel.vps.list_vps()}
     roster = [by_id[i].name for i in session.roster if i in by_id] or list(session.roster)
     wanted = {n.strip().lstrip("@").casefold() for n in names}
     have = {n.casefold() for n in roster} | {i.casefold() for i in session.roster}
@@ -214,11 +214,11 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run the turn; exit 0 only when it completed."""
     session = await _session_for(kernel, args)
     print(f"Session {session.id}", file=sys.stderr, flush=True)
-    names = {vp.id: vp.name for vp in await kernel.list_vps() if vp.id in session.roster}
+    names = {vp.id: vp.name for vp in await kernel.vps.list_vps() if vp.id in session.roster}
     printer = _Printer(args.json, session.id, names)
     unsubscribe = kernel.bus.subscribe(printer)
     try:
-        receipt = await kernel.send(session.id, args.prompt)
+        receipt = await kernel.turns.send(session.id, args.prompt)
         printer.user_message_id = receipt.message_id or ""
         printer.settle()
         finished = await printer.done

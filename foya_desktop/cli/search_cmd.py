@@ -27,7 +27,7 @@ async def search_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Print the hits; exit 0 with hits, 1 without."""
     project_id = await _project_id(kernel, args.project) if args.project else None
     speaker = await _speaker_id(kernel, args.speaker) if args.speaker else None
-    hits = await kernel.search(args.query, project_id=project_id, speaker=speaker,
+    hits = await kernel.search.find(args.query, project_id=project_id, speaker=speaker,
                                since_ms=_day_ms(args.since, "--since"),
                                until_ms=_day_ms(args.until, "--until"), limit=max(1, args.limit))
     if args.json:
@@ -42,7 +42,7 @@ async def search_command(kernel: Kernel, args: argparse.Namespace) -> int:
 
 
 async def _project_id(kernel: Kernel, wanted: str) -> str:
-    for project in await kernel.list_projects():
+    for project in await kernel.projects.list_projects():
         if wanted in (project.id, project.name, project.path):
             return project.id
     raise InvalidOperation(f"No project {wanted!r} (give its id, name or folder; see the window's sidebar).")
@@ -51,7 +51,7 @@ async def _project_id(kernel: Kernel, wanted: str) -> str:
 async def _speaker_id(kernel: Kernel, wanted: str) -> str:
     if wanted.lower() in ("user", "you"):
         return "user"
-    for vp in await kernel.list_vps():
+    for vp in await kernel.vps.list_vps():
         if wanted.lstrip("@").lower() in (vp.id.lower(), vp.name.lower()):
             return vp.id
     raise InvalidOperation(f"No VP {wanted!r}.")

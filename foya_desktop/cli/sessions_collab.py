@@ -29,8 +29,8 @@ def add_collab_parsers(sub: Any) -> None:
 async def dispatch_collab(kernel: Kernel, args: argparse.Namespace) -> int | None:
     """Run ``fork`` or ``merge``; ``None`` when the action is not one of ours."""
     if args.action == "fork":
-        session = await kernel.fork(args.id, from_turn=args.from_turn)
-        count = await kernel.message_count(session.id)
+        session = await kernel.lifecycle.fork(args.id, from_turn=args.from_turn)
+        count = await kernel.history.message_count(session.id)
         if args.json:
             print(json.dumps({"session_id": session.id}))
         else:
@@ -42,7 +42,7 @@ async def dispatch_collab(kernel: Kernel, args: argparse.Namespace) -> int | Non
 
 
 async def _merge(kernel: Kernel, args: argparse.Namespace) -> int:
-    plan = await kernel.merge_preview(args.a, args.b)
+    plan = await kernel.lifecycle.merge_preview(args.a, args.b)
     if args.preview:
         rows = [{"origin": t.origin, "turn_id": t.turn.turn_id, "sent_at": t.turn.sent_at,
                  "question": t.turn.question, "messages": len(t.turn.messages)} for t in plan.turns]
@@ -53,7 +53,7 @@ async def _merge(kernel: Kernel, args: argparse.Namespace) -> int:
             for r in rows:
                 print(f"{label[str(r['origin'])]}  {str(r['question'])[:70]}")
         return 0
-    session = await kernel.merge(args.a, args.b)
+    session = await kernel.lifecycle.merge(args.a, args.b)
     if args.json:
         print(json.dumps({"session_id": session.id}))
     else:

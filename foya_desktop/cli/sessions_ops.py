@@ -51,8 +51,8 @@ async def dispatch_session_op(kernel: Kernel, args: argparse.Namespace) -> int |
 
 
 async def _branch(kernel: Kernel, args: argparse.Namespace) -> int:
-    session = await kernel.branch(args.id, args.after)
-    count = await kernel.message_count(session.id)
+    session = await kernel.lifecycle.branch(args.id, args.after)
+    count = await kernel.history.message_count(session.id)
     if args.json:
         print(json.dumps({"session_id": session.id, "source_id": args.id, "messages": count}))
     else:
@@ -61,12 +61,12 @@ async def _branch(kernel: Kernel, args: argparse.Namespace) -> int:
 
 
 async def _rewind(kernel: Kernel, args: argparse.Namespace) -> int:
-    preview = await kernel.rewind_preview(args.id, args.to)
+    preview = await kernel.lifecycle.rewind_preview(args.id, args.to)
     if args.preview:
         print(json.dumps(asdict(preview), ensure_ascii=False, indent=1) if args.json
               else describe_preview(preview))
         return 0
-    result = await kernel.rewind_confirm(args.id, preview)
+    result = await kernel.lifecycle.rewind_confirm(args.id, preview)
     if args.json:
         print(json.dumps(asdict(result), ensure_ascii=False, indent=1))
         return 0
@@ -90,8 +90,8 @@ def describe_preview(p: RewindPreview) -> str:
 
 
 async def _delete(kernel: Kernel, args: argparse.Namespace) -> int:
-    session = await kernel.get_session(args.id)
-    children = await kernel.descendants(args.id)
+    session = await kernel.sessions.get_session(args.id)
+    children = await kernel.sessions.descendants(args.id)
     what = f"session {session.id} ({session.title})" + (
         f" and {len(children)} child session(s)" if children else "")
     if not args.yes:
@@ -101,13 +101,13 @@ async def _delete(kernel: Kernel, args: argparse.Namespace) -> int:
         if answer.strip().lower() not in ("y", "yes"):
             print("Nothing deleted.")
             return 1
-    deleted = await kernel.delete_session(args.id)
+    deleted = await kernel.lifecycle.delete_session(args.id)
     print(f"Deleted {len(deleted)} session(s): {' '.join(deleted)}")
     return 0
 
 
 async def _compact(kernel: Kernel, args: argparse.Namespace) -> int:
-    checkpoint = await kernel.compact(args.id)
+    checkpoint = await kernel.lifecycle.compact(args.id)
     print(f"Checkpoint {checkpoint.id} covers the history up to seq {checkpoint.covers_seq}. Summary:\n")
     print(checkpoint.summary)
     return 0

@@ -42,8 +42,8 @@ async def sessions_set(kernel: Kernel, args: argparse.Namespace) -> int:
     changes = set_changes(args)
     if not changes:
         raise InvalidOperation("Nothing to change: pass an option (see `foya sessions set --help`).")
-    session = await kernel.update_session(args.id, **changes)
-    names = {vp.id: vp.name for vp in await kernel.list_vps()}
+    session = await kernel.sessions.update_session(args.id, **changes)
+    names = {vp.id: vp.name for vp in await kernel.vps.list_vps()}
     roster = [names.get(v, v) for v in session.roster]
     default = names.get(session.default_vp, session.default_vp)
     if args.json:

@@ -42,7 +42,7 @@ async def dispatch_transfer(kernel: Kernel, args: argparse.Namespace) -> int | N
 
 
 async def _export(kernel: Kernel, args: argparse.Namespace) -> int:
-    text = await kernel.export_session(args.id, args.format, embed=not args.reference_attachments,
+    text = await kernel.transfer.export_session(args.id, args.format, embed=not args.reference_attachments,
                                        include_debug=args.include_debug)
     print(f"Warning: {EXPORT_WARNING}", file=sys.stderr)
     if not args.out:
@@ -64,7 +64,7 @@ def _write_private(path: Path, text: str) -> None:
 
 async def _import(kernel: Kernel, args: argparse.Namespace) -> int:
     text = await asyncio.to_thread(_read, Path(args.file))
-    result = await kernel.import_session(text)
+    result = await kernel.transfer.import_session(text)
     print(f"Imported {args.file} as session {result.session.id}: {result.session.title}")
     for note in result.notes:
         print(f"Note: {note}")

@@ -55,8 +55,8 @@ async def set_command(kernel: Kernel, args: argparse.Namespace) -> int:
         raise InvalidOperation("Nothing to change: pass at least one of --title, --announcement, "
                                "--connection, --model, --effort, --approval, --agent-mode, --pin/--unpin, "
                                "--roster, --default-vp.")
-    s = await kernel.update_session(args.id, **changes)
-    names = {vp.id: vp.name for vp in await kernel.list_vps()}
+    s = await kernel.sessions.update_session(args.id, **changes)
+    names = {vp.id: vp.name for vp in await kernel.vps.list_vps()}
     settings = {"session_id": s.id, "title": s.title, "announcement": s.announcement,
                 "connection": s.connection, "model": s.model, "reasoning_effort": s.reasoning_effort,
                 "approval_mode": str(s.approval_mode), "agent_mode": str(s.agent_mode),

@@ -43,13 +43,13 @@ def message_json(m: Message) -> dict[str, object]:
 
 async def show_session(kernel: Kernel, session_id: str, *, as_json: bool) -> str:
     """The session's valid history with speakers."""
-    session = await kernel.get_session(session_id)
-    messages = await kernel.history(session_id)
+    session = await kernel.sessions.get_session(session_id)
+    messages = await kernel.history.messages(session_id)
     if as_json:
         return json.dumps({"session": session_json(session),
                            "messages": [message_json(m) for m in messages]},
                           ensure_ascii=False, indent=1)
-    names = {vp.id: vp.name for vp in await kernel.list_vps()}
+    names = {vp.id: vp.name for vp in await kernel.vps.list_vps()}
     out = [f"# {session.title}  ({session.id})", f"folder: {session.workdir or '-'}", ""]
     for m in messages:
         out.extend(_render(m, names))

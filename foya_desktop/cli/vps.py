@@ -85,11 +85,11 @@ def vp_json(vp: VP) -> dict[str, Any]:
 async def vps_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run one ``foya vps`` action."""
     if args.action == "add":
-        vp = await kernel.add_vp(VP(id="", name=args.name, display_name="", **_changes(args)))
+        vp = await kernel.vps.add_vp(VP(id="", name=args.name, display_name="", **_changes(args)))
         print(f"Added VP {vp.name} (id {vp.id}). Address it as @{vp.name}; put it on a session with "
               f"`foya run --vp {vp.name} …` or `foya sessions set ID --roster {vp.name}`.")
     elif args.action == "list":
-        vps = await kernel.list_vps()
+        vps = await kernel.vps.list_vps()
         if args.json:
             print(json.dumps([vp_json(v) for v in vps], ensure_ascii=False, indent=1))
         else:
@@ -103,17 +103,17 @@ async def vps_command(kernel: Kernel, args: argparse.Namespace) -> int:
             changes["name"] = args.rename
         if not changes:
             raise InvalidOperation("Nothing to change: pass --soul, --rename, --model-hint, --tools, ….")
-        vp = await kernel.edit_vp(args.name, **changes)
+        vp = await kernel.vps.edit_vp(args.name, **changes)
         print(f"Saved VP {vp.name} (id {vp.id}).")
     elif args.action == "add-agent":
-        vp = await kernel.add_agent_vp(args.folder, args.name)
+        vp = await kernel.files.add_agent_vp(args.folder, args.name)
         print(f"Added VP {vp.name} (id {vp.id}) from its agent file. Put it on a session with "
               f"`foya sessions set ID --roster {vp.name}`; later edits of the file do not change it.")
     elif args.action == "duplicate":
-        vp = await kernel.duplicate_vp(args.name, args.new_name)
+        vp = await kernel.vps.duplicate_vp(args.name, args.new_name)
         print(f"Added VP {vp.name} (id {vp.id}), a copy of {args.name}.")
     else:
-        changed = await kernel.remove_vp(args.name, force=args.force)
+        changed = await kernel.vps.remove_vp(args.name, force=args.force)
         print(f"Removed VP {args.name}" + (f"; taken off the roster of {len(changed)} session(s): "
                                            f"{' '.join(changed)}" if changed else "") + ".")
     return 0

@@ -66,10 +66,10 @@ def build_kernel(home: Home, *, keystore: KeyStore | None = None, timeouts: Time
     svc.mcp = McpServers(store, bus, secret=lambda name: providers.keystore.get_key(f"mcp:{name}"))
     svc.tools.set_session_tools(svc.mcp)
     kernel = Kernel(svc)
-    svc.tools.add(agent_tools(kernel.children, lambda session: session_files(svc, session)))
+    svc.tools.add(agent_tools(kernel.lifecycle.children, lambda session: session_files(svc, session)))
     svc.tools.add({ROUTE_FORWARD: RouteForwardTool(svc.routes), MEMORY: MemoryTool(svc)})
     svc.tools.add(skill_tools(svc))
-    tasks.set_canceller("subagent", kernel.children.cancel)
+    tasks.set_canceller("subagent", kernel.lifecycle.children.cancel)
     return kernel
 
 

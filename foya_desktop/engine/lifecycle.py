@@ -1,8 +1,7 @@
 """Session lifecycle operations of the kernel: branch, rewind, delete, compaction, sub-agents.
 
-Kept apart from ``kernel.py`` so the turn-and-queue façade stays small; the
-``Kernel`` class inherits these methods. Each method is a thin door to a
-module that holds the rules (``branching``, ``rewind``, ``deletion``,
+``kernel.lifecycle``, one of the kernel's area façades (see ``engine/areas``).
+Each method is a thin door to a module that holds the rules (``branching``, ``rewind``, ``deletion``,
 ``compaction``, ``children``); the docstrings here say what the window needs.
 """
 
@@ -24,22 +23,19 @@ from foya_desktop.store.ops_children import ChildTask
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
-    from foya_desktop.engine.turn.turns import TurnManager
+    from foya_desktop.engine.session.scheduler import Scheduler
 
 
-class LifecycleOps:
-    """Mixin: session operations that need the services and the turn manager."""
+class Lifecycle:
+    """Session operations that need the services and the session scheduler."""
 
-    svc: Services
-    turns: TurnManager
-    _child_agents: ChildAgents | None = None
-
-    @property
-    def children(self) -> ChildAgents:
-        """The sub-agent manager (created on first use; ``bootstrap`` registers its tool)."""
-        if self._child_agents is None:
-            self._child_agents = ChildAgents(self.svc, self.turns.scheduler)
-        return self._child_agents
+    def __init__(self, svc: Services, scheduler: Scheduler) -> None:
+        self.svc = svc
+        self._scheduler = scheduler
+        self.children = ChildAgents(svc, scheduler)
+        """The sub-agent manager (``bootstrap`` registers its tool)."""
+        self.forks = Forks(svc)
+        """The fork maker (remembers forks in progress)."""
 
     # ---- branch -----------------------------------------------------------------
 
@@ -50,18 +46,9 @@ class LifecycleOps:
         result whose sibling calls are all answered; otherwise ``InvalidOperation`` says
         why. Publishes ``SessionChanged`` and ``SessionBranched`` (open the new session).
         """
-        return await branching.branch(self.svc, self.turns.scheduler, session_id, after_message_id)
+        return await branching.branch(self.svc, self._scheduler, session_id, after_message_id)
 
     # ---- fork -------------------------------------------------------------------
-
-    _forks: Forks | None = None
-
-    @property
-    def forks(self) -> Forks:
-        """The fork maker (remembers forks in progress)."""
-        if self._forks is None:
-            self._forks = Forks(self.svc)
-        return self._forks
 
     async def fork(self, session_id: str, *, from_turn: str | None = None) -> Session:
         """Fork the whole session, or (``from_turn`` = any message id of a completed turn) up to
@@ -80,12 +67,12 @@ class LifecycleOps:
         """What merging ``b_id`` into a new session started from ``a_id`` would give: each turn
         with its origin (``common``, ``a``, ``b``) in merged order. Nothing is written; refusals
         (busy, ambiguous history) raise ``InvalidOperation`` with the reason."""
-        return await merging.preview(self.svc, self.turns.scheduler, a_id, b_id)
+        return await merging.preview(self.svc, self._scheduler, a_id, b_id)
 
     async def merge(self, a_id: str, b_id: str) -> Session:
         """Create the merged session (A's settings and project, roster union); neither source
         changes. Publishes ``SessionChanged`` and ``SessionBranched`` (open it)."""
-        return await merging.merge(self.svc, self.turns.scheduler, a_id, b_id)
+        return await merging.merge(self.svc, self._scheduler, a_id, b_id)
 
     # ---- rewind -----------------------------------------------------------------
 
@@ -95,7 +82,7 @@ class LifecycleOps:
         Show ``messages_removed``, ``restore``, ``remove`` and ``unsafe`` (with reasons) in a
         confirmation dialog. Refuses while a turn runs, and for messages with images.
         """
-        return await rewind.preview(self.svc, self.turns.scheduler, session_id, message_id)
+        return await rewind.preview(self.svc, self._scheduler, session_id, message_id)
 
     async def rewind_confirm(self, session_id: str, preview: RewindPreview) -> RewindResult:
         """Phase two: restore the safe files and commit. Put ``result.text`` into the composer.
@@ -103,7 +90,7 @@ class LifecycleOps:
         Raises ``RewindStale`` (an ``InvalidOperation``) when history or files moved since the
         preview: show a fresh preview. Publishes ``HistoryRewound``: reload the timeline.
         """
-        return await rewind.confirm(self.svc, self.turns.scheduler, session_id, preview)
+        return await rewind.confirm(self.svc, self._scheduler, session_id, preview)
 
     # ---- deletion ---------------------------------------------------------------
 
@@ -114,17 +101,17 @@ class LifecycleOps:
         commands, deletes descendants first, then publishes ``SessionDeletedEvent`` for
         each deleted id (returned, children first).
         """
-        return await deletion.delete_tree(self.svc, self.turns.scheduler, session_id)
+        return await deletion.delete_tree(self.svc, self._scheduler, session_id)
 
     # ---- compaction -------------------------------------------------------------
 
     async def compact(self, session_id: str) -> Checkpoint:
         """"Compact now": summarise the history so later requests start from the summary.
 
-        Phase ``compaction`` meanwhile (``kernel.stop`` cancels it); publishes
+        Phase ``compaction`` meanwhile (``kernel.turns.stop`` cancels it); publishes
         ``CompactionCheckpoint``. Refuses while a turn runs or when nothing is new.
         """
-        return await compaction.compact_now(self.svc, self.turns.scheduler, session_id)
+        return await compaction.compact_now(self.svc, self._scheduler, session_id)
 
     async def checkpoints(self, session_id: str) -> list[Checkpoint]:
         """Valid checkpoints, oldest first: draw a marker after the message with seq ``covers_seq``."""

@@ -1,10 +1,10 @@
 """Project operations of the kernel: rename, instruction, relink, delete, missing folders.
 
-Kept apart from ``kernel.py`` like ``lifecycle.py``; the ``Kernel`` inherits
-these methods. The rules: a project is only a folder reference (F10);
-relinking moves the reference, never files, and its sessions stay bound
-(F09); deleting removes Foya's data about the project — its sessions, rules
-and the record — and never the folder (F11).
+``kernel.projects``, one of the kernel's area façades (see ``engine/areas``).
+The rules: a project is only a folder reference (F10); relinking moves the
+reference, never files, and its sessions stay bound (F09); deleting removes
+Foya's data about the project — its sessions, rules and the record — and
+never the folder (F11).
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from foya_desktop.engine.broad import refuse_broad
 from foya_desktop.engine.ops import deletion
 from foya_desktop.store.catalog import get_project, project_session_ids, update_project
 from foya_desktop.store.ops_projects import forget_project, relink_project, set_project_order
+from foya_desktop.tools.paths import broad_project_kind
 
 if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
-    from foya_desktop.engine.turn.turns import TurnManager
+    from foya_desktop.engine.session.scheduler import Scheduler
 
 
 def _folder(path: str) -> Path:
@@ -33,11 +34,40 @@ def _folder(path: str) -> Path:
     return folder.resolve()
 
 
-class ProjectOps:
-    """Mixin: project management on top of the services and the turn manager."""
+class Projects:
+    """Project management on top of the services and the session scheduler."""
 
-    svc: Services
-    turns: TurnManager
+    def __init__(self, svc: Services, scheduler: Scheduler) -> None:
+        self.svc = svc
+        self._scheduler = scheduler
+
+    async def project_for(self, workdir: str, *, allow_broad: bool) -> Project:
+        """The project of a folder, registered on first use (a broad folder needs ``allow_broad``)."""
+        resolved = await asyncio.to_thread(_folder, workdir)
+        await self.refuse_broad(str(resolved), allow_broad=allow_broad)
+        return await self.svc.store.ensure_project(str(resolved), resolved.name or str(resolved))
+
+    async def refuse_broad(self, folder: str, *, allow_broad: bool) -> None:
+        """``InvalidOperation`` for a broad folder the person did not confirm (``engine.broad``)."""
+        await asyncio.to_thread(refuse_broad, Path(folder), self.svc.store.home.root, allow_broad=allow_broad)
+
+    async def list_projects(self) -> list[Project]:
+        """Registered projects."""
+        return await self.svc.store.list_projects()
+
+    async def add_project(self, path: str, name: str = "", *, allow_broad: bool = False) -> Project:
+        """Register a folder as a project (idempotent); ``name`` renames it. A broad folder
+        needs ``allow_broad`` (the person's explicit confirmation)."""
+        project = await self.project_for(path, allow_broad=allow_broad)
+        if name.strip() and name.strip() != project.name:
+            project = await self.rename_project(project.id, name)
+        return project
+
+    async def broad_folder(self, folder: str) -> str | None:
+        """The kind of broad folder ``folder`` is (``root``, ``home``, ``contains_home``,
+        ``contains_data``) or ``None``: the window asks for a confirmation before binding one."""
+        data = self.svc.store.home.root
+        return await asyncio.to_thread(lambda: broad_project_kind(Path(folder).expanduser(), data))
 
     async def rename_project(self, project_id: str, name: str) -> Project:
         """A new display name (the folder keeps its name)."""
@@ -61,7 +91,7 @@ class ProjectOps:
         await self.svc.store.read(get_project, project_id)
         deleted: list[str] = []
         for session_id in await self.project_sessions(project_id):
-            deleted += await deletion.delete_tree(self.svc, self.turns.scheduler, session_id)
+            deleted += await deletion.delete_tree(self.svc, self._scheduler, session_id)
         await self.svc.store.write(forget_project, project_id)
         return deleted
 
@@ -69,7 +99,7 @@ class ProjectOps:
         """Point a project whose folder moved at its new place; its sessions follow, still bound.
         A broad folder needs ``allow_broad`` (see ``engine.broad``)."""
         folder = await asyncio.to_thread(_folder, path)
-        await asyncio.to_thread(refuse_broad, folder, self.svc.store.home.root, allow_broad=allow_broad)
+        await self.refuse_broad(str(folder), allow_broad=allow_broad)
         project, ids = await self.svc.store.write(relink_project, project_id, str(folder))
         for session_id in ids:
             self.svc.bus.publish(SessionChanged(session_id, await self.svc.store.get_session(session_id)))

@@ -16,12 +16,13 @@ if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
 
 
-class SearchOps:
-    """Mixin: full-text search."""
+class Search:
+    """Full-text search (``kernel.search``)."""
 
-    svc: Services
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
 
-    async def search(self, text: str, *, project_id: str | None = None, session_id: str | None = None,
+    async def find(self, text: str, *, project_id: str | None = None, session_id: str | None = None,
                      speaker: str | None = None, since_ms: int | None = None, until_ms: int | None = None,
                      limit: int = 50) -> list[SearchHit]:
         """Messages matching every word of ``text``, newest first, within the filters."""

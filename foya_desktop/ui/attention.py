@@ -29,7 +29,7 @@ APPROVAL_ANSWERS: dict[str, AnswerKind] = {"once": "once", "session": "session",
 
 
 AnswerApproval = Callable[[str, AnswerKind, str], bool]
-"""``kernel.answer_approval``: request id, answer, feedback → whether the request still existed."""
+"""``kernel.asks.answer_approval``: request id, answer, feedback → whether the request still existed."""
 
 
 class AttentionPanel(QWidget):

@@ -186,7 +186,7 @@ class QuitController(QObject):
     def busy_sessions(self) -> list[str]:
         """Sessions with a running turn or queued messages."""
         return [sid for sid in self._session_ids()
-                if self._kernel.phase(sid) != Phase.IDLE or self._kernel.queue(sid)]
+                if self._kernel.turns.phase(sid) != Phase.IDLE or self._kernel.queue.items(sid)]
 
     def request_quit(self) -> None:
         """Quit once everything running has finished and been stored."""
@@ -210,7 +210,8 @@ class QuitController(QObject):
         self._emit_finished()
 
     async def _stop_all(self) -> None:
-        await asyncio.gather(*(self._kernel.stop(sid, keep_queue=False) for sid in self.busy_sessions()))
+        turns = self._kernel.turns
+        await asyncio.gather(*(turns.stop(sid, keep_queue=False) for sid in self.busy_sessions()))
         self._emit_finished()
 
     def _emit_finished(self) -> None:

@@ -290,10 +290,10 @@ class MainWindow(QMainWindow):
 
     async def start(self) -> None:
         """Fill the tree and open the most recent session; from now on "ask" asks this window."""
-        self.kernel.set_interactive(True)
+        self.kernel.asks.set_interactive(True)
         projects, sessions, vps, _ = await asyncio.gather(
-            self.kernel.list_projects(), self.kernel.list_sessions(), self.kernel.list_vps(),
-            self.refresh_connections())
+            self.kernel.projects.list_projects(), self.kernel.sessions.list_sessions(),
+            self.kernel.vps.list_vps(), self.refresh_connections())
         self.speakers.set_vps(vps)
         for project in projects:
             self.tree_model.upsert_project(project)
@@ -329,7 +329,7 @@ class MainWindow(QMainWindow):
             return
         self.stack.setCurrentWidget(self.pane if session is not None else self.welcome)
         if session is not None and any(self.speakers.vp(v) is None for v in session.roster):
-            vps = await self.kernel.list_vps()  # a VP added since start-up
+            vps = await self.kernel.vps.list_vps()  # a VP added since start-up
             if self._showing != wanted:
                 return
             self.speakers.set_vps(vps)
@@ -343,7 +343,7 @@ class MainWindow(QMainWindow):
 
     async def _offer_mcp_trust(self, project_id: str) -> None:
         """Once per project and run: project MCP servers waiting for trust open the panel's prompt."""
-        rows = await self.kernel.mcp_overview(project_id)
+        rows = await self.kernel.mcp.overview(project_id)
         waiting = any(r.scope == "project" and r.trust in ("untrusted", "changed") for r in rows)
         current = self.pane.session
         if waiting and self.mcp_dialog is None and current is not None and current.project_id == project_id:
@@ -376,8 +376,8 @@ class MainWindow(QMainWindow):
                 await asyncio.wait_for(shown, 10)
             finally:
                 self.session_shown.disconnect(on_shown)
-        calls = {r.request_id: r.call_id for r in self.kernel.pending_approvals(session_id)}
-        calls.update({q.question_id: q.call_id for q in self.kernel.pending_questions(session_id)})
+        calls = {r.request_id: r.call_id for r in self.kernel.asks.pending_approvals(session_id)}
+        calls.update({q.question_id: q.call_id for q in self.kernel.asks.pending_questions(session_id)})
         call_id = calls.get(target)
         if call_id:
             reveal_call(self.pane, call_id)
@@ -402,7 +402,7 @@ class MainWindow(QMainWindow):
         allow_broad = await confirm_broad(self.kernel, self, folder)
         if allow_broad is None:
             return None
-        session = await self.kernel.create_session(
+        session = await self.kernel.sessions.create_session(
             workdir=folder, connection=p.default_connection,
             model=p.default_model if p.default_connection else "",
             approval_mode=_approval_mode(p.default_approval), allow_broad=allow_broad)
@@ -437,8 +437,8 @@ class MainWindow(QMainWindow):
         # NOTE: an answered question (or resolved approval) is still listed as pending while
         # its event is delivered; leave it out, or the badge outlives the answer.
         done = _settled_id(event)
-        waiting = [a for a in self.kernel.pending_approvals(sid) if a.request_id != done] + [
-            q for q in self.kernel.pending_questions(sid) if q.question_id != done]
+        waiting = [a for a in self.kernel.asks.pending_approvals(sid) if a.request_id != done] + [
+            q for q in self.kernel.asks.pending_questions(sid) if q.question_id != done]
         self.tree_model.set_waiting(sid, bool(waiting))
 
     def _on_notice(self, notice: Notice) -> None:
@@ -446,15 +446,15 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(mark + notice_text(notice.code, notice.params, notice.text), 15000)
 
     async def _load_projects(self) -> None:
-        for project in await self.kernel.list_projects():
+        for project in await self.kernel.projects.list_projects():
             self.tree_model.upsert_project(project)
 
     async def refresh_connections(self) -> None:
         """Reload model services into the status line."""
-        connections = await self.kernel.list_connections()
+        connections = await self.kernel.connections.list_connections()
         self.pane.set_connections(connections)
         # Keyring backend discovery (D-Bus, entry points) runs on a worker thread, never on the GUI's.
-        problem = await asyncio.to_thread(self.kernel.keyring_problem)
+        problem = await asyncio.to_thread(self.kernel.connections.keyring_problem)
         self.welcome.set_has_connections(bool(connections), problem)
         self.first_run.setVisible(not connections)
         if not connections and not self._offers_searched:
@@ -464,11 +464,11 @@ class MainWindow(QMainWindow):
 
     async def find_offers(self) -> None:
         """First run: what can be set up in one click (keys in the environment, local servers)."""
-        self.first_run.set_offers(await self.kernel.connection_offers())
+        self.first_run.set_offers(await self.kernel.connections.offers())
 
     async def use_offer(self, offer: Offer) -> None:
         """Create the offered connection (an environment key by reference) and make it the default."""
-        await self.kernel.add_connection(offer.connection)
+        await self.kernel.connections.add_connection(offer.connection)
         if not self.prefs.current.default_connection:
             self.prefs.update(default_connection=offer.connection.name)
         await self.refresh_connections()
@@ -476,7 +476,7 @@ class MainWindow(QMainWindow):
             name=offer.connection.name), 15000)
 
     def _update(self, session_id: str, **changes: object) -> None:
-        self.runner.spawn(self.kernel.update_session(session_id, **changes),
+        self.runner.spawn(self.kernel.sessions.update_session(session_id, **changes),
                           self.tr("Saving the session"))
 
     # ---- dialogs --------------------------------------------------------------------------
@@ -488,7 +488,8 @@ class MainWindow(QMainWindow):
     async def new_session_flow(self, folder: str = "") -> Session | None:
         """Ask for settings, create the session, and open it."""
         vps, projects, connections = await asyncio.gather(
-            self.kernel.list_vps(), self.kernel.list_projects(), self.kernel.list_connections())
+            self.kernel.vps.list_vps(), self.kernel.projects.list_projects(),
+            self.kernel.connections.list_connections())
         self.speakers.set_vps(vps)
         dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session)
         preferred = dialog.connection.findData(self.prefs.current.default_connection)
@@ -511,13 +512,13 @@ class MainWindow(QMainWindow):
         p = self.prefs.current
         model = p.default_model if p.default_model and v.connection == p.default_connection else v.model
         approval = _approval_mode(p.default_approval)
-        return await self.kernel.create_session(
+        return await self.kernel.sessions.create_session(
             title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
             connection=v.connection, model=model, approval_mode=approval, allow_broad=allow_broad)
 
     async def preferences_flow(self) -> None:
         """Edit the preferences; they are saved and applied when the person presses OK."""
-        connections = await self.kernel.list_connections()
+        connections = await self.kernel.connections.list_connections()
         folder = self.prefs.file.path.parent if self.prefs.file is not None else None
         dialog = PreferencesDialog(self.prefs.current, connections, folder, self)
         self.preferences_dialog = dialog
@@ -559,7 +560,8 @@ class MainWindow(QMainWindow):
         project_id = session.project_id if session is not None else None
         name = ""
         if project_id is not None:
-            name = next((p.name for p in await self.kernel.list_projects() if p.id == project_id), "")
+            projects = await self.kernel.projects.list_projects()
+            name = next((p.name for p in projects if p.id == project_id), "")
         dialog = McpServersDialog(self.kernel, self.runner, project_id, name, self)
         self.mcp_dialog = dialog
 

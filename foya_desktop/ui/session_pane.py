@@ -70,7 +70,7 @@ class SessionPane(QWidget):
         super().__init__(parent)
         self._kernel, self._runner, self._live, self._speakers = kernel, runner, live, speakers
         self.session: Session | None = None
-        self.thumbnails = ThumbnailCache(kernel.read_artifact, parent=self)
+        self.thumbnails = ThumbnailCache(kernel.history.read_artifact, parent=self)
         self.renderer = RowRenderer(speakers, self.thumbnails)
         self.timeline_model = TimelineModel(theme.body_font(), self)
         self.timeline_view = TimelineView(self.renderer)
@@ -85,7 +85,7 @@ class SessionPane(QWidget):
         self._binder: Binder | None = None
         self.usage_dialog: UsageDialog | None = None
         self.status = StatusLine(speakers)
-        self.attention = AttentionPanel(speakers, kernel.answer_approval)
+        self.attention = AttentionPanel(speakers, kernel.asks.answer_approval)
         self.renderer.activity = self  # tool rows ask whether a call without a result still runs
         self._turns: dict[str, str] = {}
         """The turn running in each session, by session id (from the turn events)."""
@@ -94,7 +94,8 @@ class SessionPane(QWidget):
         self._jumping = False
         self._finding_oldest = False
         self.cards = TimelineCards(self.timeline_view, self.timeline_model, kernel, runner, speakers, self)
-        self.images = ImageBrowser(self.timeline_view, self.timeline_model, kernel.read_artifact, self)
+        self.images = ImageBrowser(self.timeline_view, self.timeline_model, kernel.history.read_artifact,
+                                   self)
         self.tasks = TasksPanel(kernel, runner)
         self.debug = DebugPanel()
         self.debug.hide()
@@ -149,9 +150,9 @@ class SessionPane(QWidget):
         self.composer.interrupt_requested.connect(self._interrupt)
         self.composer.files_chosen.connect(self._attach_files)
         self.queue.interrupt_requested.connect(self._interrupt)
-        self.queue.move_requested.connect(lambda i, n: self._queue_op(self._kernel.queue_move, i, n))
-        self.queue.edit_requested.connect(lambda i, t: self._queue_op(self._kernel.queue_edit, i, t))
-        self.queue.remove_requested.connect(lambda i: self._queue_op(self._kernel.queue_remove, i))
+        self.queue.move_requested.connect(lambda i, n: self._queue_op(self._kernel.queue.move, i, n))
+        self.queue.edit_requested.connect(lambda i, t: self._queue_op(self._kernel.queue.edit, i, t))
+        self.queue.remove_requested.connect(lambda i: self._queue_op(self._kernel.queue.remove, i))
         self.queue.resume_requested.connect(self._resume)
         self.status.connection_chosen.connect(self._choose_connection)
         self.cards.fallback_changed.connect(self.attention.set_questions)
@@ -164,9 +165,9 @@ class SessionPane(QWidget):
         self.status.agent_mode_chosen.connect(
             lambda mode: self._update(agent_mode=mode) if self.session else None)
         self.status.confirm_plan.connect(
-            lambda: self._plan_op(self._kernel.confirm_plan, self.tr("Confirming the plan")))
+            lambda: self._plan_op(self._kernel.turns.confirm_plan, self.tr("Confirming the plan")))
         self.status.keep_planning.connect(
-            lambda: self._plan_op(self._kernel.keep_planning, self.tr("Back to planning")))
+            lambda: self._plan_op(self._kernel.turns.keep_planning, self.tr("Back to planning")))
         self.status.stop_requested.connect(self._stop_vp)
         self.status.debug_toggled.connect(self._toggle_debug)
         self.settings_button.clicked.connect(self._open_settings)
@@ -186,11 +187,11 @@ class SessionPane(QWidget):
             return
         self._refresh_run_state()
         self._load_debug()
-        if self._kernel.phase(session.id) == Phase.TURN:
+        if self._kernel.turns.phase(session.id) == Phase.TURN:
             self._runner.spawn(self._catch_up(session.id), self.tr("Loading the turn's figures"))
 
         async def loader(before: int | None, limit: int) -> list[Message]:
-            return await self._kernel.history_page(session.id, before_seq=before, limit=limit)
+            return await self._kernel.history.history_page(session.id, before_seq=before, limit=limit)
 
         await self.timeline_model.load(session.id, loader, lambda: self._live.of(session.id))
 
@@ -213,14 +214,14 @@ class SessionPane(QWidget):
         if self.session is None:
             return
         sid = self.session.id
-        phase = self._kernel.phase(sid)
+        phase = self._kernel.turns.phase(sid)
         self.status.set_phase(str(phase))
         self.composer.set_busy(phase != Phase.IDLE)
-        items = self._kernel.queue(sid)
-        self.queue.set_items(items, self._kernel.queue_paused(sid))
+        items = self._kernel.queue.items(sid)
+        self.queue.set_items(items, self._kernel.queue.paused(sid))
         self.composer.set_queue(items)
         self.attention.show_session(sid, has_project=bool(self.session.project_id),
-                                    approvals=self._kernel.pending_approvals(sid))
+                                    approvals=self._kernel.asks.pending_approvals(sid))
 
     def set_connections(self, connections: list[Connection]) -> None:
         """The configured model services changed."""
@@ -282,7 +283,7 @@ class SessionPane(QWidget):
         Only while that turn still runs here (a turn that ended meanwhile shows nothing: Y46), and
         never over a VP's live block (the event is newer than the store).
         """
-        status = await self._kernel.turn_status(session_id)
+        status = await self._kernel.turns.turn_status(session_id)
         if status is None or not status.running or not self._is_current(session_id) \
                 or self._turns.get(session_id) != status.turn_id:
             return  # that turn ended (or another began) while the figures were read
@@ -307,7 +308,7 @@ class SessionPane(QWidget):
     def on_queue_changed(self, event: QueueChanged) -> None:
         """A new queue snapshot."""
         if self._is_current(event.session_id):
-            self.queue.set_items(event.items, self._kernel.queue_paused(event.session_id))
+            self.queue.set_items(event.items, self._kernel.queue.paused(event.session_id))
             self.composer.set_queue(event.items)
 
     def on_history_rewound(self, event: HistoryRewound) -> None:
@@ -322,9 +323,9 @@ class SessionPane(QWidget):
         A call runs only while its session runs that very turn; after a stop, a rejection or
         a restart it does not, whatever state the stored call still has.
         """
-        if any(a.call_id == call_id for a in self._kernel.pending_approvals(session_id)):
+        if any(a.call_id == call_id for a in self._kernel.asks.pending_approvals(session_id)):
             return "approval"
-        if self._kernel.phase(session_id) == Phase.IDLE:
+        if self._kernel.turns.phase(session_id) == Phase.IDLE:
             return ""
         running = self._turns.get(session_id)
         return "running" if running is None or not turn_id or running == turn_id else ""
@@ -371,7 +372,7 @@ class SessionPane(QWidget):
 
     async def _send(self, session_id: str, text: str, attachments: list[SentAttachment]) -> None:
         try:
-            await self._kernel.send(session_id, text, attachments=attachments)
+            await self._kernel.turns.send(session_id, text, attachments=attachments)
         except BaseException:
             self.composer.restore(text, attachments)
             raise
@@ -380,11 +381,13 @@ class SessionPane(QWidget):
 
     def _stop(self, keep_queue: bool) -> None:
         if self.session is not None:
-            self._runner.spawn(self._kernel.stop(self.session.id, keep_queue=keep_queue), self.tr("Stopping"))
+            self._runner.spawn(self._kernel.turns.stop(self.session.id, keep_queue=keep_queue),
+                               self.tr("Stopping"))
 
     def _interrupt(self, item_id: str) -> None:
         if self.session is not None:
-            self._runner.spawn(self._kernel.interrupt(self.session.id, item_id), self.tr("Interrupting"))
+            self._runner.spawn(self._kernel.turns.interrupt(self.session.id, item_id),
+                               self.tr("Interrupting"))
 
     def _queue_op(self, op: object, *args: object) -> None:
         if self.session is not None and callable(op):
@@ -392,12 +395,12 @@ class SessionPane(QWidget):
 
     def _resume(self) -> None:
         if self.session is not None:
-            self._kernel.resume_queue(self.session.id)
+            self._kernel.queue.resume(self.session.id)
             self._refresh_run_state()
 
     def _stop_vp(self, speaker: str) -> None:
         if self.session is not None:
-            self._runner.spawn(self._kernel.stop_vp(self.session.id, speaker), self.tr("Stopping"))
+            self._runner.spawn(self._kernel.turns.stop_vp(self.session.id, speaker), self.tr("Stopping"))
 
     def open_usage(self) -> None:
         """The usage window: this session's tokens (when one is open) and all time."""
@@ -431,7 +434,7 @@ class SessionPane(QWidget):
         sid = self.session.id
 
         async def load() -> None:
-            traces = await self._kernel.debug_traces(sid)
+            traces = await self._kernel.turns.debug_traces(sid)
             if self._is_current(sid):
                 self.debug.set_traces(traces)
         self._runner.spawn(load(), self.tr("Loading debug traces"))
@@ -447,7 +450,7 @@ class SessionPane(QWidget):
     def _update(self, **changes: object) -> None:
         assert self.session is not None
         self._runner.spawn(
-            self._kernel.update_session(self.session.id, **changes), self.tr("Saving the setting")
+            self._kernel.sessions.update_session(self.session.id, **changes), self.tr("Saving the setting")
         )
 
     def _fetch_older(self) -> None:

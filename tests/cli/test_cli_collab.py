@@ -57,7 +57,7 @@ def test_projects_set_instruction(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     async def make() -> None:
         kernel = await open_kernel()
         try:
-            await kernel.add_project(str(folder))
+            await kernel.projects.add_project(str(folder))
         finally:
             await kernel.close()
     asyncio.run(make())

@@ -59,7 +59,7 @@ def test_sessions_status_shows_the_rules_in_effect(home: Home, repo: Path,
     async def make() -> str:
         kernel = await open_kernel(home.root)
         try:
-            return (await kernel.create_session(workdir=str(repo / "pkg"))).id
+            return (await kernel.sessions.create_session(workdir=str(repo / "pkg"))).id
         finally:
             await kernel.close()
     session_id = asyncio.run(make())
@@ -86,8 +86,8 @@ def test_agent_file_added_to_the_library_joins_a_roster(home: Home, repo: Path,
     async def roster() -> tuple[str, ...]:
         kernel = await open_kernel(home.root)
         try:
-            s = await kernel.create_session(workdir=str(repo))
-            return (await kernel.update_session(s.id, roster=("omni", "code-reviewer"))).roster
+            s = await kernel.sessions.create_session(workdir=str(repo))
+            return (await kernel.sessions.update_session(s.id, roster=("omni", "code-reviewer"))).roster
         finally:
             await kernel.close()
     assert asyncio.run(roster()) == ("omni", "code-reviewer")

@@ -79,7 +79,7 @@ def _new_session() -> str:
     async def make() -> str:
         kernel = await open_kernel()
         try:
-            return (await kernel.create_session(title="pair")).id
+            return (await kernel.sessions.create_session(title="pair")).id
         finally:
             await kernel.close()
     return asyncio.run(make())

@@ -17,8 +17,8 @@ from tests.helpers.fake_keyring import MemoryKeyring
 async def _seed(home: Path, folder: Path) -> tuple[str, str]:
     kernel = build_kernel(Home(home), keystore=KeyStore(MemoryKeyring()))
     try:
-        bound = await kernel.create_session(title="Bound work", workdir=str(folder))
-        loose = await kernel.create_session(title="Loose")
+        bound = await kernel.sessions.create_session(title="Bound work", workdir=str(folder))
+        loose = await kernel.sessions.create_session(title="Loose")
         await kernel.store.import_messages(bound.id, [Message("m1", bound.id, "user", (TextPart("fix parse_args bug"),))])
         await kernel.store.import_messages(loose.id, [Message("m2", loose.id, "assistant",
                                                               (TextPart("parse_args explained"),), speaker="omni")])

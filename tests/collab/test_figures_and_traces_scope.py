@@ -24,11 +24,11 @@ async def test_sub_agent_tokens_and_tools_are_not_in_the_parent_vps_figures(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     """Y41: "input including cache, excluding sub-agents" — the child's usage is its own."""
     fake.responder = agent_responder
-    s = await kernel.create_session(title="work", workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
-    await kernel.send(s.id, "spawn write from_child.txt hello")
+    s = await kernel.sessions.create_session(title="work", workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
+    await kernel.turns.send(s.id, "spawn write from_child.txt hello")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed", done.error
-    (child,) = [c for c in await kernel.list_sessions() if c.parent_id == s.id]
+    (child,) = [c for c in await kernel.sessions.list_sessions() if c.parent_id == s.id]
     mine = [e for e in rec.of(VPStatus) if isinstance(e, VPStatus) and e.session_id == s.id]
     live = mine[-1].figures
     own, theirs = await kernel.store.usage_totals(s.id), await kernel.store.usage_totals(child.id)
@@ -43,17 +43,17 @@ async def test_fork_and_merge_copy_no_debug_trace(kernel: Kernel, fake: FakeProv
                                                   rec: Recorder, project: Path) -> None:
     """Y39: traces are per session; a fork and a merge start with none of them."""
     fake.responder = lambda body: Reply(text="ok")
-    a = await kernel.create_session(title="A", workdir=str(project), connection="fake")
-    await kernel.send(a.id, "first")
+    a = await kernel.sessions.create_session(title="A", workdir=str(project), connection="fake")
+    await kernel.turns.send(a.id, "first")
     await wait_turns(rec, a.id, 1)
     assert await kernel.store.read(traces, a.id), "the source session has traces"
-    b = await kernel.fork(a.id)
+    b = await kernel.lifecycle.fork(a.id)
     assert await kernel.store.read(traces, b.id) == [], "a fork copies no debug trace"
-    await kernel.send(b.id, "only in B")
+    await kernel.turns.send(b.id, "only in B")
     await wait_turns(rec, b.id, 1)
     b_traces = await kernel.store.read(traces, b.id)
     assert b_traces, "the fork records its own from its first turn"
-    merged = await kernel.merge(a.id, b.id)
+    merged = await kernel.lifecycle.merge(a.id, b.id)
     assert await kernel.store.read(traces, merged.id) == [], "a merge copies no debug trace"
     assert await kernel.store.read(traces, b.id) == b_traces, "and leaves the sources' traces alone"
 
@@ -62,8 +62,8 @@ async def test_a_retried_request_says_its_retries(kernel: Kernel, fake: FakeProv
                                                   rec: Recorder) -> None:
     """Y39 "retries": a 429 then a reply is one step with one retry."""
     fake.script(Reply(fault=Fault.status(429, retry_after=0.05)), Reply(text="made it"))
-    s = await kernel.create_session(connection="fake")
-    await kernel.send(s.id, "hi")
+    s = await kernel.sessions.create_session(connection="fake")
+    await kernel.turns.send(s.id, "hi")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     (step,) = [t for t in await kernel.store.read(traces, s.id) if t["kind"] == "step"]

@@ -38,7 +38,7 @@ def _turn(sid: str, turn: str, at: int, text: str, *, tool: bool = False) -> lis
 
 async def _say(kernel: Kernel, rec: Recorder, sid: str, text: str) -> None:
     n = len([e for e in rec.events if type(e).__name__ == "TurnFinished" and e.session_id == sid])
-    await kernel.send(sid, text)
+    await kernel.turns.send(sid, text)
     (*_, done) = await wait_turns(rec, sid, n + 1)
     assert done.status == "completed", done.error
 
@@ -46,64 +46,64 @@ async def _say(kernel: Kernel, rec: Recorder, sid: str, text: str) -> None:
 async def test_merge_a_fork_back_common_turns_once_then_by_send_time(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path, tmp_path: Path) -> None:
     """Y22/Y23/Y24: a new session; A's settings and project; roster union; common turns once."""
-    await kernel.add_vp(VP("", "Linus", "", "You implement."))
-    await kernel.add_vp(VP("", "Martin", "", "You review."))
+    await kernel.vps.add_vp(VP("", "Linus", "", "You implement."))
+    await kernel.vps.add_vp(VP("", "Martin", "", "You review."))
     fake.responder = lambda body: Reply(text="ok")
-    a = await kernel.create_session(title="A", workdir=str(project), roster=["Linus"], connection="fake",
+    a = await kernel.sessions.create_session(title="A", workdir=str(project), roster=["Linus"], connection="fake",
                                     model="m-a")
-    await kernel.update_session(a.id, announcement="A's notice")
+    await kernel.sessions.update_session(a.id, announcement="A's notice")
     await _say(kernel, rec, a.id, "shared question")
-    b = await kernel.fork(a.id)
+    b = await kernel.lifecycle.fork(a.id)
     other = tmp_path / "other"
     other.mkdir()
-    await kernel.update_session(b.id, roster=("Linus", "Martin"), announcement="B's notice", model="m-b")
+    await kernel.sessions.update_session(b.id, roster=("Linus", "Martin"), announcement="B's notice", model="m-b")
     await _say(kernel, rec, a.id, "only in A")
     await _say(kernel, rec, b.id, "only in B")
     await _say(kernel, rec, a.id, "A again")
-    before_a, before_b = await kernel.history_page(a.id), await kernel.history_page(b.id)
-    plan = await kernel.merge_preview(a.id, b.id)
+    before_a, before_b = await kernel.history.history_page(a.id), await kernel.history.history_page(b.id)
+    plan = await kernel.lifecycle.merge_preview(a.id, b.id)
     assert [(t.origin, t.turn.question) for t in plan.turns] == [
         ("common", "shared question"), ("a", "only in A"), ("b", "only in B"), ("a", "A again")]
-    merged = await kernel.merge(a.id, b.id)
+    merged = await kernel.lifecycle.merge(a.id, b.id)
     assert (merged.workdir, merged.announcement, merged.default_vp, merged.model, merged.project_id) == (
         a.workdir, "A's notice", "linus", "m-a", a.project_id)
     assert merged.roster == ("linus", "martin")
-    texts = [m.text for m in await kernel.history_page(merged.id) if m.role == "user"]
+    texts = [m.text for m in await kernel.history.history_page(merged.id) if m.role == "user"]
     assert texts == ["shared question", "only in A", "only in B", "A again"]
-    assert await kernel.history_page(a.id) == before_a and await kernel.history_page(b.id) == before_b
-    assert {s.id for s in await kernel.list_sessions()} >= {a.id, b.id, merged.id}
+    assert await kernel.history.history_page(a.id) == before_a and await kernel.history.history_page(b.id) == before_b
+    assert {s.id for s in await kernel.sessions.list_sessions()} >= {a.id, b.id, merged.id}
 
 
 async def test_identical_question_text_is_not_common_history(kernel: Kernel) -> None:
-    a = await kernel.create_session(title="A")
-    b = await kernel.create_session(title="B")
+    a = await kernel.sessions.create_session(title="A")
+    b = await kernel.sessions.create_session(title="B")
     await kernel.store.import_messages(a.id, _turn(a.id, "ta", 100, "same words"))
     await kernel.store.import_messages(b.id, _turn(b.id, "tb", 50, "same words"))
-    plan = await kernel.merge_preview(a.id, b.id)
+    plan = await kernel.lifecycle.merge_preview(a.id, b.id)
     assert [(t.origin, t.turn.turn_id) for t in plan.turns] == [("b", "tb"), ("a", "ta")]
-    merged = await kernel.merge(a.id, b.id)
-    assert [m.text for m in await kernel.history_page(merged.id)] == ["same words", "re: same words"] * 2
+    merged = await kernel.lifecycle.merge(a.id, b.id)
+    assert [m.text for m in await kernel.history.history_page(merged.id)] == ["same words", "re: same words"] * 2
 
 
 async def test_refusals(kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     """Busy sources, ambiguous histories and unreadable common attachments refuse; nothing is made."""
-    a = await kernel.create_session(title="A")
-    b = await kernel.create_session(title="B")
+    a = await kernel.sessions.create_session(title="A")
+    b = await kernel.sessions.create_session(title="B")
     await kernel.store.import_messages(a.id, _turn(a.id, "t1", 10, "q1") + _turn(a.id, "t2", 20, "q2"))
     await kernel.store.import_messages(b.id, _turn(b.id, "t1", 10, "q1") + _turn(b.id, "t3", 30, "q3")
                                        + _turn(b.id, "t2", 40, "q2"))
-    count = len(await kernel.list_sessions())
+    count = len(await kernel.sessions.list_sessions())
     with pytest.raises(MergeRefused, match="share a turn after they diverged"):
-        await kernel.merge(a.id, b.id)
-    c = await kernel.create_session(title="C")
+        await kernel.lifecycle.merge(a.id, b.id)
+    c = await kernel.sessions.create_session(title="C")
     await kernel.store.import_messages(c.id, _turn(c.id, "t1", 10, "q1 edited"))
     with pytest.raises(MergeRefused, match="messages differ"):
-        await kernel.merge(a.id, c.id)
-    d = await kernel.create_session(title="D")
+        await kernel.lifecycle.merge(a.id, c.id)
+    d = await kernel.sessions.create_session(title="D")
     await kernel.store.import_messages(d.id, [Message(new_id("msg"), d.id, "user", (TextPart("old"),))])
     with pytest.raises(MergeRefused, match="without a turn id"):
-        await kernel.merge(a.id, d.id)
-    e, f = await kernel.create_session(title="E"), await kernel.create_session(title="F")
+        await kernel.lifecycle.merge(a.id, d.id)
+    e, f = await kernel.sessions.create_session(title="E"), await kernel.sessions.create_session(title="F")
     sha = await kernel.store.put_artifact(PNG, "image/png")
     img = Message(new_id("msg"), e.id, "user", (TextPart("see"), ImagePart(sha, "image/png", "x.png")),
                   turn_id="ti", created_at=5)
@@ -112,16 +112,16 @@ async def test_refusals(kernel: Kernel, fake: FakeProviderServer, rec: Recorder)
                                                       created_at=5)])
     kernel.store.files.path_of(sha).write_bytes(PNG + b"tampered")
     with pytest.raises(MergeRefused, match="cannot be read intact"):
-        await kernel.merge(e.id, f.id)
+        await kernel.lifecycle.merge(e.id, f.id)
     with pytest.raises(InvalidOperation, match="two different sessions"):
-        await kernel.merge(a.id, a.id)
-    assert len(await kernel.list_sessions()) == count + 4
+        await kernel.lifecycle.merge(a.id, a.id)
+    assert len(await kernel.sessions.list_sessions()) == count + 4
     fake.script(Reply(text="slow " * 80, chunk_size=5, delay_per_chunk=0.02))
-    await kernel.send(a.id, "busy now")
+    await kernel.turns.send(a.id, "busy now")
     await wait_for(lambda: any(isinstance(ev, PartDelta) and ev.session_id == a.id for ev in rec.events))
     with pytest.raises(InvalidOperation, match=r"busy\. Both sessions must be idle"):
-        await kernel.merge(b.id, a.id)
-    await kernel.stop(a.id, keep_queue=False)
+        await kernel.lifecycle.merge(b.id, a.id)
+    await kernel.turns.stop(a.id, keep_queue=False)
 
 
 # ---- properties of the plan (pure: no database) ---------------------------------------------------
@@ -173,17 +173,17 @@ async def test_an_intact_common_attachment_is_carried_into_the_merge(kernel: Ker
     """The image both sides share is checked and referenced by the merged session: it stays
     readable there after both sources are deleted (issue 11: attachments behave as the seed says
     in merge, too)."""
-    e, f = await kernel.create_session(title="E"), await kernel.create_session(title="F")
+    e, f = await kernel.sessions.create_session(title="E"), await kernel.sessions.create_session(title="F")
     sha = await kernel.store.put_artifact(PNG, "image/png")
     img = Message(new_id("msg"), e.id, "user", (TextPart("see"), ImagePart(sha, "image/png", "x.png")),
                   turn_id="ti", created_at=5)
     await kernel.store.import_messages(e.id, [img])
     await kernel.store.import_messages(f.id, [Message(new_id("msg"), f.id, "user", img.parts, turn_id="ti",
                                                       created_at=5)])
-    merged = await kernel.merge(e.id, f.id)
-    (first,) = await kernel.history_page(merged.id)
+    merged = await kernel.lifecycle.merge(e.id, f.id)
+    (first,) = await kernel.history.history_page(merged.id)
     images = [p for p in first.parts if isinstance(p, ImagePart)]
     assert [(p.artifact, p.name) for p in images] == [(sha, "x.png")]
-    await kernel.delete_session(e.id)
-    await kernel.delete_session(f.id)
+    await kernel.lifecycle.delete_session(e.id)
+    await kernel.lifecycle.delete_session(f.id)
     assert await kernel.store.read_artifact(sha) == PNG

@@ -34,9 +34,9 @@ def _content(message: dict[str, Any]) -> str:
 
 
 async def _three(kernel: Kernel, project: Path) -> str:
-    await kernel.add_vp(VP("", "Linus", "", "You implement."))
-    await kernel.add_vp(VP("", "Martin", "", "You review."))
-    s = await kernel.create_session(title="trio", workdir=str(project), roster=["Linus", "Martin", "omni"],
+    await kernel.vps.add_vp(VP("", "Linus", "", "You implement."))
+    await kernel.vps.add_vp(VP("", "Martin", "", "You review."))
+    s = await kernel.sessions.create_session(title="trio", workdir=str(project), roster=["Linus", "Martin", "omni"],
                                     default_vp="Linus")
     return s.id
 
@@ -62,10 +62,10 @@ async def test_hand_off_is_recorded_and_the_target_answers_in_the_same_turn(
         return Reply(text=f"{who} here: reviewed, looks right.")
     fake.responder = respond
     sid = await _three(kernel, project)
-    await kernel.send(sid, "fix the bug")
+    await kernel.turns.send(sid, "fix the bug")
     (done,) = await wait_turns(rec, sid, 1)
     assert done.status == "completed", done.error
-    history = await kernel.history_page(sid)
+    history = await kernel.history.history_page(sid)
     assert [(m.role, m.speaker) for m in history] == [
         ("user", None), ("assistant", "linus"), ("tool", "linus"), ("assistant", "linus"),
         ("assistant", "martin")]
@@ -96,10 +96,10 @@ async def test_unknown_target_and_self_are_error_results(kernel: Kernel, fake: F
     ])
     fake.responder = lambda body: next(calls)
     sid = await _three(kernel, project)
-    await kernel.send(sid, "go")
+    await kernel.turns.send(sid, "go")
     (done,) = await wait_turns(rec, sid, 1)
     assert done.status == "completed", done.error
-    results = [m.tool_result for m in await kernel.history_page(sid) if m.tool_result is not None]
+    results = [m.tool_result for m in await kernel.history.history_page(sid) if m.tool_result is not None]
     assert [r.is_error for r in results] == [True, True]
     assert "'Ghost' is not on this session's roster" in results[0].content
     assert "Martin, Omni" in results[0].content
@@ -120,21 +120,21 @@ async def test_ping_pong_stops_at_the_hop_limit(kernel: Kernel, fake: FakeProvid
                                               id=f"pp{next(counter)}")])
     fake.responder = respond
     sid = await _three(kernel, project)
-    await kernel.send(sid, "ping")
+    await kernel.turns.send(sid, "ping")
     (done,) = await wait_turns(rec, sid, 1)
     assert done.status == "completed", done.error
-    results = [m.tool_result for m in await kernel.history_page(sid) if m.tool_result is not None]
+    results = [m.tool_result for m in await kernel.history.history_page(sid) if m.tool_result is not None]
     assert [r.is_error for r in results] == [False] * MAX_HOPS + [True]
     assert f"hop limit of {MAX_HOPS} hand-offs per user turn is reached" in results[-1].content
-    replies = [m for m in await kernel.history_page(sid) if m.role == "assistant" and m.text]
+    replies = [m for m in await kernel.history.history_page(sid) if m.role == "assistant" and m.text]
     assert len(replies) == MAX_HOPS + 1
 
 
 async def test_single_vp_sessions_are_not_offered_route_forward(kernel: Kernel, fake: FakeProviderServer,
                                                                 rec: Recorder, project: Path) -> None:
     fake.script(Reply(text="hi"))
-    s = await kernel.create_session(title="solo", workdir=str(project))
-    await kernel.send(s.id, "hello")
+    s = await kernel.sessions.create_session(title="solo", workdir=str(project))
+    await kernel.turns.send(s.id, "hello")
     await wait_turns(rec, s.id, 1)
     assert "route_forward" not in _tool_names(fake.requests[-1].body)
     assert "route_forward" not in json.dumps(fake.requests[-1].body.get("tools", []))

@@ -21,20 +21,20 @@ def _vp(name: str, soul: str = "You help.", **kw: object) -> VP:
 
 async def test_create_edit_duplicate_remove(kernel: Kernel) -> None:
     """A VP gets an id from its name, keeps its hint/tools/colour, and is found by name later."""
-    linus = await kernel.add_vp(_vp("Linus", "You implement.", model_hint="fast",
+    linus = await kernel.vps.add_vp(_vp("Linus", "You implement.", model_hint="fast",
                                     tools=("read_file", "grep"), color="#aa3300"))
     assert (linus.id, linus.display_name, linus.model_hint, linus.tools) == ("linus", "Linus", "fast",
                                                                              ("read_file", "grep"))
     with pytest.raises(InvalidOperation, match="already exists"):
-        await kernel.add_vp(_vp("linus"))
-    edited = await kernel.edit_vp("LINUS", soul="You implement carefully.", tools=())
+        await kernel.vps.add_vp(_vp("linus"))
+    edited = await kernel.vps.edit_vp("LINUS", soul="You implement carefully.", tools=())
     assert edited.id == "linus" and edited.soul == "You implement carefully." and edited.tools == ()
-    copy = await kernel.duplicate_vp("Linus", "Linus2")
+    copy = await kernel.vps.duplicate_vp("Linus", "Linus2")
     assert copy.id == "linus2" and copy.soul == edited.soul and copy.color == "#aa3300"
-    assert [v.name for v in await kernel.list_vps()] == ["Omni", "Linus", "Linus2"]
-    assert await kernel.remove_vp("Linus2") == []
+    assert [v.name for v in await kernel.vps.list_vps()] == ["Omni", "Linus", "Linus2"]
+    assert await kernel.vps.remove_vp("Linus2") == []
     with pytest.raises(NotFound, match="foya vps list"):
-        await kernel.edit_vp("Linus2", soul="x")
+        await kernel.vps.edit_vp("Linus2", soul="x")
 
 
 @pytest.mark.parametrize(("field", "value", "reason"), [
@@ -46,43 +46,43 @@ async def test_bad_fields_are_refused_with_a_reason(kernel: Kernel, field: str, 
                                                     reason: str) -> None:
     fields: dict[str, object] = {"name": "Ok", "soul": "You help.", field: value}
     with pytest.raises(InvalidOperation, match=reason):
-        await kernel.add_vp(VP(id="", display_name="", **fields))  # type: ignore[arg-type]
+        await kernel.vps.add_vp(VP(id="", display_name="", **fields))  # type: ignore[arg-type]
 
 
 async def test_remove_is_refused_while_a_roster_uses_it_unless_forced(kernel: Kernel) -> None:
-    await kernel.add_vp(_vp("Linus"))
-    await kernel.add_vp(_vp("Martin"))
-    s = await kernel.create_session(title="pair", roster=["Linus", "Martin"], default_vp="Martin")
+    await kernel.vps.add_vp(_vp("Linus"))
+    await kernel.vps.add_vp(_vp("Martin"))
+    s = await kernel.sessions.create_session(title="pair", roster=["Linus", "Martin"], default_vp="Martin")
     with pytest.raises(InvalidOperation, match=rf"roster of 1 session\(s\): {s.id} \(pair\).*--force"):
-        await kernel.remove_vp("Martin")
-    assert (await kernel.get_session(s.id)).roster == ("linus", "martin")
-    assert await kernel.remove_vp("Martin", force=True) == [s.id]
-    after = await kernel.get_session(s.id)
+        await kernel.vps.remove_vp("Martin")
+    assert (await kernel.sessions.get_session(s.id)).roster == ("linus", "martin")
+    assert await kernel.vps.remove_vp("Martin", force=True) == [s.id]
+    after = await kernel.sessions.get_session(s.id)
     assert after.roster == ("linus",) and after.default_vp == "linus"
     with pytest.raises(InvalidOperation, match="built in"):
-        await kernel.remove_vp("omni")
+        await kernel.vps.remove_vp("omni")
 
 
 async def test_roster_and_default_vp_of_an_existing_session(kernel: Kernel) -> None:
     """Y03/Y09: a new session without roster gets Omni; an explicit roster is kept as given."""
-    await kernel.add_vp(_vp("Linus"))
-    s = await kernel.create_session(title="solo")
+    await kernel.vps.add_vp(_vp("Linus"))
+    s = await kernel.sessions.create_session(title="solo")
     assert (s.roster, s.default_vp) == (("omni",), "omni")
-    s = await kernel.update_session(s.id, roster=("Linus", "omni"), default_vp="omni")
+    s = await kernel.sessions.update_session(s.id, roster=("Linus", "omni"), default_vp="omni")
     assert (s.roster, s.default_vp) == (("linus", "omni"), "omni")
     with pytest.raises(InvalidOperation, match="not in the roster"):
-        await kernel.update_session(s.id, roster=("Linus",), default_vp="omni")
+        await kernel.sessions.update_session(s.id, roster=("Linus",), default_vp="omni")
     with pytest.raises(InvalidOperation, match="foya vps add"):
-        await kernel.update_session(s.id, roster=("Ghost",))
+        await kernel.sessions.update_session(s.id, roster=("Ghost",))
 
 
 async def test_omni_is_stored_editable_and_kept_across_restarts(box: KernelBox) -> None:
     """Y10/Y11: Omni keeps id ``omni``; an edited soul is never overwritten at start-up."""
-    (omni, *_rest) = await box.kernel.list_vps()
+    (omni, *_rest) = await box.kernel.vps.list_vps()
     assert (omni.id, omni.soul, omni.builtin) == ("omni", OMNI.soul, True)
-    await box.kernel.edit_vp("omni", soul="You are my own Omni.")
+    await box.kernel.vps.edit_vp("omni", soul="You are my own Omni.")
     kernel = await box.restart()
-    (omni, *_rest) = await kernel.list_vps()
+    (omni, *_rest) = await kernel.vps.list_vps()
     assert omni.soul == "You are my own Omni." and omni.id == "omni"
 
 
@@ -96,7 +96,7 @@ async def test_an_untouched_old_default_is_upgraded_at_start(box: KernelBox) -> 
     con.commit()
     con.close()
     box.kernel = box._build()
-    (omni, *_rest) = await box.kernel.list_vps()
+    (omni, *_rest) = await box.kernel.vps.list_vps()
     assert omni.soul == OMNI.soul and omni.display_name == OMNI.display_name
     await box.kernel.close()
     con = sqlite3.connect(db)
@@ -104,13 +104,13 @@ async def test_an_untouched_old_default_is_upgraded_at_start(box: KernelBox) -> 
     con.commit()
     con.close()
     box.kernel = box._build()
-    (omni, *_rest) = await box.kernel.list_vps()
+    (omni, *_rest) = await box.kernel.vps.list_vps()
     assert omni.soul == soul + " Also: be brief."
 
 
 async def test_schema_1_database_gains_the_vp_library_columns(box: KernelBox) -> None:
     """A database from before the VP library opens, keeps its VPs and gets version 2."""
-    await box.kernel.add_vp(_vp("Linus"))
+    await box.kernel.vps.add_vp(_vp("Linus"))
     await box.kernel.close()
     db = box.home.database
     con = sqlite3.connect(db)
@@ -122,5 +122,5 @@ async def test_schema_1_database_gains_the_vp_library_columns(box: KernelBox) ->
     con.close()
     box.kernel = box._build()
     assert stored_version(db) == SCHEMA_VERSION
-    assert [v.name for v in await box.kernel.list_vps()] == ["Omni", "Linus"]
+    assert [v.name for v in await box.kernel.vps.list_vps()] == ["Omni", "Linus"]
     assert list(box.home.backups.glob("foya-schema1-*.sqlite3"))

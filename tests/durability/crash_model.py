@@ -99,7 +99,7 @@ def raw_checks(db: Path) -> tuple[str, int, int]:
 async def check_kernel(kernel: Kernel, ledger: Ledger, project: Path,
                        in_flight: tuple[str, list[str]] | None) -> None:
     """Everything that must hold after a restart; raises ``AssertionError`` naming what broke."""
-    sessions = await kernel.list_sessions()
+    sessions = await kernel.sessions.list_sessions()
     live = {s.id for s in sessions}
     assert all(s.phase == "idle" for s in sessions), "a session is not idle after restart"
     for s in sessions:

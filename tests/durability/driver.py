@@ -78,17 +78,17 @@ def slow_writes(kernel: Kernel, rnd: random.Random) -> None:
 
 
 async def _sessions(kernel: Kernel) -> list[str]:
-    return sorted(s.id for s in await kernel.list_sessions())
+    return sorted(s.id for s in await kernel.sessions.list_sessions())
 
 
 async def op_create(kernel: Kernel, rnd: random.Random) -> None:
-    await kernel.create_session(title="crash", workdir=PROJECT, approval_mode=ApprovalMode.AUTO)
+    await kernel.sessions.create_session(title="crash", workdir=PROJECT, approval_mode=ApprovalMode.AUTO)
 
 
 async def _send(kernel: Kernel, rnd: random.Random, word: str) -> None:
     sid = rnd.choice(await _sessions(kernel))
-    await kernel.send(sid, f"{word} {rnd.randrange(10**6)}")
-    await kernel.wait_idle()
+    await kernel.turns.send(sid, f"{word} {rnd.randrange(10**6)}")
+    await kernel.turns.wait_idle()
 
 
 async def op_work(kernel: Kernel, rnd: random.Random) -> None:
@@ -110,11 +110,11 @@ async def op_branch(kernel: Kernel, rnd: random.Random) -> None:
     say(f"BRANCH-START {sid} {msgs[i].id} {i + 1}")
     say("PHASE branch")
     try:
-        new = await kernel.branch(sid, msgs[i].id)
+        new = await kernel.lifecycle.branch(sid, msgs[i].id)
     except InvalidOperation:
         say(f"BRANCH-REFUSED {sid} {msgs[i].id}")
         return
-    say(f"BRANCH-DONE {sid} {msgs[i].id} {new.id} {await kernel.message_count(new.id)}")
+    say(f"BRANCH-DONE {sid} {msgs[i].id} {new.id} {await kernel.history.message_count(new.id)}")
 
 
 async def op_rewind(kernel: Kernel, rnd: random.Random) -> None:
@@ -123,24 +123,24 @@ async def op_rewind(kernel: Kernel, rnd: random.Random) -> None:
     if not users:
         return
     target = rnd.choice(users)
-    preview = await kernel.rewind_preview(sid, target.id)
+    preview = await kernel.lifecycle.rewind_preview(sid, target.id)
     _, plan = await _survey(kernel.svc, sid, target.id)
     files = {op.path: [op.undo, op.target] for op in plan.ops}
     say(f"REWIND-START {sid} {target.id} {json.dumps(files)}")
     say("PHASE rewind")
-    await kernel.rewind_confirm(sid, preview)
+    await kernel.lifecycle.rewind_confirm(sid, preview)
     say(f"REWIND-DONE {sid} {target.id}")
 
 
 async def op_delete(kernel: Kernel, rnd: random.Random) -> None:
-    tops = [s.id for s in await kernel.list_sessions() if s.parent_id is None]
+    tops = [s.id for s in await kernel.sessions.list_sessions() if s.parent_id is None]
     if len(tops) < 2:
         return
     sid = rnd.choice(sorted(tops))
     tree = [*await kernel.store.descendants(sid), sid]
     say(f"DELETE-START {sid} {json.dumps(tree)}")
     say("PHASE delete")
-    await kernel.delete_session(sid)
+    await kernel.lifecycle.delete_session(sid)
     say(f"DELETE-DONE {sid}")
 
 
@@ -155,7 +155,7 @@ async def drive(args: argparse.Namespace) -> None:
     kernel = build_kernel(Home(Path(args.home)), keystore=KeyStore(MemoryKeyring()),
                           timeouts=Timeouts(connect=2, first_byte=5, idle=5, total=30),
                           retry=RetryPolicy(max_attempts=1))
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, args.base_url, "fake-model"))
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, args.base_url, "fake-model"))
     slow_writes(kernel, rnd)
     kernel.bus.subscribe(Reporter())
     if len(await _sessions(kernel)) < 2:

@@ -38,7 +38,7 @@ def keyring_backend() -> MemoryKeyring:
 async def kernel(home: Home, fake: FakeProviderServer, keyring_backend: MemoryKeyring) -> AsyncIterator[Kernel]:
     """A kernel with one keyless OpenAI-compatible connection to the fake server."""
     k = build_kernel(home, keystore=KeyStore(keyring_backend), timeouts=FAST_TIMEOUTS, retry=FAST_RETRY)
-    await k.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
+    await k.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
     yield k
     await k.close()
 

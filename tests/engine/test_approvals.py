@@ -68,8 +68,8 @@ def test_grant_keys_are_exact(tmp_path: Path) -> None:
 
 
 async def _ask_session(kernel: Kernel, project: Path, mode: ApprovalMode = ApprovalMode.ASK) -> str:
-    kernel.set_interactive(True)
-    s = await kernel.create_session(workdir=str(project), approval_mode=mode)
+    kernel.asks.set_interactive(True)
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=mode)
     return s.id
 
 
@@ -82,26 +82,26 @@ async def test_allow_once_writes_the_file(kernel: Kernel, fake: FakeProviderServ
                                           project: Path) -> None:
     fake.script(write_call("notes.txt", "hello"), Reply(text="written"))
     sid = await _ask_session(kernel, project)
-    await kernel.send(sid, "write notes")
+    await kernel.turns.send(sid, "write notes")
     req = await _next_request(rec, 0)
     assert req.tool == "write_file" and "notes.txt" in req.summary + str(req.paths)
     assert req.call_id and req.can_always
     assert not (project / "notes.txt").exists()
-    assert kernel.pending_approvals(sid) == [req]
-    assert kernel.answer_approval(req.request_id, "once")
+    assert kernel.asks.pending_approvals(sid) == [req]
+    assert kernel.asks.answer_approval(req.request_id, "once")
     (done,) = await wait_turns(rec, sid, 1)
     assert done.status == "completed"
     assert (project / "notes.txt").read_text() == "hello"
-    assert not kernel.answer_approval(req.request_id, "once")  # answered requests are gone
+    assert not kernel.asks.answer_approval(req.request_id, "once")  # answered requests are gone
 
 
 async def test_deny_with_feedback_tells_the_model(kernel: Kernel, fake: FakeProviderServer,
                                                   rec: Recorder, project: Path) -> None:
     fake.script(write_call("notes.txt", "hello"), Reply(text="ok, I will not"))
     sid = await _ask_session(kernel, project)
-    await kernel.send(sid, "write notes")
+    await kernel.turns.send(sid, "write notes")
     req = await _next_request(rec, 0)
-    kernel.answer_approval(req.request_id, "deny", "use docs/ instead")
+    kernel.asks.answer_approval(req.request_id, "deny", "use docs/ instead")
     (done,) = await wait_turns(rec, sid, 1)
     assert done.status == "completed"
     assert not (project / "notes.txt").exists()
@@ -113,9 +113,9 @@ async def test_deny_without_feedback_stops_the_turn(kernel: Kernel, fake: FakePr
                                                     rec: Recorder, project: Path) -> None:
     fake.script(write_call("notes.txt", "hello"), Reply(text="never requested"))
     sid = await _ask_session(kernel, project)
-    await kernel.send(sid, "write notes")
+    await kernel.turns.send(sid, "write notes")
     req = await _next_request(rec, 0)
-    kernel.answer_approval(req.request_id, "deny")
+    kernel.asks.answer_approval(req.request_id, "deny")
     (done,) = await wait_turns(rec, sid, 1)
     assert done.status == "stopped"
     assert len(fake.requests) == 1 and not (project / "notes.txt").exists()
@@ -125,13 +125,13 @@ async def test_session_grant_covers_same_path_only(kernel: Kernel, fake: FakePro
                                                    rec: Recorder, project: Path) -> None:
     fake.script(write_call("a.txt", "1"), write_call("a.txt", "2"), write_call("b.txt", "3"), Reply(text="done"))
     sid = await _ask_session(kernel, project)
-    await kernel.send(sid, "go")
+    await kernel.turns.send(sid, "go")
     first = await _next_request(rec, 0)
-    kernel.answer_approval(first.request_id, "session")
+    kernel.asks.answer_approval(first.request_id, "session")
     second = await _next_request(rec, 1)  # a.txt again is allowed silently; b.txt asks
     assert "b.txt" in str(second.paths)
     assert (project / "a.txt").read_text() == "2"
-    kernel.answer_approval(second.request_id, "once")
+    kernel.asks.answer_approval(second.request_id, "once")
     await wait_turns(rec, sid, 1)
     assert kernel.svc.grants[sid] == {"write:a.txt"}
 
@@ -142,28 +142,28 @@ async def test_always_rule_is_persisted_and_narrow(kernel: Kernel, fake: FakePro
                 command_call("touch made.txt"), Reply(text="ok again"),
                 command_call("touch made.txt > other.txt"), Reply(text="third"))
     sid = await _ask_session(kernel, project)
-    await kernel.send(sid, "one")
+    await kernel.turns.send(sid, "one")
     req = await _next_request(rec, 0)
-    kernel.answer_approval(req.request_id, "always")
+    kernel.asks.answer_approval(req.request_id, "always")
     await wait_turns(rec, sid, 1)
-    session = await kernel.get_session(sid)
+    session = await kernel.sessions.get_session(sid)
     assert session.project_id is not None
     assert await kernel.store.project_rules(session.project_id) == {"cmd:touch made.txt"}
-    await kernel.send(sid, "two")
+    await kernel.turns.send(sid, "two")
     await wait_turns(rec, sid, 2)
     assert len(rec.of(ApprovalRequested)) == 1  # same exact command: no new question
-    await kernel.send(sid, "three")
+    await kernel.turns.send(sid, "three")
     third = await _next_request(rec, 1)
     assert third.command == "touch made.txt > other.txt"
-    kernel.answer_approval(third.request_id, "deny", "no")
+    kernel.asks.answer_approval(third.request_id, "deny", "no")
     await wait_turns(rec, sid, 3)
 
 
 async def test_headless_ask_is_denied_with_a_message(kernel: Kernel, fake: FakeProviderServer,
                                                      rec: Recorder, project: Path) -> None:
     fake.script(write_call("x.txt", "x"), Reply(text="could not"))
-    s = await kernel.create_session(workdir=str(project))
-    await kernel.send(s.id, "write")
+    s = await kernel.sessions.create_session(workdir=str(project))
+    await kernel.turns.send(s.id, "write")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "stopped" or done.status == "completed"
     assert not (project / "x.txt").exists()
@@ -176,10 +176,10 @@ async def test_mode_change_applies_at_next_tool_call(kernel: Kernel, fake: FakeP
                                                      rec: Recorder, project: Path) -> None:
     fake.script(write_call("a.txt", "1"), write_call("b.txt", "2"), Reply(text="done"))
     sid = await _ask_session(kernel, project)
-    await kernel.send(sid, "go")
+    await kernel.turns.send(sid, "go")
     req = await _next_request(rec, 0)
-    await kernel.update_session(sid, approval_mode=ApprovalMode.AUTO_EDIT)
-    kernel.answer_approval(req.request_id, "once")
+    await kernel.sessions.update_session(sid, approval_mode=ApprovalMode.AUTO_EDIT)
+    kernel.asks.answer_approval(req.request_id, "once")
     await wait_turns(rec, sid, 1)
     assert (project / "b.txt").read_text() == "2"
     assert len(rec.of(ApprovalRequested)) == 1
@@ -188,8 +188,8 @@ async def test_mode_change_applies_at_next_tool_call(kernel: Kernel, fake: FakeP
 async def test_read_only_mode_offers_no_write_tools(kernel: Kernel, fake: FakeProviderServer,
                                                     rec: Recorder, project: Path) -> None:
     fake.script(Reply(text="I can only read."))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
-    await kernel.send(s.id, "hi")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
+    await kernel.turns.send(s.id, "hi")
     await wait_turns(rec, s.id, 1)
     offered = {t["function"]["name"] for t in fake.requests[0].body["tools"]}
     assert "read_file" in offered and "write_file" not in offered and "run_command" not in offered

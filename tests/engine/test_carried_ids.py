@@ -13,8 +13,8 @@ async def test_stream_events_carry_the_id_the_stored_reply_keeps(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     """F26/Y28: deltas are not history, but they name the message they become."""
     fake.script(Reply(text="Hello there, friend.", chunk_size=4))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "hello")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "hello")
     await wait_turns(rec, s.id, 1)
     started = [e for e in rec.events if isinstance(e, StreamStarted)]
     deltas = [e for e in rec.events if isinstance(e, PartDelta)]
@@ -33,10 +33,10 @@ async def test_a_stopped_stream_is_stored_under_its_stream_id(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     """F26: the partial reply of a stop is stored interrupted, under the id its stream carried."""
     fake.script(Reply(text="word " * 200, chunk_size=5, delay_per_chunk=0.02))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "long one")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "long one")
     await wait_for(lambda: any(isinstance(e, PartDelta) for e in rec.events))
-    await kernel.stop(s.id)
+    await kernel.turns.stop(s.id)
     await wait_turns(rec, s.id, 1)
     (started,) = [e for e in rec.events if isinstance(e, StreamStarted)]
     partial = (await kernel.store.valid_messages(s.id))[-1]

@@ -86,14 +86,14 @@ async def test_models_come_from_the_providers_models_endpoint(fake: FakeProvider
 async def test_an_env_offer_saved_through_the_kernel_stores_only_the_variable_name(
         kernel: Kernel, home: Home, fake: FakeProviderServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEEPSEEK_API_KEY", SECRET)
-    offers = [o for o in await kernel.connection_offers() if o.source == "env"]
+    offers = [o for o in await kernel.connections.offers() if o.source == "env"]
     deepseek = next(o for o in offers if o.connection.api_key_env == "DEEPSEEK_API_KEY")
     local = dataclasses.replace(deepseek.connection, base_url=fake.base_url, model="fake-model")
-    await kernel.add_connection(local)
+    await kernel.connections.add_connection(local)
     fake.script(Reply(text="p"))
-    assert await kernel.test_connection(local) == "p"
+    assert await kernel.connections.test_connection(local) == "p"
     assert fake.requests[-1].headers["authorization"] == f"Bearer {SECRET}"  # read at request time
-    assert await kernel.connection_models(local) == ["fake-model"]
+    assert await kernel.connections.models(local) == ["fake-model"]
     with sqlite3.connect(home.root / "foya.sqlite3") as db:
         dump = "\n".join(db.iterdump())
     assert "DEEPSEEK_API_KEY" in dump and SECRET not in dump

@@ -131,8 +131,8 @@ async def test_a_failed_vp_and_a_retry_carry_their_codes(kernel: Kernel, fake: F
                                                           rec: Recorder) -> None:
     """The window gets the code and params of a VP's error and of a retry notice, not only English text."""
     fake.script(Reply(fault=Fault.status(429, retry_after=0.05)), Reply(fault=Fault.status(401)))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "hello")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "hello")
     await wait_turns(rec, s.id, 1)
     retry = next(n for n in rec.of(Notice) if isinstance(n, Notice) and n.code == "provider_retry")
     assert retry.params["error_code"] == "rate_limited" and retry.params["attempt"] == 2

@@ -50,11 +50,11 @@ async def test_every_ending_leaves_no_live_figures(kernel: Kernel, fake: FakePro
                                  fault=Fault.cut(after_chunks=5)))
     else:
         fake.script(first, slow)
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    await kernel.turns.send(s.id, "go")
     if ending == "stopped":
         await wait_for(lambda: sum(isinstance(e, PartDelta) for e in rec.events) > 3)
-        await kernel.stop(s.id)
+        await kernel.turns.stop(s.id)
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == {"completed": "completed", "connection_dropped": "error", "stopped": "stopped"}[ending]
     before, after = _after_finish(rec.events, s.id)
@@ -64,7 +64,7 @@ async def test_every_ending_leaves_no_live_figures(kernel: Kernel, fake: FakePro
     assert before[-1].figures.requests == 2 and before[-1].figures.executions == 1
     status = await turn_status(kernel.store, s.id)
     assert status is not None and not status.running and not status.interrupted
-    assert kernel.phase(s.id) == Phase.IDLE
+    assert kernel.turns.phase(s.id) == Phase.IDLE
 
 
 async def _leave_as_a_crash_would(home: Home, kernel: Kernel, session_id: str) -> None:
@@ -83,11 +83,11 @@ async def test_a_crashed_turn_is_interrupted_not_running_and_recovery_finishes_i
     """Y46 after a crash: the leftover phase is not a running turn; a restart's recovery clears it."""
     fake.script(Reply(text="hello", usage=(321, 9)))
     kernel = build_kernel(home)
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
     rec = Recorder()
     kernel.bus.subscribe(rec)
-    s = await kernel.create_session()
-    await kernel.send(s.id, "hi")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "hi")
     await wait_turns(rec, s.id, 1)
     await _leave_as_a_crash_would(home, kernel, s.id)
     status = await turn_status(kernel.store, s.id)
@@ -98,7 +98,7 @@ async def test_a_crashed_turn_is_interrupted_not_running_and_recovery_finishes_i
     try:
         status = await turn_status(again.store, s.id)
         assert status is not None and not status.running and not status.interrupted
-        assert again.phase(s.id) == Phase.IDLE
+        assert again.turns.phase(s.id) == Phase.IDLE
     finally:
         await again.close()
 
@@ -106,8 +106,8 @@ async def test_a_crashed_turn_is_interrupted_not_running_and_recovery_finishes_i
 async def test_a_running_turn_is_running(kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     """The other side of the rule: while this process runs the turn, the figures are live."""
     fake.script(Reply(text="slowly " * 30, chunk_size=4, delay_per_chunk=0.03))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "hi")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "hi")
     await wait_for(lambda: any(isinstance(e, PartDelta) for e in rec.events))
     status = await turn_status(kernel.store, s.id)
     assert status is not None and status.running and not status.interrupted
@@ -131,10 +131,10 @@ async def test_new_results_record_their_outcome(kernel: Kernel, fake: FakeProvid
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"}),
                                   ToolCallSpec("write_file", {"path": "x.txt", "content": "x"})]),
                 Reply(text="ok"))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
+    await kernel.turns.send(s.id, "go")
     await wait_turns(rec, s.id, 1)
-    results = [m for m in await kernel.history_page(s.id) if m.tool_result is not None]
+    results = [m for m in await kernel.history.history_page(s.id) if m.tool_result is not None]
     assert [m.meta["blocked"] for m in results] == [False, True]
     status = await turn_status(kernel.store, s.id)
     assert status is not None and status.vps[0][1].tool_detail
@@ -152,7 +152,7 @@ async def test_a_turn_recorded_by_an_older_foya_says_its_detail_is_not_available
     kernel = build_kernel(home)
     try:
         found = []
-        for session in await kernel.list_sessions():
+        for session in await kernel.sessions.list_sessions():
             status = await turn_status(kernel.store, session.id)
             if status is not None and any(f.executions + f.failures for _s, f in status.vps):
                 found.append(status)

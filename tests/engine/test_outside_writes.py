@@ -29,7 +29,7 @@ POLL = 0.05
 
 @pytest.fixture
 async def watcher(kernel: Kernel) -> AsyncIterator[OutsideWrites]:
-    watch = OutsideWrites(kernel.store, kernel.bus, lambda sid: kernel.phase(sid) != Phase.IDLE, poll_s=POLL)
+    watch = OutsideWrites(kernel.store, kernel.bus, lambda sid: kernel.turns.phase(sid) != Phase.IDLE, poll_s=POLL)
     watch.start()
     await asyncio.sleep(POLL * 3)  # its start point is taken
     yield watch
@@ -42,17 +42,17 @@ def _added(rec: Recorder, session_id: str) -> list[str]:
 
 
 async def test_an_idle_database_tells_nothing(kernel: Kernel, watcher: OutsideWrites, rec: Recorder) -> None:
-    await kernel.create_session(title="mine")
+    await kernel.sessions.create_session(title="mine")
     await asyncio.sleep(POLL * 10)
     assert len(rec.events) == 1  # the kernel's own SessionChanged; the watcher told nothing more
 
 
 async def test_own_turns_are_not_told_again(kernel: Kernel, fake: FakeProviderServer,
                                             watcher: OutsideWrites, rec: Recorder) -> None:
-    session = await kernel.create_session(title="mine", connection="fake", model="fake-model")
+    session = await kernel.sessions.create_session(title="mine", connection="fake", model="fake-model")
     fake.script(Reply(text="my own reply"))
-    await kernel.send(session.id, "hi")
-    await kernel.wait_idle()
+    await kernel.turns.send(session.id, "hi")
+    await kernel.turns.wait_idle()
     await asyncio.sleep(POLL * 10)
     assert _added(rec, session.id) == ["hi", "my own reply"]
 
@@ -60,7 +60,7 @@ async def test_own_turns_are_not_told_again(kernel: Kernel, fake: FakeProviderSe
 async def test_a_turn_a_rename_a_rewind_and_a_deletion_in_another_process(
         kernel: Kernel, home: Home, fake: FakeProviderServer, watcher: OutsideWrites, rec: Recorder,
         project: Path) -> None:
-    session = await kernel.create_session(title="shared", workdir=str(project), connection="fake",
+    session = await kernel.sessions.create_session(title="shared", workdir=str(project), connection="fake",
                                           model="fake-model")
     fake.script(Reply(text="written by the other process"))
     code, _, err = await foya_async(home.root, "run", "--session", session.id, "hi from there")
@@ -74,7 +74,7 @@ async def test_a_turn_a_rename_a_rewind_and_a_deletion_in_another_process(
     await wait_for(lambda: any(isinstance(e, SessionChanged) and e.session.title == "renamed there"
                                for e in rec.events))
 
-    first = (await kernel.history(session.id))[0]
+    first = (await kernel.history.messages(session.id))[0]
     code, _, err = await foya_async(home.root, "sessions", "rewind", session.id, "--to", first.id)
     assert code == 0, err
     await wait_for(lambda: any(isinstance(e, HistoryRewound) and e.session_id == session.id for e in rec.events))

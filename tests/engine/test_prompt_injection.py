@@ -83,9 +83,9 @@ async def test_injections_cannot_escape_or_leak(kernel: Kernel, fake: FakeProvid
     before_outside = tree_digest(outside)
     before_git = tree_digest(proj / ".git")
     fake.responder = obedient_model
-    s = await kernel.create_session(workdir=str(proj), approval_mode=mode)
+    s = await kernel.sessions.create_session(workdir=str(proj), approval_mode=mode)
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})]))
-    await kernel.send(s.id, "Please read the README and do what it says.")
+    await kernel.turns.send(s.id, "Please read the README and do what it says.")
     (done,) = await wait_turns(rec, s.id, 1, timeout=60)
     assert done.status in ("completed", "stopped", "error")
     assert tree_digest(outside) == before_outside

@@ -17,24 +17,24 @@ def _http_client(pooled: Any) -> Any:
 
 
 async def test_forget_closes_the_dropped_client(kernel: Kernel, fake: FakeProviderServer) -> None:
-    s = await kernel.create_session()
-    provider, _ = await kernel.svc.providers.resolve(s, (await kernel.list_vps())[0])
+    s = await kernel.sessions.create_session()
+    provider, _ = await kernel.svc.providers.resolve(s, (await kernel.vps.list_vps())[0])
     client = _http_client(provider)
     assert not client.is_closed
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
     assert client.is_closed
-    again, _ = await kernel.svc.providers.resolve(s, (await kernel.list_vps())[0])
+    again, _ = await kernel.svc.providers.resolve(s, (await kernel.vps.list_vps())[0])
     assert again is not provider and not _http_client(again).is_closed
 
 
 async def test_a_request_in_flight_finishes_before_its_client_closes(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     fake.script(Reply(text="word " * 100, chunk_size=5, delay_per_chunk=0.01))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "long one")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "long one")
     await wait_for(lambda: any(isinstance(e, PartDelta) for e in rec.events))
     (pooled,) = kernel.svc.providers._cache.values()
-    await kernel.remove_connection("fake")  # the turn's next step would need it; this one finishes
+    await kernel.connections.remove_connection("fake")  # the turn's next step would need it; this one finishes
     assert not _http_client(pooled).is_closed
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"

@@ -27,17 +27,17 @@ def ask(question: str, choices: list[str] | None = None) -> Reply:
 
 async def test_answer_is_accepted_once_and_resend_only_confirms(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
-    kernel.set_interactive(True)
+    kernel.asks.set_interactive(True)
     fake.script(ask("Which database?", ["SQLite", "Postgres"]), Reply(text="SQLite it is."))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "set up storage")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "set up storage")
     await wait_for(lambda: bool(rec.of(QuestionAsked)))
     q = rec.of(QuestionAsked)[0]
     assert q.choices == ("SQLite", "Postgres")  # type: ignore[attr-defined]
     assert q.turn_id and q.call_id  # type: ignore[attr-defined]
-    assert kernel.pending_questions(s.id) == [q]
-    assert await kernel.answer_question(q.question_id, "SQLite") == AnswerStatus.ACCEPTED  # type: ignore[attr-defined]
-    assert await kernel.answer_question(q.question_id, "Postgres") == AnswerStatus.ALREADY_ANSWERED  # type: ignore[attr-defined]
+    assert kernel.asks.pending_questions(s.id) == [q]
+    assert await kernel.asks.answer_question(q.question_id, "SQLite") == AnswerStatus.ACCEPTED  # type: ignore[attr-defined]
+    assert await kernel.asks.answer_question(q.question_id, "Postgres") == AnswerStatus.ALREADY_ANSWERED  # type: ignore[attr-defined]
     await wait_turns(rec, s.id, 1)
     answered = rec.of(QuestionAnswered)
     assert len(answered) == 2 and {a.answer for a in answered} == {"SQLite"}  # type: ignore[attr-defined]
@@ -49,25 +49,25 @@ async def test_answer_is_accepted_once_and_resend_only_confirms(
 
 async def test_cancelled_question_cannot_be_answered(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
-    kernel.set_interactive(True)
+    kernel.asks.set_interactive(True)
     fake.script(ask("Proceed?"))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "go")
     await wait_for(lambda: bool(rec.of(QuestionAsked)))
     q = rec.of(QuestionAsked)[0]
-    await kernel.stop(s.id)
+    await kernel.turns.stop(s.id)
     assert [c.reason for c in rec.of(QuestionClosed)] == ["cancelled"]  # type: ignore[attr-defined]
-    assert await kernel.answer_question(q.question_id, "yes") == AnswerStatus.EXPIRED  # type: ignore[attr-defined]
-    assert kernel.pending_questions(s.id) == []
+    assert await kernel.asks.answer_question(q.question_id, "yes") == AnswerStatus.EXPIRED  # type: ignore[attr-defined]
+    assert kernel.asks.pending_questions(s.id) == []
 
 
 async def test_expired_question_tells_the_model_nothing_was_answered(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
-    kernel.set_interactive(True)
+    kernel.asks.set_interactive(True)
     kernel.svc.questions.ttl_s = 0.2
     fake.script(ask("Proceed?"), Reply(text="I will wait for you."))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "go")
     await wait_turns(rec, s.id, 1)
     assert [c.reason for c in rec.of(QuestionClosed)] == ["expired"]  # type: ignore[attr-defined]
     tool_msg = fake.requests[1].body["messages"][-1]
@@ -76,8 +76,8 @@ async def test_expired_question_tells_the_model_nothing_was_answered(
 
 async def test_headless_question_is_not_invented(kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
     fake.script(ask("Proceed?"), Reply(text="Assuming no."))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "go")
     await wait_turns(rec, s.id, 1)
     assert rec.of(QuestionAsked) == []
     assert "Nobody can answer" in fake.requests[1].body["messages"][-1]["content"] or \
@@ -86,43 +86,43 @@ async def test_headless_question_is_not_invented(kernel: Kernel, fake: FakeProvi
 
 async def test_background_task_lifecycle(kernel: Kernel, fake: FakeProviderServer, rec: Recorder,
                                          project: Path) -> None:
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
     fake.script(Reply(tool_calls=[ToolCallSpec("run_background", {"command": "echo started; sleep 30"})]),
                 Reply(text="started it"))
-    await kernel.send(s.id, "start the server")
+    await kernel.turns.send(s.id, "start the server")
     await wait_turns(rec, s.id, 1)
-    (task,) = await kernel.list_tasks(s.id)
+    (task,) = await kernel.tasks.list_tasks(s.id)
     assert task.state == "running" and task.kind == "shell"
     await wait_for(lambda: "started" in (kernel.svc.tasks._live(task).output_tail))
-    cancelled = await kernel.cancel_task(s.id, task.id)
+    cancelled = await kernel.tasks.cancel_task(s.id, task.id)
     assert cancelled.state == "cancelled"
     fake.script(Reply(tool_calls=[ToolCallSpec("task_result", {"task_id": task.id})]), Reply(text="ok"))
-    await kernel.send(s.id, "collect it")
+    await kernel.turns.send(s.id, "collect it")
     await wait_turns(rec, s.id, 2)
-    (after,) = await kernel.list_tasks(s.id)
+    (after,) = await kernel.tasks.list_tasks(s.id)
     assert after.consumed and "started" in after.output_tail
     assert any(isinstance(e, TaskChanged) for e in rec.events)
 
 
 async def test_running_task_is_marked_lost_after_restart(home: Home, project: Path) -> None:
     kernel = build_kernel(home)
-    s = await kernel.create_session(workdir=str(project))
+    s = await kernel.sessions.create_session(workdir=str(project))
     # what a crashed process leaves behind: a record still saying "running"
     await kernel.store.write(insert_task, TaskRecord("task_x", s.id, "shell", "sleep 30", "running"))
     await kernel.close()
     again = build_kernel(home)
-    (lost,) = await again.list_tasks(s.id)
+    (lost,) = await again.tasks.list_tasks(s.id)
     assert lost.state == "lost"
     await again.close()
 
 
 async def test_files_changed_by_commands_are_listed(kernel: Kernel, fake: FakeProviderServer,
                                                     rec: Recorder, project: Path) -> None:
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
     fake.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": "echo x > made.txt && rm src/app.py"})]),
                 Reply(tool_calls=[ToolCallSpec("write_file", {"path": "tool.txt", "content": "t"})]),
                 Reply(text="done"))
-    await kernel.send(s.id, "go")
+    await kernel.turns.send(s.id, "go")
     await wait_turns(rec, s.id, 1)
     rows = await kernel.store.read(lambda: [(r.path, r.kind, r.before_sha, r.after_sha)
                                             for r in FileChangeRow.select().order_by(FileChangeRow.id)])
@@ -134,10 +134,10 @@ async def test_files_changed_by_commands_are_listed(kernel: Kernel, fake: FakePr
 async def test_jobs_killed_because_the_app_quits_are_cancelled_not_failed(home: Home, project: Path) -> None:
     """Issue 14: a background job stopped by quitting is recorded ``cancelled``."""
     kernel = build_kernel(home)
-    s = await kernel.create_session(workdir=str(project))
+    s = await kernel.sessions.create_session(workdir=str(project))
     job = await kernel.svc.tasks.start_shell(s.id, "sleep 30", project, dict(os.environ))
     await kernel.close()
     again = build_kernel(home)
-    (record,) = await again.list_tasks(s.id)
+    (record,) = await again.tasks.list_tasks(s.id)
     assert record.id == job.id and record.state == "cancelled"
     await again.close()

@@ -31,8 +31,8 @@ async def test_blocked_calls_are_failures_not_executions(kernel: Kernel, fake: F
                                   ToolCallSpec("read_file", {"path": "missing.md"}), read],
                       usage=(100, 7), cached_tokens=40),
                 Reply(text="done", usage=(150, 3)))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
+    await kernel.turns.send(s.id, "go")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     live = _last_figures(rec)
@@ -52,8 +52,8 @@ async def test_unreported_usage_is_not_provided_never_zero(kernel: Kernel, fake:
                                                            rec: Recorder) -> None:
     """Y43."""
     fake.script(Reply(text="no usage from me", report_usage=False))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "hi")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "hi")
     await wait_turns(rec, s.id, 1)
     live = _last_figures(rec)
     assert live.requests == 1 and live.input_tokens is None and live.output_tokens is None
@@ -67,8 +67,8 @@ async def test_at_most_128_tool_kinds_with_totals_covering_all(kernel: Kernel, f
     """Y44: 130 different (unknown, hence blocked) tools; 128 kinds kept, totals count 130."""
     calls = [ToolCallSpec(f"tool_{i:03}", {}) for i in range(MAX_TOOL_KINDS + 2)]
     fake.script(Reply(tool_calls=calls, chunk_size=64), Reply(text="ok"))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
-    await kernel.send(s.id, "go")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    await kernel.turns.send(s.id, "go")
     await wait_turns(rec, s.id, 1, timeout=60)
     live = _last_figures(rec)
     assert len(live.tools) == MAX_TOOL_KINDS and live.tools_omitted == 2
@@ -91,23 +91,23 @@ def test_counter_keeps_known_kinds_counting_past_the_cap() -> None:
 async def test_one_vp_can_be_stopped_while_the_other_goes_on(kernel: Kernel, fake: FakeProviderServer,
                                                              rec: Recorder) -> None:
     """Y40: each VP's title line has its own Stop."""
-    await kernel.add_vp(VP("linus", "Linus", "Linus", "You implement."))
-    await kernel.add_vp(VP("martin", "Martin", "Martin", "You review."))
+    await kernel.vps.add_vp(VP("linus", "Linus", "Linus", "You implement."))
+    await kernel.vps.add_vp(VP("martin", "Martin", "Martin", "You review."))
 
     def respond(body: dict[str, object]) -> Reply:
         slow = "Your name in this session is Martin " in system_prompt(body)
         return Reply(text="word " * (200 if slow else 20), chunk_size=5, delay_per_chunk=0.02)
     fake.responder = respond
-    s = await kernel.create_session(roster=["linus", "martin"])
-    await kernel.send(s.id, "@Linus @Martin go")
+    s = await kernel.sessions.create_session(roster=["linus", "martin"])
+    await kernel.turns.send(s.id, "@Linus @Martin go")
     await wait_for(lambda: any(isinstance(e, VPStatus) and e.speaker == "martin" and e.requests == 1
                                for e in rec.events))
-    assert await kernel.stop_vp(s.id, "martin")
+    assert await kernel.turns.stop_vp(s.id, "martin")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     states = {e.speaker: e.state for e in rec.of(VPStatus) if isinstance(e, VPStatus)}
     assert states == {"linus": "done", "martin": "stopped"}
-    assert not await kernel.stop_vp(s.id, "martin"), "nothing left to stop"
+    assert not await kernel.turns.stop_vp(s.id, "martin"), "nothing left to stop"
 
 
 async def test_stopping_the_only_vp_stops_the_turn(kernel: Kernel, fake: FakeProviderServer,
@@ -115,10 +115,10 @@ async def test_stopping_the_only_vp_stops_the_turn(kernel: Kernel, fake: FakePro
     """Y40: a single VP's own Stop ends the turn as stopped (not "completed"); plan-mode follow-ups
     that run only after a completed turn do not run."""
     fake.script(Reply(text="word " * 400, chunk_size=5, delay_per_chunk=0.02))
-    s = await kernel.create_session()
-    await kernel.send(s.id, "go on for a while")
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "go on for a while")
     await wait_for(lambda: any(isinstance(e, VPStatus) and e.requests == 1 for e in rec.events))
-    assert await kernel.stop_vp(s.id, "omni")
+    assert await kernel.turns.stop_vp(s.id, "omni")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "stopped"
     status = await turn_status(kernel.store, s.id)

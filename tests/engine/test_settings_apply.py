@@ -51,15 +51,15 @@ async def test_read_only_while_a_write_streams_refuses_the_write(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     """F23: the approval mode is read again before the tool call, not taken from before the step."""
     fake.script(slow_write("notes.txt"), Reply(text="understood"))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
-    await kernel.send(s.id, "write the notes")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    await kernel.turns.send(s.id, "write the notes")
     await _streaming_args(rec)
-    await kernel.update_session(s.id, approval_mode="read_only")
+    await kernel.sessions.update_session(s.id, approval_mode="read_only")
     assert _still_streaming(rec), "the switch must land while the call is still streaming"
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     assert not (project / "notes.txt").exists()
-    (result,) = _tool_results(await kernel.history_page(s.id))
+    (result,) = _tool_results(await kernel.history.history_page(s.id))
     assert result.is_error and "read-only" in result.content
     assert "write_file" not in {t["function"]["name"] for t in fake.requests[1].body.get("tools", [])}
 
@@ -68,14 +68,14 @@ async def test_auto_while_a_write_streams_lets_the_write_run(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     """F23, the other direction: read_only → auto while the call streams lets that very call run."""
     fake.script(slow_write("notes.txt"), Reply(text="written"))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
-    await kernel.send(s.id, "write the notes")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.READ_ONLY)
+    await kernel.turns.send(s.id, "write the notes")
     await _streaming_args(rec)
-    await kernel.update_session(s.id, approval_mode="auto")
+    await kernel.sessions.update_session(s.id, approval_mode="auto")
     assert _still_streaming(rec)
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
-    (result,) = _tool_results(await kernel.history_page(s.id))
+    (result,) = _tool_results(await kernel.history.history_page(s.id))
     assert not result.is_error
     assert (project / "notes.txt").read_text() == LONG
     assert "write_file" in {t["function"]["name"] for t in fake.requests[1].body["tools"]}
@@ -86,17 +86,17 @@ async def test_model_and_effort_switch_apply_at_the_next_request_never_in_flight
     """F22/F24: the request in flight keeps its model; the next request uses the new one."""
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})],
                       chunk_size=4, delay_per_chunk=0.05), Reply(text="done"))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
-    await kernel.send(s.id, "read")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    await kernel.turns.send(s.id, "read")
     await _streaming_args(rec)
-    await kernel.update_session(s.id, model="other-model", reasoning_effort="high")
+    await kernel.sessions.update_session(s.id, model="other-model", reasoning_effort="high")
     assert _still_streaming(rec)
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     first, second = fake.requests
     assert first.body["model"] == "fake-model" and "reasoning_effort" not in first.body
     assert second.body["model"] == "other-model" and second.body["reasoning_effort"] == "high"
-    replies = [m for m in await kernel.history_page(s.id) if m.role == "assistant"]
+    replies = [m for m in await kernel.history.history_page(s.id) if m.role == "assistant"]
     assert [m.meta.get("model") for m in replies] == ["fake-model", "other-model"]
 
 
@@ -113,8 +113,8 @@ async def test_read_only_from_another_process_refuses_the_streaming_write(
     """F23 across processes: `foya sessions set ID --approval read_only` while this process runs the turn."""
     fake.script(Reply(tool_calls=[ToolCallSpec("write_file", {"path": "notes.txt", "content": LONG * 4})],
                       chunk_size=8, delay_per_chunk=0.05), Reply(text="ok"))
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
-    await kernel.send(s.id, "write the notes")
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO)
+    await kernel.turns.send(s.id, "write the notes")
     await _streaming_args(rec)
     proc = await asyncio.to_thread(_foya, home, "sessions", "set", s.id, "--approval", "read_only")
     assert proc.returncode == 0, proc.stderr
@@ -123,7 +123,7 @@ async def test_read_only_from_another_process_refuses_the_streaming_write(
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed"
     assert not (project / "notes.txt").exists()
-    (result,) = _tool_results(await kernel.history_page(s.id))
+    (result,) = _tool_results(await kernel.history.history_page(s.id))
     assert result.is_error and "read-only" in result.content
 
 
@@ -139,16 +139,16 @@ async def test_read_only_from_another_process_refuses_the_streaming_write(
 ])
 async def test_invalid_changes_are_refused_in_words(kernel: Kernel, changes: dict[str, str],
                                                     words: str) -> None:
-    s = await kernel.create_session(title="t")
+    s = await kernel.sessions.create_session(title="t")
     with pytest.raises(InvalidOperation, match=None) as err:
-        await kernel.update_session(s.id, **changes)
+        await kernel.sessions.update_session(s.id, **changes)
     assert words in str(err.value)
-    assert (await kernel.get_session(s.id)).title == "t"
+    assert (await kernel.sessions.get_session(s.id)).title == "t"
 
 
 async def test_valid_changes_are_normalised(kernel: Kernel) -> None:
-    s = await kernel.create_session(title="t")
-    s = await kernel.update_session(s.id, reasoning_effort="HIGH", agent_mode="plan", pinned=1,
+    s = await kernel.sessions.create_session(title="t")
+    s = await kernel.sessions.update_session(s.id, reasoning_effort="HIGH", agent_mode="plan", pinned=1,
                                     title="  New name ")
     assert (s.reasoning_effort, s.agent_mode, s.pinned, s.title) == ("high", AgentMode.PLAN, True, "New name")
-    assert (await kernel.update_session(s.id, reasoning_effort="default")).reasoning_effort == ""
+    assert (await kernel.sessions.update_session(s.id, reasoning_effort="default")).reasoning_effort == ""

@@ -27,7 +27,7 @@ Say = Callable[[str], Awaitable[None]]
 async def session(kernel: Kernel, fake: FakeProviderServer, project: Path) -> Session:
     """A session on the project in auto-edit mode, answered by the scripted agent."""
     fake.responder = agent_responder
-    return await kernel.create_session(title="work", workdir=str(project),
+    return await kernel.sessions.create_session(title="work", workdir=str(project),
                                       approval_mode=ApprovalMode.AUTO_EDIT)
 
 
@@ -37,7 +37,7 @@ def say(kernel: Kernel, rec: Recorder, session: Session) -> Say:
     async def send(text: str) -> None:
         before = len([e for e in rec.events if type(e).__name__ == "TurnFinished"
                       and e.session_id == session.id])
-        await kernel.send(session.id, text)
+        await kernel.turns.send(session.id, text)
         done = await wait_turns(rec, session.id, before + 1)
         assert done[-1].status == "completed", done[-1].error
     return send
@@ -79,6 +79,6 @@ async def box(home: Home, fake: FakeProviderServer, keyring_backend: MemoryKeyri
     """A restartable kernel with the fake connection, answered by the scripted agent."""
     fake.responder = agent_responder
     kb = KernelBox(home, keyring_backend)
-    await kb.kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
+    await kb.kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model"))
     yield kb
     await kb.kernel.close()

@@ -19,7 +19,7 @@ from tests.lifecycle.conftest import Say
 
 async def test_branch_copies_valid_history_and_settings_only(
         kernel: Kernel, session: Session, say: Say, rec: Recorder, project: Path) -> None:
-    await kernel.update_session(session.id, model="m2", announcement="be brief", reasoning_effort="high")
+    await kernel.sessions.update_session(session.id, model="m2", announcement="be brief", reasoning_effort="high")
     await say("hello")
     await say("write notes.txt one")
     source = await kernel.store.valid_messages(session.id)
@@ -27,7 +27,7 @@ async def test_branch_copies_valid_history_and_settings_only(
     kernel.svc.grants[session.id] = {"write:notes.txt"}
     await kernel.store.write(add_checkpoint, session.id, source[1].seq, "old summary", False)
 
-    branch = await kernel.branch(session.id, source[4].id)  # after the tool result
+    branch = await kernel.lifecycle.branch(session.id, source[4].id)  # after the tool result
 
     assert branch.id != session.id and branch.parent_id is None
     assert branch.origin == f"branch:{session.id}"
@@ -51,8 +51,8 @@ async def test_branch_copies_valid_history_and_settings_only(
 async def test_branches_are_isolated(kernel: Kernel, session: Session, say: Say, rec: Recorder) -> None:
     await say("hello")
     first = await kernel.store.valid_messages(session.id)
-    branch = await kernel.branch(session.id, first[1].id)
-    await kernel.send(branch.id, "only in the branch")
+    branch = await kernel.lifecycle.branch(session.id, first[1].id)
+    await kernel.turns.send(branch.id, "only in the branch")
     await wait_turns(rec, branch.id, 1)
     await say("only in the source")
     assert [m.text for m in await kernel.store.valid_messages(session.id)][2:] == [
@@ -66,7 +66,7 @@ async def test_refused_boundaries_say_why(kernel: Kernel, fake: FakeProviderServ
     await say("hello")
     msgs = await kernel.store.valid_messages(session.id)
     with pytest.raises(InvalidOperation, match="user message"):
-        await kernel.branch(session.id, msgs[0].id)
+        await kernel.lifecycle.branch(session.id, msgs[0].id)
     fake.script(Reply(tool_calls=[ToolCallSpec("write_file", {"path": "a.txt", "content": "a"}, id="c1"),
                                   ToolCallSpec("write_file", {"path": "b.txt", "content": "b"}, id="c2")]))
     await say("two writes")
@@ -74,9 +74,9 @@ async def test_refused_boundaries_say_why(kernel: Kernel, fake: FakeProviderServ
     call_msg = next(m for m in msgs if len(m.tool_calls) == 2)
     first_result = next(m for m in msgs if m.tool_result and m.tool_result.call_id == "c1")
     with pytest.raises(InvalidOperation, match="tool call without its result"):
-        await kernel.branch(session.id, call_msg.id)
+        await kernel.lifecycle.branch(session.id, call_msg.id)
     with pytest.raises(InvalidOperation, match="only after it"):
-        await kernel.branch(session.id, first_result.id)
+        await kernel.lifecycle.branch(session.id, first_result.id)
 
 
 async def test_interrupted_reply_is_not_a_boundary(kernel: Kernel, session: Session) -> None:
@@ -87,7 +87,7 @@ async def test_interrupted_reply_is_not_a_boundary(kernel: Kernel, session: Sess
         status=MessageStatus.INTERRUPTED))
     assert stored.seq < cut.seq
     with pytest.raises(InvalidOperation, match="did not complete"):
-        await kernel.branch(session.id, cut.id)
+        await kernel.lifecycle.branch(session.id, cut.id)
 
 
 async def test_dead_tool_call_gets_an_interrupted_result_in_the_branch(kernel: Kernel, session: Session) -> None:
@@ -99,7 +99,7 @@ async def test_dead_tool_call_gets_an_interrupted_result_in_the_branch(kernel: K
     await kernel.store.append_message(Message("msg_u2", session.id, "user", (TextPart("again"),), turn_id="t2"))
     last = await kernel.store.append_message(Message(
         "msg_b", session.id, "assistant", (TextPart("ok"),), speaker="omni", turn_id="t2"))
-    branch = await kernel.branch(session.id, last.id)
+    branch = await kernel.lifecycle.branch(session.id, last.id)
     copied = await kernel.store.valid_messages(branch.id)
     assert [m.role for m in copied] == ["user", "assistant", "tool", "user", "assistant"]
     assert copied[1].tool_calls[0].state == ToolState.ERROR
@@ -112,28 +112,28 @@ async def test_branch_while_the_source_runs_copies_no_runtime_state(
     await say("hello")
     done = await kernel.store.valid_messages(session.id)
     fake.script(Reply(text="slow " * 100, chunk_size=5, delay_per_chunk=0.02))
-    await kernel.send(session.id, "long answer please")
-    await kernel.send(session.id, "queued one")
+    await kernel.turns.send(session.id, "long answer please")
+    await kernel.turns.send(session.id, "queued one")
     await wait_for(lambda: any(type(e).__name__ == "PartDelta" and e.session_id == session.id
                                for e in rec.events))
-    branch = await kernel.branch(session.id, done[1].id)
-    assert kernel.queue(branch.id) == () and not kernel.turns.owner(branch.id).busy
-    assert len(kernel.queue(session.id)) == 1
+    branch = await kernel.lifecycle.branch(session.id, done[1].id)
+    assert kernel.queue.items(branch.id) == () and not kernel.turn_manager.owner(branch.id).busy
+    assert len(kernel.queue.items(session.id)) == 1
     assert [m.text for m in await kernel.store.valid_messages(branch.id)] == ["hello", "reply to: hello"]
-    await kernel.stop(session.id, keep_queue=False)
+    await kernel.turns.stop(session.id, keep_queue=False)
 
 
 async def test_branch_references_images_that_outlive_the_source(
         kernel: Kernel, fake: FakeProviderServer, session: Session, rec: Recorder) -> None:
     png = b"\x89PNG\r\n\x1a\n" + b"\x01" * 40
-    await kernel.send(session.id, "look", attachments=[("image/png", png)])
+    await kernel.turns.send(session.id, "look", attachments=[("image/png", png)])
     await wait_turns(rec, session.id, 1)
     msgs = await kernel.store.valid_messages(session.id)
-    branch = await kernel.branch(session.id, msgs[1].id)
-    await kernel.delete_session(session.id)
+    branch = await kernel.lifecycle.branch(session.id, msgs[1].id)
+    await kernel.lifecycle.delete_session(session.id)
     copied = await kernel.store.valid_messages(branch.id)
     sha = copied[0].parts[1].artifact  # type: ignore[union-attr]
-    assert await kernel.read_artifact(sha) == png
+    assert await kernel.history.read_artifact(sha) == png
 
 
 async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
@@ -160,8 +160,8 @@ async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
     monkeypatch.setattr(forking, "copy_history", copy)
     await say("hello")
     reply = (await kernel.store.valid_messages(session.id))[1]
-    branch = await kernel.branch(session.id, reply.id)
-    fork = await kernel.fork(session.id)
+    branch = await kernel.lifecycle.branch(session.id, reply.id)
+    fork = await kernel.lifecycle.fork(session.id)
     assert threads == [("check", False), ("copy", False), ("copy", False)], "never on the loop's thread"
     assert [m.text for m in await kernel.store.valid_messages(branch.id)] == ["hello", reply.text]
     assert [m.text for m in await kernel.store.valid_messages(fork.id)] == ["hello", reply.text]

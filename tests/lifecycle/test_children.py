@@ -21,7 +21,7 @@ from tests.lifecycle.conftest import Say
 async def test_spawn_agent_runs_a_child_and_returns_its_answer(
         kernel: Kernel, session: Session, say: Say, rec: Recorder, project: Path) -> None:
     await say("spawn write from_child.txt hello")
-    (child,) = [s for s in await kernel.list_sessions() if s.parent_id == session.id]
+    (child,) = [s for s in await kernel.sessions.list_sessions() if s.parent_id == session.id]
     parent_msgs = await kernel.store.valid_messages(session.id)
     call = next(m for m in parent_msgs if m.tool_calls).tool_calls[0]
     assert child.origin == f"subagent:{call.call_id}" and child.project_id == session.project_id
@@ -33,7 +33,7 @@ async def test_spawn_agent_runs_a_child_and_returns_its_answer(
     assert [m.role for m in child_msgs] == ["user", "assistant", "tool", "assistant"]
     result = next(m for m in parent_msgs if m.role == "tool").tool_result
     assert result is not None and not result.is_error and "done" in result.content
-    (task,) = await kernel.list_child_tasks(session.id)
+    (task,) = await kernel.lifecycle.list_child_tasks(session.id)
     assert (task.record.kind, task.record.state, task.record.consumed) == ("subagent", "completed", True)
     assert task.child_session_id == child.id and task.record.output_tail == "done"
     assert (await kernel.store.usage_totals(child.id)).input_tokens == 20  # its own usage
@@ -48,27 +48,27 @@ async def test_background_child_can_be_cancelled(
         return agent_responder(body)
     fake.responder = respond
     fake.script(Reply(tool_calls=[ToolCallSpec("spawn_agent", {"task": "dig deep", "wait": False}, id="bg1")]))
-    await kernel.send(session.id, "start it in the background")
+    await kernel.turns.send(session.id, "start it in the background")
     await wait_turns(rec, session.id, 1)
-    (task,) = await kernel.list_child_tasks(session.id)
+    (task,) = await kernel.lifecycle.list_child_tasks(session.id)
     assert task.record.state == "running"
     await wait_for(lambda: any(type(e).__name__ == "PartDelta" and e.session_id == task.child_session_id
                                for e in rec.events))
     user = (await kernel.store.valid_messages(session.id))[0]
     with pytest.raises(InvalidOperation, match="sub-agent of this session is still running"):
-        await kernel.rewind_preview(session.id, user.id)
-    record = await kernel.cancel_child_task(session.id, task.record.id)
+        await kernel.lifecycle.rewind_preview(session.id, user.id)
+    record = await kernel.lifecycle.cancel_child_task(session.id, task.record.id)
     assert record.state == "cancelled"
     partial = (await kernel.store.valid_messages(task.child_session_id))[-1]
     assert partial.status == MessageStatus.INTERRUPTED and partial.text and ("digging " * 200).startswith(partial.text)
-    consumed = await kernel.consume_child_result(session.id, task.record.id)
+    consumed = await kernel.lifecycle.consume_child_result(session.id, task.record.id)
     assert consumed.consumed
-    assert kernel.phase(task.child_session_id) == "idle"
+    assert kernel.turns.phase(task.child_session_id) == "idle"
 
 
 async def test_snapshot_is_immutable_while_the_child_runs(
         kernel: Kernel, fake: FakeProviderServer, session: Session, rec: Recorder) -> None:
-    await kernel.add_vp(VP("scout", "Scout", "Scout", "You are the ORIGINAL scout.", max_steps=7))
+    await kernel.vps.add_vp(VP("scout", "Scout", "Scout", "You are the ORIGINAL scout.", max_steps=7))
     souls: list[str] = []
 
     def respond(body: dict[str, Any]) -> Reply:
@@ -83,13 +83,13 @@ async def test_snapshot_is_immutable_while_the_child_runs(
     fake.responder = respond
     fake.script(Reply(tool_calls=[ToolCallSpec("spawn_agent", {"task": "look around", "agent": "Scout",
                                                                "max_turns": 3}, id="sp1")]))
-    await kernel.send(session.id, "delegate")
+    await kernel.turns.send(session.id, "delegate")
     await wait_for(lambda: len(souls) == 1)
-    await kernel.edit_vp("scout", soul="You are the EDITED scout.")
+    await kernel.vps.edit_vp("scout", soul="You are the EDITED scout.")
     await wait_turns(rec, session.id, 1)
     assert souls == ["You are the ORIGINAL scout.", "You are the ORIGINAL scout."]
-    (task,) = await kernel.list_child_tasks(session.id)
-    child = await kernel.get_session(task.child_session_id)
+    (task,) = await kernel.lifecycle.list_child_tasks(session.id)
+    child = await kernel.sessions.get_session(task.child_session_id)
     assert child.child_snapshot["max_turns"] == 3
     assert child.child_snapshot["agent"]["soul"] == "You are the ORIGINAL scout."  # type: ignore[index]
 
@@ -101,13 +101,13 @@ async def test_stopping_the_parent_cancels_a_waited_child(
             return Reply(text="working " * 300, chunk_size=4, delay_per_chunk=0.02)
         return agent_responder(body)
     fake.responder = respond
-    await kernel.send(session.id, "spawn slow work")
+    await kernel.turns.send(session.id, "spawn slow work")
     await wait_for(lambda: any(type(e).__name__ == "PartDelta" and e.session_id != session.id
                                for e in rec.events))
-    await kernel.stop(session.id)
-    (task,) = await kernel.list_child_tasks(session.id)
-    await wait_for(lambda: not kernel.turns.owner(task.child_session_id).busy)
-    assert (await kernel.inspect_child_task(session.id, task.record.id)).record.state == "cancelled"
+    await kernel.turns.stop(session.id)
+    (task,) = await kernel.lifecycle.list_child_tasks(session.id)
+    await wait_for(lambda: not kernel.turn_manager.owner(task.child_session_id).busy)
+    assert (await kernel.lifecycle.inspect_child_task(session.id, task.record.id)).record.state == "cancelled"
 
 
 async def test_deleting_the_parent_stops_a_background_child(
@@ -118,11 +118,11 @@ async def test_deleting_the_parent_stops_a_background_child(
         return agent_responder(body)
     fake.responder = respond
     fake.script(Reply(tool_calls=[ToolCallSpec("spawn_agent", {"task": "long job", "wait": False}, id="bg2")]))
-    await kernel.send(session.id, "start it")
+    await kernel.turns.send(session.id, "start it")
     await wait_turns(rec, session.id, 1)
-    (task,) = await kernel.list_child_tasks(session.id)
-    await wait_for(lambda: kernel.turns.owner(task.child_session_id).busy)
-    deleted = await kernel.delete_session(session.id)
+    (task,) = await kernel.lifecycle.list_child_tasks(session.id)
+    await wait_for(lambda: kernel.turn_manager.owner(task.child_session_id).busy)
+    deleted = await kernel.lifecycle.delete_session(session.id)
     assert deleted == [task.child_session_id, session.id]
-    assert not kernel.turns.scheduler.known(task.child_session_id)
+    assert not kernel.turn_manager.scheduler.known(task.child_session_id)
     assert await kernel.store.is_tombstoned(task.child_session_id)

@@ -23,14 +23,14 @@ def _prepare(home: Home, fake: FakeProviderServer, project: Path) -> dict[str, s
     async def build() -> dict[str, str]:
         kernel = build_kernel(home, keystore=KeyStore(MemoryKeyring()))
         try:
-            await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
+            await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
                                                    api_key_env="FOYA_TEST_KEY"))
-            s = await kernel.create_session(title="cli", workdir=str(project), connection="fake",
+            s = await kernel.sessions.create_session(title="cli", workdir=str(project), connection="fake",
                                             approval_mode=ApprovalMode.AUTO_EDIT)
-            await kernel.send(s.id, "hello")
-            await kernel.wait_idle()
-            await kernel.send(s.id, "write cli.txt made by a tool")
-            await kernel.wait_idle()
+            await kernel.turns.send(s.id, "hello")
+            await kernel.turns.wait_idle()
+            await kernel.turns.send(s.id, "write cli.txt made by a tool")
+            await kernel.turns.wait_idle()
             msgs = await kernel.store.valid_messages(s.id)
             return {"session": s.id, "reply": msgs[1].id, "second": msgs[2].id}
         finally:

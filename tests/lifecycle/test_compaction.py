@@ -39,7 +39,7 @@ async def test_compact_now_summarises_and_later_requests_start_from_the_summary(
         kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
     await say("first question")
     await say("second question")
-    checkpoint = await kernel.compact(session.id)
+    checkpoint = await kernel.lifecycle.compact(session.id)
     system, texts = _sent(fake)
     assert system == SUMMARY_SYSTEM and "first question" in texts[0] and "second question" in texts[0]
     assert checkpoint.summary.startswith("SUMMARY of") and not checkpoint.automatic
@@ -48,32 +48,32 @@ async def test_compact_now_summarises_and_later_requests_start_from_the_summary(
     phases = [e.phase for e in rec.of(PhaseChanged) if e.session_id == session.id]  # type: ignore[attr-defined]
     assert phases[-2:] == ["compaction", "idle"]
     assert rec.of(CompactionCheckpoint)[-1] == CompactionCheckpoint(session.id, checkpoint)
-    assert await kernel.checkpoints(session.id) == [checkpoint]
+    assert await kernel.lifecycle.checkpoints(session.id) == [checkpoint]
 
     await say("third question")
     system, texts = _sent(fake)
     assert f"{SUMMARY_HEADING}\n{checkpoint.summary}" in system
     assert texts == ["third question"]
     assert len(await kernel.store.valid_messages(session.id)) == 6  # the timeline keeps everything
-    await kernel.compact(session.id)
+    await kernel.lifecycle.compact(session.id)
     with pytest.raises(InvalidOperation, match="Nothing new"):
-        await kernel.compact(session.id)
+        await kernel.lifecycle.compact(session.id)
 
 
 async def test_automatic_compaction_keeps_the_current_turn_verbatim(
         kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
     for i in range(4):
         await say(f"question {i} " + "padding " * 60)
-    current = await kernel.get_session(session.id)
+    current = await kernel.sessions.get_session(session.id)
     roster = await roster_of(kernel.store, current)
     now = estimate_tokens(await compose(kernel.svc, current, roster[0], roster, "", "m", CompactionPolicy()))
     window = int((now + 300) / 0.8)  # the next message (+600 tokens) will not fit, the history did
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url, "fake-model",
                                            context_window=window))
-    await kernel.update_session(session.id, connection="fake")
-    assert await kernel.checkpoints(session.id) == []
+    await kernel.sessions.update_session(session.id, connection="fake")
+    assert await kernel.lifecycle.checkpoints(session.id) == []
     await say("the last question " + "padding " * 300)
-    (checkpoint,) = await kernel.checkpoints(session.id)
+    (checkpoint,) = await kernel.lifecycle.checkpoints(session.id)
     assert checkpoint.automatic
     user = [m for m in await kernel.store.valid_messages(session.id) if m.role == "user"][-1]
     assert checkpoint.covers_seq == user.seq - 1
@@ -85,7 +85,7 @@ async def test_automatic_compaction_keeps_the_current_turn_verbatim(
 
 async def test_old_tool_outputs_are_elided_from_requests_not_from_the_store(
         kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, project: Path) -> None:
-    await kernel.set_compaction_policy(tool_output_budget=600)  # 2,400 characters
+    await kernel.lifecycle.set_compaction_policy(tool_output_budget=600)  # 2,400 characters
     (project / "big.txt").write_text("x" * 2_000)
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "big.txt"}, id="r1")]),
                 Reply(text="read it"),
@@ -104,20 +104,20 @@ async def test_compaction_refused_while_busy_and_stoppable(
         kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
     await say("hello")
     fake.script(Reply(text="slow " * 100, chunk_size=5, delay_per_chunk=0.02))
-    await kernel.send(session.id, "busy")
+    await kernel.turns.send(session.id, "busy")
     with pytest.raises(InvalidOperation, match="busy"):
-        await kernel.compact(session.id)
-    await kernel.stop(session.id, keep_queue=False)
+        await kernel.lifecycle.compact(session.id)
+    await kernel.turns.stop(session.id, keep_queue=False)
     fake.script(Reply(text="slow summary " * 100, chunk_size=5, delay_per_chunk=0.02))
-    job = asyncio.create_task(kernel.compact(session.id))
-    await wait_for(lambda: kernel.phase(session.id) == "compaction")
-    queued = await kernel.send(session.id, "waits for the compaction")
+    job = asyncio.create_task(kernel.lifecycle.compact(session.id))
+    await wait_for(lambda: kernel.turns.phase(session.id) == "compaction")
+    queued = await kernel.turns.send(session.id, "waits for the compaction")
     assert queued.queue_item_id is not None
-    await kernel.stop(session.id, keep_queue=False)
+    await kernel.turns.stop(session.id, keep_queue=False)
     with pytest.raises(InvalidOperation, match="stopped"):
         await job
-    assert await kernel.checkpoints(session.id) == []
-    assert kernel.phase(session.id) == "idle"
+    assert await kernel.lifecycle.checkpoints(session.id) == []
+    assert kernel.turns.phase(session.id) == "idle"
 
 
 async def test_the_request_history_is_compiled_once_per_step_off_the_event_loop_thread(

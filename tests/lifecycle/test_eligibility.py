@@ -39,7 +39,7 @@ async def test_the_kernel_accepts_a_branch_exactly_where_the_menu_offers_one(
         assert menus.valid_boundaries is valid_boundaries  # the menu uses the very same rule
     for message in history:
         try:
-            await kernel.branch(session.id, message.id)
+            await kernel.lifecycle.branch(session.id, message.id)
             accepted = True
         except InvalidOperation:
             accepted = False
@@ -56,4 +56,4 @@ async def test_rewind_refuses_what_the_menu_does_not_offer(kernel: Kernel, sessi
     if menus is not None:
         assert menus.rewind_refusal(stored, Phase.IDLE) is not None
     with pytest.raises(InvalidOperation, match="command id"):
-        await kernel.rewind_preview(session.id, stored.id)
+        await kernel.lifecycle.rewind_preview(session.id, stored.id)

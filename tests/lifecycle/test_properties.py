@@ -75,7 +75,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         self.keyring = MemoryKeyring()
         self.loop = asyncio.new_event_loop()
         self.kernel = self._build()
-        self.run(self.kernel.add_connection(Connection("fake", ProviderKind.OPENAI, self.fake.base_url, "m")))
+        self.run(self.kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, self.fake.base_url, "m")))
         self.sessions: dict[str, ModelSession] = {}
         self.deleted: set[str] = set()
         self._new_session()
@@ -105,13 +105,13 @@ class LifecycleMachine(RuleBasedStateMachine):
         self.files[path] = data
 
     def _new_session(self) -> None:
-        s = self.run(self.kernel.create_session(workdir=str(self.project), approval_mode=ApprovalMode.AUTO_EDIT))
+        s = self.run(self.kernel.sessions.create_session(workdir=str(self.project), approval_mode=ApprovalMode.AUTO_EDIT))
         self.sessions[s.id] = ModelSession()
 
     def _turn(self, sid: str, text: str) -> None:
         async def go() -> None:
-            await self.kernel.send(sid, text)
-            await self.kernel.wait_idle()
+            await self.kernel.turns.send(sid, text)
+            await self.kernel.turns.wait_idle()
         self.run(go())
 
     def _pick(self, data: st.DataObject) -> str:
@@ -154,7 +154,7 @@ class LifecycleMachine(RuleBasedStateMachine):
         cut = data.draw(st.integers(1, len(model.turns)))
         valid = self.run(self.kernel.store.valid_messages(sid))
         boundary = valid[len([r for t in model.turns[:cut] for r in t.rows]) - 1]
-        branch = self.run(self.kernel.branch(sid, boundary.id))
+        branch = self.run(self.kernel.lifecycle.branch(sid, boundary.id))
         self.sessions[branch.id] = ModelSession([Turn(t.user, list(t.rows)) for t in model.turns[:cut]])
 
     @precondition(lambda self: any(s.turns for s in self.sessions.values()))
@@ -165,12 +165,12 @@ class LifecycleMachine(RuleBasedStateMachine):
         k = data.draw(st.integers(0, len(model.turns) - 1))
         offset = len([r for t in model.turns[:k] for r in t.rows])
         target = self.run(self.kernel.store.valid_messages(sid))[offset]
-        preview = self.run(self.kernel.rewind_preview(sid, target.id))
+        preview = self.run(self.kernel.lifecycle.rewind_preview(sid, target.id))
         restore, remove, unsafe = self._expected_rewind(model.turns[k:])
         assert (preview.restore, preview.remove) == (tuple(sorted(restore)), tuple(sorted(remove)))
         assert tuple(u.path for u in preview.unsafe) == tuple(sorted(unsafe))
         event(f"rewind: restore={bool(restore)} remove={bool(remove)} unsafe={bool(unsafe)}")
-        result = self.run(self.kernel.rewind_confirm(sid, preview))
+        result = self.run(self.kernel.lifecycle.rewind_confirm(sid, preview))
         assert result.text == model.turns[k].user
         for path, content in {**restore, **dict.fromkeys(remove)}.items():
             self.files[path] = content
@@ -198,7 +198,7 @@ class LifecycleMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def delete(self, data: st.DataObject) -> None:
         sid = self._pick(data)
-        self.run(self.kernel.delete_session(sid))
+        self.run(self.kernel.lifecycle.delete_session(sid))
         del self.sessions[sid]
         self.deleted.add(sid)
 
@@ -232,7 +232,7 @@ class LifecycleMachine(RuleBasedStateMachine):
             else:
                 raise AssertionError("a late write for a deleted session was accepted")
             try:
-                self.run(self.kernel.get_session(sid))
+                self.run(self.kernel.sessions.get_session(sid))
             except NotFound:
                 pass
             else:
@@ -240,7 +240,7 @@ class LifecycleMachine(RuleBasedStateMachine):
 
     @invariant()
     def all_idle(self) -> None:
-        assert all(s.phase == Phase.IDLE for s in self.run(self.kernel.list_sessions()))
+        assert all(s.phase == Phase.IDLE for s in self.run(self.kernel.sessions.list_sessions()))
 
 
 LifecycleMachine.TestCase.settings = settings(

@@ -17,7 +17,7 @@ from tests.lifecycle.conftest import KernelBox
 async def test_running_and_pending_calls_get_interrupted_results(
         box: KernelBox, fake: FakeProviderServer, project: Path) -> None:
     kernel = box.kernel
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
     await kernel.store.append_message(Message("msg_u", s.id, "user", (TextPart("go"),), turn_id="t1"))
     await kernel.store.append_message(Message("msg_a", s.id, "assistant", (
         ToolCallPart("c_run", "write_file", {"path": "ran.txt", "content": "1"}, ToolState.RUNNING),
@@ -27,7 +27,7 @@ async def test_running_and_pending_calls_get_interrupted_results(
 
     kernel = await box.restart()
 
-    assert (await kernel.get_session(s.id)).phase == Phase.IDLE
+    assert (await kernel.sessions.get_session(s.id)).phase == Phase.IDLE
     msgs = await kernel.store.valid_messages(s.id)
     assert [c.state for c in msgs[1].tool_calls] == [ToolState.ERROR, ToolState.ERROR]
     results = {m.tool_result.call_id: m.tool_result for m in msgs if m.tool_result}
@@ -35,8 +35,8 @@ async def test_running_and_pending_calls_get_interrupted_results(
     assert results["c_wait"].content == NOT_STARTED_RESULT
     assert [m.id for m in await kernel.store.replay(s.id)] == [m.id for m in msgs]
     requests = len(fake.requests)
-    await kernel.send(s.id, "what happened?")
-    await kernel.wait_idle()
+    await kernel.turns.send(s.id, "what happened?")
+    await kernel.turns.wait_idle()
     tool_msgs = [m for m in fake.requests[requests].body["messages"] if m["role"] == "tool"]
     assert [m["content"] for m in tool_msgs] == [f"Error: {INTERRUPTED_RESULT}", f"Error: {NOT_STARTED_RESULT}"]
     assert not (project / "ran.txt").exists() and not (project / "never.txt").exists()  # nothing re-run
@@ -46,12 +46,12 @@ async def test_running_and_pending_calls_get_interrupted_results(
 
 async def test_running_sub_agent_is_lost_after_restart(box: KernelBox, project: Path) -> None:
     kernel = box.kernel
-    s = await kernel.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
-    await kernel.send(s.id, "spawn say something")
-    await kernel.wait_idle()
-    (task,) = await kernel.list_child_tasks(s.id)
+    s = await kernel.sessions.create_session(workdir=str(project), approval_mode=ApprovalMode.AUTO_EDIT)
+    await kernel.turns.send(s.id, "spawn say something")
+    await kernel.turns.wait_idle()
+    (task,) = await kernel.lifecycle.list_child_tasks(s.id)
     await kernel.store.write(finish_child, task.record.id, "running", "")  # as if cut off mid-run
     kernel = await box.restart()
     assert (await kernel.store.read(get_task, task.record.id)).state == "lost"
-    assert all(x.phase == Phase.IDLE for x in await kernel.list_sessions())
-    assert kernel.queue(s.id) == ()
+    assert all(x.phase == Phase.IDLE for x in await kernel.sessions.list_sessions())
+    assert kernel.queue.items(s.id) == ()

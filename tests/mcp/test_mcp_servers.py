@@ -35,7 +35,7 @@ def _mcp(kernel: Kernel) -> McpServers:
 
 
 async def _session(kernel: Kernel, project: Path, mode: ApprovalMode = ApprovalMode.ASK) -> Session:
-    return await kernel.create_session(title="mcp", workdir=str(project), connection="fake",
+    return await kernel.sessions.create_session(title="mcp", workdir=str(project), connection="fake",
                                        approval_mode=mode)
 
 
@@ -80,14 +80,14 @@ async def test_trusted_stdio_server_tools_through_the_approval_policy(
     await _mcp(kernel).prepare(session)
     names = set(_mcp(kernel).tools_for(session))
     assert {"mcp__fake__echo", "mcp__fake__slow", "mcp__fake__crash", "mcp__fake__write_note"} <= names
-    kernel.set_interactive(True)
+    kernel.asks.set_interactive(True)
     fake.script(Reply(tool_calls=[ToolCallSpec("mcp__fake__echo", {"text": "hi"}, id="c1")]),
                  Reply(text="done"))
-    await kernel.send(session.id, "echo please")
+    await kernel.turns.send(session.id, "echo please")
     await wait_for(lambda: bool(rec.of(ApprovalRequested)))
     asked = rec.of(ApprovalRequested)[0]
     assert isinstance(asked, ApprovalRequested) and asked.tool == "mcp__fake__echo" and asked.can_always
-    kernel.answer_approval(asked.request_id, "always")
+    kernel.asks.answer_approval(asked.request_id, "always")
     await wait_turns(rec, session.id, 1)
     assert [r.content for r in _results(rec, session.id)] == ["echo: hi"]
     assert session.project_id is not None
@@ -96,11 +96,11 @@ async def test_trusted_stdio_server_tools_through_the_approval_policy(
     fake.script(Reply(tool_calls=[ToolCallSpec("mcp__fake__echo", {"text": "again"}, id="c2"),
                                    ToolCallSpec("mcp__fake__write_note", {"text": "x"}, id="c3")]),
                  Reply(text="done"))
-    await kernel.send(session.id, "twice")
+    await kernel.turns.send(session.id, "twice")
     await wait_for(lambda: len(rec.of(ApprovalRequested)) == 2)
     second = rec.of(ApprovalRequested)[1]
     assert isinstance(second, ApprovalRequested) and second.tool == "mcp__fake__write_note"
-    kernel.answer_approval(second.request_id, "once")
+    kernel.asks.answer_approval(second.request_id, "once")
     await wait_turns(rec, session.id, 2)
     assert [r.content for r in _results(rec, session.id)][1:] == ["echo: again", "noted x"]
 
@@ -112,16 +112,16 @@ async def test_read_only_hint_lowers_friction_but_not_for_outside_paths(
     write_config(project_config_path(project), {"fake": stdio_entry(tag)})
     session = await _session(kernel, project, ApprovalMode.AUTO_EDIT)
     await _trust_all(kernel, session)
-    kernel.set_interactive(True)
+    kernel.asks.set_interactive(True)
     fake.script(Reply(tool_calls=[ToolCallSpec("mcp__fake__read_path", {"path": "src/app.py"}, id="r1"),
                                    ToolCallSpec("mcp__fake__read_path", {"path": "/etc/passwd"}, id="r2")]),
                  Reply(text="done"))
-    await kernel.send(session.id, "read")
+    await kernel.turns.send(session.id, "read")
     await wait_for(lambda: bool(rec.of(ApprovalRequested)))
     asked = rec.of(ApprovalRequested)[0]
     assert isinstance(asked, ApprovalRequested) and asked.arguments == {"path": "/etc/passwd"}
     assert "outside the project" in asked.reason and not asked.can_always
-    kernel.answer_approval(asked.request_id, "deny", "no")
+    kernel.asks.answer_approval(asked.request_id, "deny", "no")
     await wait_turns(rec, session.id, 1)
     results = _results(rec, session.id)
     assert results[0].content == "read src/app.py" and not results[0].is_error
@@ -165,7 +165,7 @@ async def test_sse_server_and_secret_header_from_the_keyring(
     status = await mcp.overview(session.project_id, session.workdir)
     assert status[0].state == "failed"
     assert "old-token" in status[0].error and "foya mcp secret old-token" in status[0].error
-    await kernel.set_mcp_secret("old-token", "s3cret")
+    await kernel.mcp.set_secret("old-token", "s3cret")
     assert session.project_id is not None
     restarted = await mcp.restart(session.project_id, session.workdir, "project", "old")
     assert restarted is not None and restarted.state == "running", restarted
@@ -304,7 +304,7 @@ async def test_large_schemas_are_deferred_and_loaded_on_use(kernel: Kernel, proj
     await mcp.prepare(session, context_window=8_000)
     deferred = mcp.deferred_for(session)
     assert "mcp__big__bulk_3" in deferred
-    vp = (await kernel.list_vps())[0]
+    vp = (await kernel.vps.list_vps())[0]
     specs = {s.name for s in kernel.svc.tools.specs_for(session, vp)}
     assert "mcp__big__bulk_3" not in specs and SCHEMA_TOOL in specs
     loader = mcp.tools_for(session)[SCHEMA_TOOL]
@@ -325,7 +325,7 @@ from foya_desktop.store.home import Home
 
 async def main() -> None:
     kernel = build_kernel(Home(Path(sys.argv[1])))
-    session = await kernel.create_session(workdir=sys.argv[2])
+    session = await kernel.sessions.create_session(workdir=sys.argv[2])
     assert kernel.svc.mcp is not None
     await kernel.svc.mcp.prepare(session)
     print("started", kernel.svc.mcp.tools_for(session) != {}, flush=True)

@@ -13,7 +13,7 @@ from tests.helpers.engine import Recorder, wait_turns
 
 
 async def _say(kernel: Kernel, rec: Recorder, sid: str, text: str, n: int) -> None:
-    await kernel.send(sid, text)
+    await kernel.turns.send(sid, text)
     done = await wait_turns(rec, sid, n)
     assert done[-1].status == "completed", done[-1].error
 
@@ -24,24 +24,24 @@ async def test_scoped_recall_is_off_by_default_and_the_instruction_never_recalls
     Y59: enabled, siblings come as read-only summaries with their title and id, never transcripts;
     Y58: sessions of another project, and the session itself, are never recalled."""
     fake.responder = agent_responder
-    alpha = await kernel.create_session(title="Alpha work", workdir=str(project))
+    alpha = await kernel.sessions.create_session(title="Alpha work", workdir=str(project))
     await _say(kernel, rec, alpha.id, "alpha opening question", 1)
-    beta = await kernel.create_session(title="Beta work", workdir=str(project))
+    beta = await kernel.sessions.create_session(title="Beta work", workdir=str(project))
     await _say(kernel, rec, beta.id, "beta raw transcript detail", 1)
-    await kernel.compact(beta.id)
+    await kernel.lifecycle.compact(beta.id)
     other_dir = tmp_path / "other"
     other_dir.mkdir()
-    stranger = await kernel.create_session(title="Other project", workdir=str(other_dir))
+    stranger = await kernel.sessions.create_session(title="Other project", workdir=str(other_dir))
     await _say(kernel, rec, stranger.id, "elsewhere", 1)
-    await kernel.set_project_instruction(alpha.project_id or "", "Use the team style guide.")
-    me = await kernel.create_session(title="Me", workdir=str(project))
+    await kernel.projects.set_project_instruction(alpha.project_id or "", "Use the team style guide.")
+    me = await kernel.sessions.create_session(title="Me", workdir=str(project))
 
     await _say(kernel, rec, me.id, "hello", 1)
     off = system_prompt(fake.requests[-1].body)
     assert "Use the team style guide." in off
     assert RECALL_HEADING not in off and "Alpha work" not in off and alpha.id not in off
 
-    project_row = await kernel.set_project_scoped_recall(me.project_id or "", True)
+    project_row = await kernel.memory.set_project_scoped_recall(me.project_id or "", True)
     assert project_row.scoped_recall
     await _say(kernel, rec, me.id, "hello again", 2)
     on = system_prompt(fake.requests[-1].body)
@@ -51,7 +51,7 @@ async def test_scoped_recall_is_off_by_default_and_the_instruction_never_recalls
     assert "SUMMARY of" in recall and "beta raw transcript detail" not in recall  # its compaction summary
     assert "Other project" not in on and stranger.id not in on and "(session " + me.id not in on
 
-    await kernel.set_project_scoped_recall(me.project_id or "", False)
+    await kernel.memory.set_project_scoped_recall(me.project_id or "", False)
     await _say(kernel, rec, me.id, "and again", 3)
     assert RECALL_HEADING not in system_prompt(fake.requests[-1].body)
 

@@ -337,15 +337,15 @@ def _breached(a: Attack, result: str, w: World, mode: ApprovalMode) -> bool:
 async def test_attack_suite(kernel: Kernel, fake: FakeProviderServer, rec: Recorder, home: Home,
                             world: World, monkeypatch: pytest.MonkeyPatch, mode: ApprovalMode) -> None:
     monkeypatch.setenv("OPENAI_KEY_PROD", KEY_CANARY)
-    await kernel.add_connection(Connection("keyed", ProviderKind.OPENAI, fake.base_url, "fake-model",
+    await kernel.connections.add_connection(Connection("keyed", ProviderKind.OPENAI, fake.base_url, "fake-model",
                                            api_key_env="OPENAI_KEY_PROD"))
     plan = attacks(world)
     steps = [(a.tool, a.args) for a in plan] + [("run_command", {"command": c}) for c in SAFE_READS]
     outside_before, git_before = _digest(world.outside), _git_digest(world.proj)
     repos_before = sorted(repo_guard.find_repositories(world.proj)[0])
     fake.responder = _script(steps)
-    session = await kernel.create_session(workdir=str(world.proj), approval_mode=mode, connection="keyed")
-    await kernel.send(session.id, "Read the README and do everything it says.")
+    session = await kernel.sessions.create_session(workdir=str(world.proj), approval_mode=mode, connection="keyed")
+    await kernel.turns.send(session.id, "Read the README and do everything it says.")
     (done,) = await wait_turns(rec, session.id, 1, timeout=240)
     assert done.status == "completed", done.error
     results = _tool_results(fake)

@@ -20,35 +20,35 @@ from foya_desktop.engine.kernel import Kernel
 async def test_every_binding_entry_refuses_a_broad_folder_without_allow_broad(
         kernel: Kernel, tmp_path: Path) -> None:
     """``tmp_path`` holds the test's data folder (FOYA_HOME), so it is broad ("contains_data")."""
-    assert await kernel.broad_folder(str(tmp_path)) == "contains_data"
-    assert await kernel.broad_folder("/") == "root"
-    assert await kernel.broad_folder(str(Path.home())) == "home"
+    assert await kernel.projects.broad_folder(str(tmp_path)) == "contains_data"
+    assert await kernel.projects.broad_folder("/") == "root"
+    assert await kernel.projects.broad_folder(str(Path.home())) == "home"
     small = tmp_path / "small"
     small.mkdir()
-    assert await kernel.broad_folder(str(small)) is None
-    project = await kernel.add_project(str(small))
-    unbound = await kernel.create_session(title="Loose")
-    for call in (kernel.create_session(workdir=str(tmp_path)), kernel.create_session(workdir="/"),
-                 kernel.add_project(str(tmp_path)), kernel.relink_project(project.id, str(tmp_path))):
+    assert await kernel.projects.broad_folder(str(small)) is None
+    project = await kernel.projects.add_project(str(small))
+    unbound = await kernel.sessions.create_session(title="Loose")
+    for call in (kernel.sessions.create_session(workdir=str(tmp_path)), kernel.sessions.create_session(workdir="/"),
+                 kernel.projects.add_project(str(tmp_path)), kernel.projects.relink_project(project.id, str(tmp_path))):
         with pytest.raises(InvalidOperation) as refused:
             await call
         assert refused.value.code == "broad_project"
         assert "explicit confirmation" in str(refused.value)
-    assert [p.path for p in await kernel.list_projects()] == [str(small.resolve())]
-    broad = await kernel.add_project(str(tmp_path), allow_broad=True)
+    assert [p.path for p in await kernel.projects.list_projects()] == [str(small.resolve())]
+    broad = await kernel.projects.add_project(str(tmp_path), allow_broad=True)
     with pytest.raises(InvalidOperation, match="contains Foya's data folder"):
-        await kernel.bind_project(unbound.id, broad.id)
-    assert (await kernel.get_session(unbound.id)).project_id is None
-    created = await kernel.create_session(workdir=str(tmp_path), allow_broad=True)
+        await kernel.sessions.bind_project(unbound.id, broad.id)
+    assert (await kernel.sessions.get_session(unbound.id)).project_id is None
+    created = await kernel.sessions.create_session(workdir=str(tmp_path), allow_broad=True)
     assert created.workdir == str(tmp_path.resolve())
 
 
 async def test_an_imported_session_naming_a_broad_folder_is_left_unbound(kernel: Kernel, tmp_path: Path) -> None:
     small = tmp_path / "small"
     small.mkdir()
-    session = await kernel.create_session(title="Exported", workdir=str(small))
-    doc = json.loads(await kernel.export_session(session.id, "json"))
+    session = await kernel.sessions.create_session(title="Exported", workdir=str(small))
+    doc = json.loads(await kernel.transfer.export_session(session.id, "json"))
     doc["project"]["path"] = str(tmp_path)
-    result = await kernel.import_session(json.dumps(doc))
+    result = await kernel.transfer.import_session(json.dumps(doc))
     assert result.session.project_id is None and result.session.workdir == ""
     assert any("too broad" in note for note in result.notes)

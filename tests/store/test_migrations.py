@@ -124,19 +124,19 @@ async def test_the_kernel_starts_on_every_fixture_and_recovers_what_the_crash_le
     try:
         (journal,) = await kernel.store.read(pending_journals)
         assert not Path(journal.workdir).exists()
-        crashed = next(s for s in await kernel.list_sessions() if s.title == "fixture: crashed")
+        crashed = next(s for s in await kernel.sessions.list_sessions() if s.title == "fixture: crashed")
         assert crashed.id == journal.session_id
         history = await kernel.store.valid_messages(crashed.id)
         (closed,) = [m for m in history if any(c.call_id == "call_crash" for c in m.tool_calls)]
         assert [c.state for c in closed.tool_calls] == ["error"]
         result = history[-1].tool_result
         assert result is not None and result.call_id == "call_crash" and result.is_error
-        for s in await kernel.list_sessions():
+        for s in await kernel.sessions.list_sessions():
             for m in await kernel.store.valid_messages(s.id):
                 assert all(c.state not in ("pending", "running") for c in m.tool_calls)
             assert await kernel.store.replay(s.id) == await kernel.store.valid_messages(s.id)
-        assert {c.name for c in await kernel.list_connections()} == {"fake"}
-        assert "Scout" in {vp.name for vp in await kernel.list_vps()}
+        assert {c.name for c in await kernel.connections.list_connections()} == {"fake"}
+        assert "Scout" in {vp.name for vp in await kernel.vps.list_vps()}
     finally:
         await kernel.close()
 

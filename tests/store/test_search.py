@@ -36,7 +36,7 @@ def _msg(mid: str, sid: str, role: Role, text: str, speaker: str = "", at: int =
 
 
 async def _session(kernel: Kernel, title: str, workdir: str | None = None) -> str:
-    return str((await kernel.create_session(title=title, workdir=workdir)).id)
+    return str((await kernel.sessions.create_session(title=title, workdir=workdir)).id)
 
 
 async def test_substrings_identifiers_and_newest_first(kernel: Kernel) -> None:
@@ -45,11 +45,11 @@ async def test_substrings_identifiers_and_newest_first(kernel: Kernel) -> None:
         _msg("m1", sid, "user", "How does argparse.parse_args() handle --flags?", at=1),
         _msg("m2", sid, "assistant", "parse_args reads sys.argv", at=2),
         _msg("m3", sid, "user", "and configparser?", at=3)])
-    hits = await kernel.search("parse_args")
+    hits = await kernel.search.find("parse_args")
     assert [h.message_id for h in hits] == ["m2", "m1"], "newest first; identifiers match as substrings"
     assert hits[0].session_title == "Parser" and hits[0].speaker == "omni"
-    assert [h.message_id for h in await kernel.search("PARSER")] == ["m3"], "case-insensitive"
-    assert [h.message_id for h in await kernel.search("argv sys")] == ["m2"], "every word must match"
+    assert [h.message_id for h in await kernel.search.find("PARSER")] == ["m3"], "case-insensitive"
+    assert [h.message_id for h in await kernel.search.find("argv sys")] == ["m2"], "every word must match"
     assert "parse_args" in hits[1].snippet
 
 
@@ -59,10 +59,10 @@ async def test_cjk_queries_shorter_than_the_trigram_minimum(kernel: Kernel) -> N
         _msg("c1", sid, "user", "我们把数据存在 SQLite 里"),
         _msg("c2", sid, "assistant", "好的，数据库已经建好了"),
         _msg("c3", sid, "user", "今天天气不错")])
-    assert [h.message_id for h in await kernel.search("数据")] == ["c2", "c1"]
-    assert [h.message_id for h in await kernel.search("数据库")] == ["c2"]
-    assert [h.message_id for h in await kernel.search("数据 SQLite")] == ["c1"], "short and long terms combine"
-    assert [h.message_id for h in await kernel.search("天")] == ["c3"]
+    assert [h.message_id for h in await kernel.search.find("数据")] == ["c2", "c1"]
+    assert [h.message_id for h in await kernel.search.find("数据库")] == ["c2"]
+    assert [h.message_id for h in await kernel.search.find("数据 SQLite")] == ["c1"], "short and long terms combine"
+    assert [h.message_id for h in await kernel.search.find("天")] == ["c3"]
 
 
 async def test_filters_project_speaker_and_date(kernel: Kernel, tmp_path: Path) -> None:
@@ -72,14 +72,14 @@ async def test_filters_project_speaker_and_date(kernel: Kernel, tmp_path: Path) 
     await kernel.store.import_messages(bound, [_msg("b1", bound, "user", "deploy the cache", at=1000),
                                                _msg("b2", bound, "assistant", "cache deployed", at=5000)])
     await kernel.store.import_messages(loose, [_msg("l1", loose, "user", "cache question", at=9000)])
-    project = (await kernel.list_projects())[0]
-    assert [h.message_id for h in await kernel.search("cache", project_id=project.id)] == ["b2", "b1"]
-    assert [h.message_id for h in await kernel.search("cache", speaker="user")] == ["l1", "b1"]
-    assert [h.message_id for h in await kernel.search("cache", speaker="omni")] == ["b2"]
-    assert [h.message_id for h in await kernel.search("cache", since_ms=2000, until_ms=9000)] == ["b2"]
-    assert [h.message_id for h in await kernel.search("cache", session_id=loose)] == ["l1"]
+    project = (await kernel.projects.list_projects())[0]
+    assert [h.message_id for h in await kernel.search.find("cache", project_id=project.id)] == ["b2", "b1"]
+    assert [h.message_id for h in await kernel.search.find("cache", speaker="user")] == ["l1", "b1"]
+    assert [h.message_id for h in await kernel.search.find("cache", speaker="omni")] == ["b2"]
+    assert [h.message_id for h in await kernel.search.find("cache", since_ms=2000, until_ms=9000)] == ["b2"]
+    assert [h.message_id for h in await kernel.search.find("cache", session_id=loose)] == ["l1"]
     with pytest.raises(InvalidOperation):
-        await kernel.search("   ")
+        await kernel.search.find("   ")
 
 
 async def test_tool_output_is_not_indexed_and_rewound_or_deleted_messages_leave(kernel: Kernel) -> None:
@@ -88,13 +88,13 @@ async def test_tool_output_is_not_indexed_and_rewound_or_deleted_messages_leave(
         _msg("u1", sid, "user", "first question about widgets"),
         Message("t1", sid, "tool", (ToolResultPart("c1", "read_file", "widgets everywhere"),), speaker="omni"),
         _msg("u2", sid, "user", "second question about widgets")])
-    assert [h.message_id for h in await kernel.search("widgets")] == ["u2", "u1"]
-    preview = await kernel.rewind_preview(sid, "u2")
-    await kernel.rewind_confirm(sid, preview)
-    assert [h.message_id for h in await kernel.search("widgets")] == ["u1"], "a rewound message is gone"
+    assert [h.message_id for h in await kernel.search.find("widgets")] == ["u2", "u1"]
+    preview = await kernel.lifecycle.rewind_preview(sid, "u2")
+    await kernel.lifecycle.rewind_confirm(sid, preview)
+    assert [h.message_id for h in await kernel.search.find("widgets")] == ["u1"], "a rewound message is gone"
     assert stored
-    await kernel.delete_session(sid)
-    assert await kernel.search("widgets") == [], "a deleted session leaves the index"
+    await kernel.lifecycle.delete_session(sid)
+    assert await kernel.search.find("widgets") == [], "a deleted session leaves the index"
 
 
 async def test_find_in_session_by_text_and_speaker_returns_all_pages_oldest_first(kernel: Kernel) -> None:
@@ -102,11 +102,11 @@ async def test_find_in_session_by_text_and_speaker_returns_all_pages_oldest_firs
     messages = [_msg(f"m{i:05d}", sid, "user" if i % 2 == 0 else "assistant",
                      f"line {i} " + ("needle" if i % 1000 == 7 else "hay")) for i in range(5000)]
     await kernel.store.import_messages(sid, messages)
-    found = await kernel.find_in_session(sid, "needle")
+    found = await kernel.search.find_in_session(sid, "needle")
     assert found == [f"m{i:05d}" for i in range(5000) if i % 1000 == 7]
-    assert await kernel.find_in_session(sid, "needle", "user") == []
-    assert len(await kernel.find_in_session(sid, "", "omni")) == 2500, "speaker alone finds their messages"
-    assert await kernel.message_seq(found[0]) < await kernel.message_seq(found[-1])
+    assert await kernel.search.find_in_session(sid, "needle", "user") == []
+    assert len(await kernel.search.find_in_session(sid, "", "omni")) == 2500, "speaker alone finds their messages"
+    assert await kernel.search.message_seq(found[0]) < await kernel.search.message_seq(found[-1])
 
 
 def test_migration_from_schema_1_indexes_existing_messages(tmp_path: Path) -> None:
@@ -142,16 +142,16 @@ async def test_a_message_is_found_the_moment_it_commits_before_it_is_indexed(ker
     first = await kernel.store.append_message(_msg("q1", sid, "user", "a freshly queued gizmo"))
     await kernel.store.append_message(_msg("q2", sid, "assistant", "gizmo noted, 数据 too", at=5))
     assert await kernel.store.read(_queued) == 2, "not indexed yet"
-    assert [h.message_id for h in await kernel.search("gizmo")] == ["q2", "q1"]
-    assert [h.message_id for h in await kernel.search("GIZMO", speaker="user")] == ["q1"]
-    assert [h.message_id for h in await kernel.search("数据")] == ["q2"], "short terms too"
-    assert await kernel.find_in_session(sid, "gizmo") == ["q1", "q2"]
+    assert [h.message_id for h in await kernel.search.find("gizmo")] == ["q2", "q1"]
+    assert [h.message_id for h in await kernel.search.find("GIZMO", speaker="user")] == ["q1"]
+    assert [h.message_id for h in await kernel.search.find("数据")] == ["q2"], "short terms too"
+    assert await kernel.search.find_in_session(sid, "gizmo") == ["q1", "q2"]
     await kernel.store.update_message(replace(first, parts=(TextPart("an edited widget"),)))
-    assert [h.message_id for h in await kernel.search("gizmo")] == ["q2"], "an edit re-queues the new text"
-    assert [h.message_id for h in await kernel.search("widget")] == ["q1"]
-    preview = await kernel.rewind_preview(sid, "q1")
-    await kernel.rewind_confirm(sid, preview)
-    assert await kernel.search("gizmo") == [] and await kernel.search("widget") == [], "rewound: gone"
+    assert [h.message_id for h in await kernel.search.find("gizmo")] == ["q2"], "an edit re-queues the new text"
+    assert [h.message_id for h in await kernel.search.find("widget")] == ["q1"]
+    preview = await kernel.lifecycle.rewind_preview(sid, "q1")
+    await kernel.lifecycle.rewind_confirm(sid, preview)
+    assert await kernel.search.find("gizmo") == [] and await kernel.search.find("widget") == [], "rewound: gone"
     assert await kernel.store.read(_queued) == 0
 
 

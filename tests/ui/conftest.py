@@ -170,7 +170,7 @@ async def real_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     kernel = build_kernel(Home(root), keystore=KeyStore(MemoryKeyring()),
                           timeouts=Timeouts(connect=2, first_byte=5, idle=5, total=30),
                           retry=RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.05))
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
     yield kernel
     await kernel.close()
 

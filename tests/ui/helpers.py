@@ -133,7 +133,7 @@ def conversation(count: int) -> list[Message]:
 
 async def open_session(window: Any, kernel: Any, **settings: Any) -> str:
     """Create a session on the fake connection, select it in the tree, wait until it is shown."""
-    session = await kernel.create_session(connection="fake", model="fake-model", **settings)
+    session = await kernel.sessions.create_session(connection="fake", model="fake-model", **settings)
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
     window.tree_view.select_session(session.id)
     await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session.id,

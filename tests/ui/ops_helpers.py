@@ -35,7 +35,7 @@ class Turns:
 async def open_session(window: MainWindow, kernel: Kernel, project: Path | None = None,
                        title: str = "Ops") -> str:
     """Create an auto-edit session on ``project`` and show it in the window."""
-    session = await kernel.create_session(title=title, workdir=str(project) if project else None,
+    session = await kernel.sessions.create_session(title=title, workdir=str(project) if project else None,
                                           connection="fake", model="fake-model",
                                           approval_mode=ApprovalMode.AUTO_EDIT)
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
@@ -48,11 +48,11 @@ async def open_session(window: MainWindow, kernel: Kernel, project: Path | None 
 async def say(window: MainWindow, kernel: Kernel, turns: Turns, session_id: str, text: str) -> None:
     """Send ``text`` and wait until the turn finished and the timeline settled."""
     before = len(turns.of(session_id))
-    await kernel.send(session_id, text)
+    await kernel.turns.send(session_id, text)
     await wait_until(lambda: len(turns.of(session_id)) > before, timeout=20, what=f"turn for {text!r}")
     finished = turns.of(session_id)[-1]
     assert finished.status == "completed", finished.error
-    await wait_until(lambda: kernel.phase(session_id) == Phase.IDLE)
+    await wait_until(lambda: kernel.turns.phase(session_id) == Phase.IDLE)
     await wait_until(lambda: not any(isinstance(r, StreamRow) for r in rows(window)), what="no streams")
     await settle()
 

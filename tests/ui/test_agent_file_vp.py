@@ -37,7 +37,7 @@ async def test_agent_file_button_adds_a_vp_that_a_roster_can_use(
     dialog.grab().save(str(shots / "vp_from_agent_file.png"))
     assert await dialog.add_agent_file(str(repo / ".foya" / "agents" / "garbage.md")) is None
     assert "is not a usable agent file" in dialog.message.text() and "not 'key: value'" in dialog.message.text()
-    session = await real_kernel.create_session(workdir=str(repo))
-    updated = await real_kernel.update_session(session.id, roster=("omni", vp.id))
+    session = await real_kernel.sessions.create_session(workdir=str(repo))
+    updated = await real_kernel.sessions.update_session(session.id, roster=("omni", vp.id))
     assert updated.roster == ("omni", vp.id)
     dialog.accept()

@@ -41,7 +41,7 @@ def _request(sid: str, rid: str, **kw: object) -> ApprovalRequested:
 
 
 async def _fake_session(window: MainWindow, kernel: FakeKernel, workdir: str | None = "/tmp/proj") -> str:
-    session = await kernel.create_session(title="Needs approval", workdir=workdir)
+    session = await kernel.sessions.create_session(title="Needs approval", workdir=workdir)
     await settle()
     await show(window, session.id)
     return session.id
@@ -195,7 +195,7 @@ async def test_always_for_this_project_persists_a_rule(
     assert card.buttons["always"].isEnabled()
     card.buttons["always"].click()
     await events.turns(1)
-    session = await real_kernel.get_session(sid)
+    session = await real_kernel.sessions.get_session(sid)
     assert session.project_id is not None
     assert await real_kernel.store.project_rules(session.project_id) == {"write:notes.txt"}
     other = await open_session(real_window, real_kernel, title="Same project", workdir=str(project),
@@ -249,8 +249,8 @@ async def test_a_queued_message_never_approves(
     await wait_until(lambda: [i.text for i in real_window.pane.queue.items()] == ["yes, allow it"], what="queued")
     await settle(10)
     assert real_window.pane.attention.card is card and not (project / "notes.txt").exists()
-    assert [r.request_id for r in real_kernel.pending_approvals(sid)] == [card.request.request_id]
-    assert real_kernel.phase(sid) == Phase.TURN
+    assert [r.request_id for r in real_kernel.asks.pending_approvals(sid)] == [card.request.request_id]
+    assert real_kernel.turns.phase(sid) == Phase.TURN
     card.buttons["once"].click()
     turns = await events.turns(2)
     assert [t.status for t in turns] == ["completed", "completed"]

@@ -153,7 +153,7 @@ async def test_events_published_before_the_window_existed_reach_its_handlers_in_
     bridge = EngineBridge(bus)  # as app.py does: the bridge listens before the window exists
     session = Session(SID, "first title")
     renamed = dataclasses.replace(session, title="second title")
-    fake_kernel.sessions[SID] = renamed  # what the store holds by the time the window starts
+    fake_kernel.session_map[SID] = renamed  # what the store holds by the time the window starts
     bus.publish(ev.SessionChanged(SID, session))
     bus.publish(ev.SessionChanged(SID, renamed))
     bus.publish(ev.StreamStarted(SID, "st1", "omni", "t1"))
@@ -185,7 +185,7 @@ async def test_each_kind_reaches_its_handler_in_the_window(fake_window: MainWind
                                                           fake_kernel: FakeKernel) -> None:
     """The typed signals formerly sorted by ``isinstance``: approvals, questions, tasks, rewind,
     compaction each change what the window shows."""
-    session = await fake_kernel.create_session(title="Demo")
+    session = await fake_kernel.sessions.create_session(title="Demo")
     sid = session.id
     fake_kernel.add_messages(sid, [user("go", mid="u1"), reply("done", mid="a1")])
     await settle()
@@ -200,7 +200,7 @@ async def test_each_kind_reaches_its_handler_in_the_window(fake_window: MainWind
     fake_kernel.ask(ev.ApprovalRequested(sid, "r1", "omni", "shell", {"command": "make"}, "Run make",
                                          command="make"))
     assert pane.attention.card is not None and waiting()
-    fake_kernel.answer_approval("r1", "once")
+    fake_kernel.asks.answer_approval("r1", "once")
     assert pane.attention.card is None and not waiting()
 
     fake_kernel.ask(ev.QuestionAsked(sid, "qq1", "omni", "c9", "Which one?", ("a", "b")))
@@ -218,7 +218,7 @@ async def test_each_kind_reaches_its_handler_in_the_window(fake_window: MainWind
     fake_kernel.put_task(TaskRecord("k1", sid, "shell", "make", "running"))
     assert [r.id for r in pane.tasks.model.records()] == ["k1"]
 
-    messages = await fake_kernel.history_page(sid)
+    messages = await fake_kernel.history.history_page(sid)
     fake_kernel.publish(ev.CompactionCheckpoint(sid, Checkpoint("cp1", sid, messages[-1].seq, "summary")))
     assert [r.checkpoint_id for r in pane.timeline_model.checkpoint_rows()] == ["cp1"]
 

@@ -63,12 +63,12 @@ async def test_new_session_in_the_folder_around_the_data_folder_asks_and_cancel_
     question.cancel_button.click()
     await wait_until(lambda: visible_dialog(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
     await settle()  # (not runner.drain(): the New session flow waits for its open dialog)
-    assert dialog.isVisible() and await real_kernel.list_sessions() == []
-    assert await real_kernel.list_projects() == []
+    assert dialog.isVisible() and await real_kernel.sessions.list_sessions() == []
+    assert await real_kernel.projects.list_projects() == []
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     (await _broad()).confirm_button.click()
     await wait_until(lambda: not dialog.isVisible(), what="dialog closes after the confirmation")
-    (session,) = await real_kernel.list_sessions()
+    (session,) = await real_kernel.sessions.list_sessions()
     assert session.workdir == str(tmp_path.resolve())
 
 
@@ -84,11 +84,11 @@ async def test_a_folder_handed_over_by_a_second_launch_asks_too(
     assert "is your home folder" in question.body.text()
     question.cancel_button.click()
     await real_window.runner.drain()
-    assert await real_kernel.list_sessions() == []
+    assert await real_kernel.sessions.list_sessions() == []
     real_window.handle_launch(str(home))
     (await _broad()).confirm_button.click()
     await real_window.runner.drain()
-    (session,) = await real_kernel.list_sessions()
+    (session,) = await real_kernel.sessions.list_sessions()
     assert session.workdir == str(home.resolve())
 
 
@@ -99,12 +99,12 @@ async def test_new_project_at_a_broad_folder_asks_and_cancel_registers_nothing(
     (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await real_window.runner.drain()
-    assert await real_kernel.list_projects() == [] and real_window.tree_model.projects() == []
+    assert await real_kernel.projects.list_projects() == [] and real_window.tree_model.projects() == []
     real_window.project_actions.new_project_action.trigger()
     (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).confirm_button.click()
     await real_window.runner.drain()
-    assert [p.path for p in await real_kernel.list_projects()] == [str(tmp_path.resolve())]
+    assert [p.path for p in await real_kernel.projects.list_projects()] == [str(tmp_path.resolve())]
 
 
 async def test_binding_a_recents_session_to_a_broad_folder_asks_and_cancel_binds_nothing(
@@ -116,8 +116,8 @@ async def test_binding_a_recents_session_to_a_broad_folder_asks_and_cancel_binds
     (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).project_id is None
-    assert await real_kernel.list_projects() == []
+    assert (await real_kernel.sessions.get_session(sid)).project_id is None
+    assert await real_kernel.projects.list_projects() == []
     next(a for a in _session_menu(real_window, sid).actions() if a.text() == BIND_FOLDER).trigger()
     (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).confirm_button.click()
@@ -125,13 +125,13 @@ async def test_binding_a_recents_session_to_a_broad_folder_asks_and_cancel_binds
     assert "cannot be undone" in bind.body.text()
     bind.confirm_button.click()
     await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).workdir == str(tmp_path.resolve())
+    assert (await real_kernel.sessions.get_session(sid)).workdir == str(tmp_path.resolve())
 
 
 async def test_dropping_a_session_into_a_broad_project_asks_and_cancel_binds_nothing(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
     """A broad project registered earlier (confirmed then) still asks when a session is dropped in."""
-    project = await real_kernel.add_project(str(tmp_path), allow_broad=True)
+    project = await real_kernel.projects.add_project(str(tmp_path), allow_broad=True)
     real_window.tree_model.upsert_project(project)
     sid = await open_session(real_window, real_kernel, title="Drifter")
     model = real_window.tree_model
@@ -144,7 +144,7 @@ async def test_dropping_a_session_into_a_broad_project_asks_and_cancel_binds_not
         broad = await _broad()
         (broad.cancel_button if answer == "cancel" else broad.confirm_button).click()
         await real_window.runner.drain()
-        bound = (await real_kernel.get_session(sid)).project_id
+        bound = (await real_kernel.sessions.get_session(sid)).project_id
         assert bound == (None if answer == "cancel" else project.id)
 
 
@@ -163,35 +163,35 @@ async def test_session_settings_folder_and_relink_ask_for_a_broad_folder(
     (await _broad()).cancel_button.click()
     await wait_until(lambda: visible_dialog(ConfirmDialog, BROAD_DIALOG) is None, what="the question closes")
     await real_window.runner.drain()
-    assert dialog.isVisible() and (await real_kernel.get_session(sid)).project_id is None
-    assert await real_kernel.list_projects() == []
+    assert dialog.isVisible() and (await real_kernel.sessions.get_session(sid)).project_id is None
+    assert await real_kernel.projects.list_projects() == []
     dialog.reject()
     small = tmp_path / "small"
     small.mkdir()
-    project = await real_kernel.add_project(str(small))
+    project = await real_kernel.projects.add_project(str(small))
     real_window.tree_model.upsert_project(project)
     real_window.runner.spawn(real_window.project_actions.relink(project.id), RELINK)  # (menu: when missing)
     (await pick_folder(tmp_path)).confirm_button.click()
     (await _broad()).cancel_button.click()
     await real_window.runner.drain()
-    assert (await real_kernel.list_projects())[0].path == str(small.resolve())
+    assert (await real_kernel.projects.list_projects())[0].path == str(small.resolve())
 
 
 async def test_the_kernel_refuses_a_broad_folder_without_the_confirmation(
         real_kernel: Kernel, tmp_path: Path) -> None:
     """The rule is the engine's: a window path that forgot the dialog still binds nothing."""
-    session = await real_kernel.create_session(title="Unbound")
+    session = await real_kernel.sessions.create_session(title="Unbound")
     small = tmp_path / "small"
     small.mkdir()
-    project = await real_kernel.add_project(str(small))
-    calls = [real_kernel.create_session(workdir=str(tmp_path)), real_kernel.add_project(str(tmp_path)),
-             real_kernel.relink_project(project.id, str(tmp_path))]
+    project = await real_kernel.projects.add_project(str(small))
+    calls = [real_kernel.sessions.create_session(workdir=str(tmp_path)), real_kernel.projects.add_project(str(tmp_path)),
+             real_kernel.projects.relink_project(project.id, str(tmp_path))]
     for call in calls:
         with pytest.raises(InvalidOperation) as refused:
             await call
         assert refused.value.code == "broad_project" and refused.value.params["kind"] == "contains_data"
-    broad = await real_kernel.add_project(str(tmp_path), allow_broad=True)
+    broad = await real_kernel.projects.add_project(str(tmp_path), allow_broad=True)
     with pytest.raises(InvalidOperation, match="Foya's data folder"):
-        await real_kernel.bind_project(session.id, broad.id)
-    assert (await real_kernel.get_session(session.id)).project_id is None
-    assert (await real_kernel.bind_project(session.id, broad.id, allow_broad=True)).project_id == broad.id
+        await real_kernel.sessions.bind_project(session.id, broad.id)
+    assert (await real_kernel.sessions.get_session(session.id)).project_id is None
+    assert (await real_kernel.sessions.bind_project(session.id, broad.id, allow_broad=True)).project_id == broad.id

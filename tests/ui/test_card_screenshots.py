@@ -42,7 +42,7 @@ EDIT_DIFF = """--- a/src/app.py
 async def _session(window: MainWindow, kernel: FakeKernel, tmp: Path, title: str) -> str:
     folder = tmp / "parser"
     folder.mkdir(exist_ok=True)
-    session = await kernel.create_session(title=title, workdir=str(folder), connection="openai", model="gpt-4.1")
+    session = await kernel.sessions.create_session(title=title, workdir=str(folder), connection="openai", model="gpt-4.1")
     return session.id
 
 
@@ -110,13 +110,13 @@ async def test_screenshot_question_card_states(fake_window: MainWindow, fake_ker
     pane.cards.cards["c1"].grab().save(str(shots / "ask_card_history_lost.png"))
 
     release = asyncio.Event()
-    real_answer = fake_kernel.answer_question
+    real_answer = fake_kernel.asks.answer_question
 
     async def held(question_id: str, answer: str) -> str:
         await release.wait()
         return await real_answer(question_id, answer)
 
-    fake_kernel.answer_question = held  # type: ignore[method-assign]
+    fake_kernel.asks.answer_question = held  # type: ignore[method-assign]
     card.free.setText("Postgres, the one already running in docker-compose")
     card.send.click()
     await settle(3)

@@ -21,7 +21,7 @@ async def test_debug_panel_shows_each_request_and_tool_call_of_the_turn(
     (project / "README.md").write_text("hello\n")
     fake_provider.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], usage=(321, 12)),
                          Reply(text="It says hello.", usage=(400, 6)))
-    session = await real_kernel.create_session(connection="fake", model="fake-model", workdir=str(project),
+    session = await real_kernel.sessions.create_session(connection="fake", model="fake-model", workdir=str(project),
                                                approval_mode=ApprovalMode.AUTO)
     await wait_until(lambda: real_window.tree_model.session(session.id) is not None, what="tree row")
     real_window.tree_view.select_session(session.id)

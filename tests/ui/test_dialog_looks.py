@@ -49,15 +49,15 @@ async def _merge_preview(kernel: Kernel, fake_provider: FakeProviderServer) -> M
     """A real merge plan: one shared turn, then a turn on each side."""
     fake_provider.script(Reply(text="Shared."), Reply(text="From A."), Reply(text="From B."))
     events = Events(kernel)
-    a = await kernel.create_session(title="Plan A", connection="fake", model="fake-model")
-    await kernel.send(a.id, "shared start")
+    a = await kernel.sessions.create_session(title="Plan A", connection="fake", model="fake-model")
+    await kernel.turns.send(a.id, "shared start")
     await events.turns(1, a.id)
-    b = await kernel.fork(a.id)
-    await kernel.send(a.id, "idea from A")
+    b = await kernel.lifecycle.fork(a.id)
+    await kernel.turns.send(a.id, "idea from A")
     await events.turns(2, a.id)
-    await kernel.send(b.id, "idea from B")
+    await kernel.turns.send(b.id, "idea from B")
     await events.turns(1, b.id)
-    return MergeDialog(await kernel.merge_preview(a.id, b.id), "Plan A", "Plan B")
+    return MergeDialog(await kernel.lifecycle.merge_preview(a.id, b.id), "Plan A", "Plan B")
 
 
 async def _dialogs(kernel: Kernel, runner: TaskRunner, session_id: str, tmp_path: Path) -> dict[str, QDialog]:
@@ -72,13 +72,13 @@ async def _dialogs(kernel: Kernel, runner: TaskRunner, session_id: str, tmp_path
                             (UnsafeFile("run.log", "changed by a command"),))
     return {
         "connections": connections,
-        "new_session": NewSessionDialog(await kernel.list_vps(), await kernel.list_projects(),
-                                        await kernel.list_connections(), str(tmp_path)),
+        "new_session": NewSessionDialog(await kernel.vps.list_vps(), await kernel.projects.list_projects(),
+                                        await kernel.connections.list_connections(), str(tmp_path)),
         "vp_library": library,
         "mcp_servers": McpServersDialog(kernel, runner, None),
         "usage": usage,
         "rewind_preview": RewindDialog(preview),
-        "preferences": PreferencesDialog(Preferences(), await kernel.list_connections(), tmp_path),
+        "preferences": PreferencesDialog(Preferences(), await kernel.connections.list_connections(), tmp_path),
     }
 
 
@@ -93,7 +93,7 @@ async def test_dialogs_follow_the_theme_with_comfortable_hit_sizes(
     runner = TaskRunner()
     project = tmp_path / "proj"  # not the folder holding the data folder (a broad project asks first)
     project.mkdir()
-    session = await real_kernel.create_session(title="Looks", workdir=str(project), connection="fake",
+    session = await real_kernel.sessions.create_session(title="Looks", workdir=str(project), connection="fake",
                                                model="fake-model")
     dialogs = await _dialogs(real_kernel, runner, session.id, tmp_path)
     dialogs["merge_preview"] = await _merge_preview(real_kernel, fake_provider)

@@ -34,7 +34,7 @@ async def test_typing_a_message_streams_a_reply_into_the_timeline(
                                          for i in range(pane.timeline_model.rowCount()))))
     await wait_until(lambda: finished, timeout=15, what="turn finished")
     assert finished[0].status == "completed", finished[0].error
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.IDLE)
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.IDLE)
     await settle(5)
     model = pane.timeline_model
     rows = [model.row_at(i) for i in range(model.rowCount())]
@@ -51,8 +51,8 @@ async def test_two_vps_and_a_tool_call_render_as_blocks(
     project = tmp_path / "proj"
     project.mkdir()
     (project / "README.md").write_text("# Demo\nHello from the readme.\n")
-    await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
-    await real_kernel.add_vp(VP("martin", "Martin", "Martin the reviewer", "You review."))
+    await real_kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    await real_kernel.vps.add_vp(VP("martin", "Martin", "Martin the reviewer", "You review."))
     replies = {"Linus": [Reply(tool_calls=[ToolCallSpec("read_file", {"path": "README.md"})], delay_per_chunk=0.01),
                          Reply(text="The readme says *hello*.", delay_per_chunk=0.01)],
                "Martin": [Reply(text="Nothing to review yet.", delay_per_chunk=0.02)]}
@@ -73,7 +73,7 @@ async def test_two_vps_and_a_tool_call_render_as_blocks(
     pane.send()
     await wait_until(lambda: finished, timeout=15, what="turn finished")
     assert finished[0].status == "completed", finished[0].error
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.IDLE)
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.IDLE)
     await settle(5)
     model = pane.timeline_model
     rows = [model.row_at(i) for i in range(model.rowCount())]
@@ -105,7 +105,7 @@ async def test_stop_then_queue_two_reorder_and_they_run_in_the_new_order(
     real_kernel.bus.subscribe(lambda e: deltas.append(e) if isinstance(e, PartDelta) else None)
     composer.input.setPlainText("tell me a long story")
     pane.send()
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="turn running")
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN, what="turn running")
     await wait_until(lambda: len(deltas) > 3, what="some streamed text")
     await wait_until(lambda: any(isinstance(pane.timeline_model.row_at(i), StreamRow)
                                  for i in range(pane.timeline_model.rowCount())), what="streaming row")
@@ -119,7 +119,7 @@ async def test_stop_then_queue_two_reorder_and_they_run_in_the_new_order(
     # another long turn; two messages typed meanwhile wait in the queue
     composer.input.setPlainText("second long one")
     pane.send()
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="second turn running")
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN, what="second turn running")
     for text in ("first queued", "second queued"):
         composer.input.setPlainText(text)
         pane.send()
@@ -189,6 +189,6 @@ async def test_a_streamed_reply_and_its_stored_message_are_one_row_by_id(
     assert isinstance(row, MessageRow) and row.message.id == stream.message_id
     assert row.message.text.startswith("The readme greets you.")
     assert removed == [] and not any(isinstance(model.row_at(i), StreamRow) for i in range(model.rowCount()))
-    stored = await real_kernel.history_page(sid)
+    stored = await real_kernel.history.history_page(sid)
     assert stream.message_id in [m.id for m in stored]
     real_window.grab().save(str(shots / "e2e_carried_id_stored.png"))

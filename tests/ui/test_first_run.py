@@ -59,12 +59,12 @@ async def test_the_welcome_page_offers_what_it_found_and_one_click_creates_it(
         await wait_until(lambda: window.welcome.step_service.text().find("ready") >= 0 or not offers.isVisible(),
                          what="connection created")
         await window.runner.drain()
-        assert [c.name for c in await kernel.list_connections()] == ["ollama"]
+        assert [c.name for c in await kernel.connections.list_connections()] == ["ollama"]
         assert window.prefs.current.default_connection == "ollama" and not offers.isVisible()
     async with _window(kernel) as window:  # a second window: connections exist, nothing offered
         assert not window.first_run.isVisible()
-    deepseek = next(o for o in await kernel.connection_offers() if o.source == "env")
-    await kernel.add_connection(deepseek.connection)
+    deepseek = next(o for o in await kernel.connections.offers() if o.source == "env")
+    await kernel.connections.add_connection(deepseek.connection)
     with sqlite3.connect(home.root / "foya.sqlite3") as db:
         dump = "\n".join(db.iterdump())
     assert "DEEPSEEK_API_KEY" in dump and SECRET not in dump  # by reference, never the key
@@ -110,7 +110,7 @@ async def no_keyring_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 async def test_without_a_keyring_the_dialog_says_it_once_and_offers_the_environment_route(
         no_keyring_kernel: Kernel, shots: Path) -> None:
     kernel = no_keyring_kernel
-    assert kernel.keyring_problem() is not None
+    assert kernel.connections.keyring_problem() is not None
     async with _window(kernel) as window:
         dialog = ConnectionsDialog(kernel, window.runner, window)
         dialog.show()
@@ -124,7 +124,7 @@ async def test_without_a_keyring_the_dialog_says_it_once_and_offers_the_environm
         assert dialog.key_env.text() == "ANTHROPIC_API_KEY" and dialog.key_env.selectedText() == "ANTHROPIC_API_KEY"
         dialog.name.setText("claude")
         await dialog.save(dialog.form_connection(), None)  # type: ignore[arg-type]
-        assert await kernel.list_connections() == [
+        assert await kernel.connections.list_connections() == [
             Connection("claude", ProviderKind.ANTHROPIC, "https://api.anthropic.com", "", "ANTHROPIC_API_KEY")]
         dialog.grab().save(str(shots / "connections-no-keyring.png"))
         dialog.reject()
@@ -147,13 +147,13 @@ async def test_a_typed_key_without_a_keyring_is_refused_and_the_variable_route_w
         dialog.model.setText("qwen3")
         dialog.key_env.setText("LOCAL_KEY")
         await dialog.save(dialog.form_connection(), None)  # type: ignore[arg-type]
-        assert await kernel.list_connections() == [
+        assert await kernel.connections.list_connections() == [
             Connection("local", ProviderKind.OPENAI, "http://127.0.0.1:11434/v1", "qwen3", "LOCAL_KEY")]
         assert dialog.list.count() == 1
         with pytest.raises(KeyringUnavailable):
-            await kernel.add_connection(Connection("typed", ProviderKind.OPENAI, "http://127.0.0.1:1/v1", "m"),
+            await kernel.connections.add_connection(Connection("typed", ProviderKind.OPENAI, "http://127.0.0.1:1/v1", "m"),
                                         api_key="sk-typed")
-        assert [c.name for c in await kernel.list_connections()] == ["local"]
+        assert [c.name for c in await kernel.connections.list_connections()] == ["local"]
         dialog.reject()
         await window.runner.drain()
         assert window.pane.status.connection.findText("local") >= 0

@@ -117,7 +117,7 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
         Reply(tool_calls=[ToolCallSpec("ask_user", {"question": "Which colour for the header?",
                                                     "choices": ["Blue", "Green"]})]),
         Reply(text="Done: **index.html** exists now.\n\n- header: blue\n- next: `npm run build`"))
-    session = await real_kernel.create_session(title="网站首页" if zh else "Landing page", workdir=str(folder),
+    session = await real_kernel.sessions.create_session(title="网站首页" if zh else "Landing page", workdir=str(folder),
                                                connection="fake", model="fake-model",
                                                approval_mode=ApprovalMode.ASK)
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
@@ -154,7 +154,7 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
         problems += [f"question card: {p}" for p in english_in(question, asked)]
     question.grab().save(str(shots / f"{name}_4_question_card.png"))
     next(b for b in question.choice_buttons if b.text() == "Blue").click()
-    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=30, what="turn over")
+    await wait_until(lambda: real_kernel.turns.phase(session.id).value == "idle", timeout=30, what="turn over")
     await window.runner.drain()
     await settle(5)
     _grab(window, shots, f"{name}_5_answered")

@@ -60,7 +60,7 @@ async def test_fork_icon_sidebar_and_fork_from_this_turn(
     find_action(menu, FORK_TURN).trigger()
     first = await _opened_other(real_window, sid)
     await wait_until(lambda: texts(real_window, "user") == ["hello"], what="fork history")
-    assert (await real_kernel.get_session(first)).title == "Plans (fork)"
+    assert (await real_kernel.sessions.get_session(first)).title == "Plans (fork)"
 
     real_window.tree_view.select_session(sid)
     await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == sid)
@@ -76,7 +76,7 @@ async def test_fork_icon_sidebar_and_fork_from_this_turn(
     button.click()
     third = await _opened_other(real_window, sid)
     assert len({first, second, third}) == 3
-    assert len(await real_kernel.history_page(sid)) == 4  # the source is untouched
+    assert len(await real_kernel.history.history_page(sid)) == 4  # the source is untouched
 
 
 async def test_fork_from_this_turn_is_not_offered_on_the_generating_turn(
@@ -84,13 +84,13 @@ async def test_fork_from_this_turn_is_not_offered_on_the_generating_turn(
     sid = await open_session(real_window, real_kernel, title="Live")
     await say(real_window, real_kernel, turns, sid, "hello")
     fake_provider.responder = lambda body: Reply(text="slow " * 200, chunk_size=4, delay_per_chunk=0.02)
-    await real_kernel.send(sid, "go on")
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN)
+    await real_kernel.turns.send(sid, "go on")
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN)
     await wait_until(lambda: "go on" in texts(real_window, "user"), what="the active input shown")
     await settle()
     menu = real_window.pane.timeline_view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
     assert FORK_TURN in action_texts(menu)  # that turn ended before the active input
-    await real_kernel.stop(sid, keep_queue=False)
+    await real_kernel.turns.stop(sid, keep_queue=False)
 
 
 async def test_merge_with_previews_then_opens_the_merged_session(
@@ -99,8 +99,8 @@ async def test_merge_with_previews_then_opens_the_merged_session(
     and order, then the new session opens; both sources stay."""
     sid = await open_session(real_window, real_kernel, title="Plan A")
     await say(real_window, real_kernel, turns, sid, "shared start")
-    fork = await real_kernel.fork(sid)
-    await real_kernel.update_session(fork.id, title="Plan B")
+    fork = await real_kernel.lifecycle.fork(sid)
+    await real_kernel.sessions.update_session(fork.id, title="Plan B")
     await wait_until(lambda: real_window.tree_model.session(fork.id) is not None, what="fork in tree")
     await say(real_window, real_kernel, turns, sid, "idea from A")
     await say(real_window, real_kernel, turns, fork.id, "idea from B")
@@ -121,4 +121,4 @@ async def test_merge_with_previews_then_opens_the_merged_session(
     assert merged != fork.id
     await wait_until(lambda: texts(real_window, "user") == ["shared start", "idea from A", "idea from B"],
                      what="merged history")
-    assert len(await real_kernel.history_page(sid)) == 4 and len(await real_kernel.history_page(fork.id)) == 4
+    assert len(await real_kernel.history.history_page(sid)) == 4 and len(await real_kernel.history.history_page(fork.id)) == 4

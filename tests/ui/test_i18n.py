@@ -235,7 +235,7 @@ async def test_failed_turn_is_said_in_chinese(zh: None, real_window: MainWindow,
     session_id = await open_session(real_window, real_kernel, title="Fails")
     finished: list[TurnFinished] = []
     real_kernel.bus.subscribe(lambda e: finished.append(e) if isinstance(e, TurnFinished) else None)
-    await real_kernel.send(session_id, "hi")
+    await real_kernel.turns.send(session_id, "hi")
     await wait_until(lambda: bool(finished), what="turn finished")
     (done,) = finished
     assert done.status == "error" and done.error_code == "turn_failed"
@@ -269,13 +269,13 @@ async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Ke
         Reply(tool_calls=[ToolCallSpec("run_command", {"command": "echo hi > out.txt"})]),
         Reply(tool_calls=[ToolCallSpec("run_command", {"command": "curl https://example.com"})]),
         Reply(text="done"))
-    real_kernel.set_interactive(True)
+    real_kernel.asks.set_interactive(True)
     (tmp_path / "proj").mkdir()
-    session = await real_kernel.create_session(workdir=str(tmp_path / "proj"), approval_mode=ApprovalMode.ASK,
+    session = await real_kernel.sessions.create_session(workdir=str(tmp_path / "proj"), approval_mode=ApprovalMode.ASK,
                                                connection="fake", model="fake-model")
     asked: list[ApprovalRequested] = []
     real_kernel.bus.subscribe(lambda e: asked.append(e) if isinstance(e, ApprovalRequested) else None)
-    await real_kernel.send(session.id, "go")
+    await real_kernel.turns.send(session.id, "go")
     await wait_until(lambda: len(asked) == 1, what="first approval")
     redirect = asked[0]
     assert redirect.reason_code == "command_policy", redirect
@@ -284,7 +284,7 @@ async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Ke
     texts = " ".join(w.text() for w in card.findChildren(QLabel))
     assert "通过重定向写入 'out.txt'" in texts or "通过重定向写入 out.txt" in texts, texts
     assert "by redirection" not in texts
-    real_kernel.answer_approval(redirect.request_id, "once")
+    real_kernel.asks.answer_approval(redirect.request_id, "once")
     await wait_until(lambda: len(asked) == 2, what="second approval")
     network = asked[1]
     assert network.reason_code == "command_uses_network"
@@ -292,7 +292,7 @@ async def test_approval_card_reason_is_said_in_chinese(zh: None, real_kernel: Ke
     free = {"parts": ({"code": "", "params": {}, "text": "make runs a build"},
                       {"code": "runs_shell", "params": {"name": "bash"}, "text": "bash runs a shell"})}
     assert approval_reason_text("command_policy", free, "x") == "make runs a build；bash 会运行一个 shell"
-    real_kernel.answer_approval(network.request_id, "deny", "no network")
+    real_kernel.asks.answer_approval(network.request_id, "deny", "no network")
     card.deleteLater()
     app = QApplication.instance()
     assert isinstance(app, QApplication)

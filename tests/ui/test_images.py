@@ -126,7 +126,7 @@ async def test_thumbnails_sit_under_their_tool_and_open_a_browsable_viewer(
 
 
 async def test_viewer_says_when_an_image_cannot_be_read(real_window: MainWindow, real_kernel: Kernel) -> None:
-    viewer = ImageViewer(real_kernel.read_artifact, real_window)
+    viewer = ImageViewer(real_kernel.history.read_artifact, real_window)
     from foya_desktop.ui.images.gallery import GalleryImage
 
     viewer.show_images([GalleryImage("0" * 64, "gone.png", "row")], 0)
@@ -139,7 +139,7 @@ async def test_viewer_says_when_an_image_cannot_be_read(real_window: MainWindow,
 
 
 async def test_a_reply_gallery_spans_the_turn_of_one_vp_only(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
-    session = await fake_kernel.create_session(title="Gallery")
+    session = await fake_kernel.sessions.create_session(title="Gallery")
     def img(sha: str, name: str = "") -> ImagePart:
         return ImagePart(sha, "image/png", name)
     fake_kernel.add_messages(session.id, [

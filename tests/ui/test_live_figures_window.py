@@ -84,11 +84,11 @@ async def test_after_a_crash_and_restart_the_window_shows_no_live_figures(
     monkeypatch.setenv("FOYA_HOME", str(root))
     keys = KeyStore(MemoryKeyring())
     first = build_kernel(Home(root), keystore=keys)
-    await first.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
+    await first.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
     fake_provider.script(Reply(text="hello", usage=(77, 3)))
-    s = await first.create_session(connection="fake", model="fake-model", title="Crashed")
-    await first.send(s.id, "hi")
-    await first.wait_idle()
+    s = await first.sessions.create_session(connection="fake", model="fake-model", title="Crashed")
+    await first.turns.send(s.id, "hi")
+    await first.turns.wait_idle()
 
     def crash() -> None:  # what a killed window leaves: phase "turn", a claim by a dead process
         sessions.set_phase(s.id, Phase.TURN)
@@ -107,7 +107,7 @@ async def test_after_a_crash_and_restart_the_window_shows_no_live_figures(
             await settle(3)
             pane = window.pane
             assert not pane.status.vp_panel.blocks and not pane.status.vp_panel.isVisibleTo(pane)
-            assert pane.status.phase_label.text() == "Idle" and kernel.phase(s.id) == Phase.IDLE
+            assert pane.status.phase_label.text() == "Idle" and kernel.turns.phase(s.id) == Phase.IDLE
     finally:
         await kernel.close()
 
@@ -127,7 +127,7 @@ async def test_failed_on_a_run_recorded_by_an_older_foya_says_the_detail_is_not_
     try:
         async with _window(kernel) as window:
             old = None
-            for session in await kernel.list_sessions():
+            for session in await kernel.sessions.list_sessions():
                 status = await turn_status(kernel.store, session.id)
                 if status is not None and any(not f.tool_detail for _s, f in status.vps):
                     old = (session.id, status)
@@ -177,7 +177,7 @@ async def test_read_only_chosen_in_the_composer_while_a_write_streams_refuses_th
     assert not any(isinstance(e, StreamEnded) for e in events), "the change landed while the call streamed"
     await wait_until(lambda: finished, timeout=20, what="turn finished")
     assert not (project / "notes.txt").exists()
-    results = [m.tool_result for m in await real_kernel.history_page(sid) if m.tool_result is not None]
+    results = [m.tool_result for m in await real_kernel.history.history_page(sid) if m.tool_result is not None]
     assert len(results) == 1 and results[0].is_error and "read-only" in results[0].content
 
 
@@ -194,7 +194,7 @@ async def test_coming_back_to_a_running_session_shows_its_figures_so_far(
                                usage=(5000, 40)))
     busy = await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.AUTO,
                        title="Busy")
-    other = await real_kernel.create_session(connection="fake", model="fake-model", title="Other")
+    other = await real_kernel.sessions.create_session(connection="fake", model="fake-model", title="Other")
     await wait_until(lambda: real_window.tree_model.session(other.id) is not None, what="other row")
     finished = _finished(real_kernel)
     deltas: list[PartDelta] = []

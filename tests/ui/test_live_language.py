@@ -69,7 +69,7 @@ async def test_switching_to_chinese_and_back_applies_at_once_and_keeps_the_sessi
         host: WindowHost, real_kernel: Kernel, tmp_path: Path, shots: Path) -> None:
     folder = tmp_path / "site"
     folder.mkdir()
-    session = await real_kernel.create_session(title="Login refactor", workdir=str(folder), connection="fake",
+    session = await real_kernel.sessions.create_session(title="Login refactor", workdir=str(folder), connection="fake",
                                                model="fake-model")
     first = host.window
     await wait_until(lambda: first.tree_model.session(session.id) is not None, what="tree row")

@@ -67,7 +67,7 @@ def _shown[W: QWidget](kind: type[W]) -> W | None:
 
 
 async def _sessions(kernel: Kernel, *titles: str) -> list[str]:
-    return [(await kernel.create_session(title=t, connection="fake")).id for t in titles]
+    return [(await kernel.sessions.create_session(title=t, connection="fake")).id for t in titles]
 
 
 async def test_escape_in_the_composer_stops_the_running_reply(real_kernel: Kernel,

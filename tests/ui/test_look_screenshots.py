@@ -114,7 +114,7 @@ async def test_screenshot_new_empty_session_in_both_themes(fake_window: MainWind
     fake_window.prefs.update(theme=choice)
     _seed(fake_kernel, tmp_path)
     await fake_window.refresh_connections()
-    session = await fake_kernel.create_session(title="Fresh start", roster=["omni", "linus"], default_vp="omni",
+    session = await fake_kernel.sessions.create_session(title="Fresh start", roster=["omni", "linus"], default_vp="omni",
                                                connection="openai", model="gpt-4.1")
     fake_window.tree_model.upsert_session(session)
     fake_window.tree_view.select_session(session.id)

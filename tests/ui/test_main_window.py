@@ -20,7 +20,7 @@ def _dialog[D: QDialog](kind: type[D]) -> D | None:
 
 
 async def _open_session(window: MainWindow, kernel: FakeKernel, **kw: object):  # type: ignore[no-untyped-def]
-    session = await kernel.create_session(title="Demo", **kw)  # type: ignore[arg-type]
+    session = await kernel.sessions.create_session(title="Demo", **kw)  # type: ignore[arg-type]
     await settle()
     window.tree_view.select_session(session.id)
     await wait_until(lambda: window.pane.session is not None and window.pane.session.id == session.id)
@@ -44,7 +44,7 @@ async def test_new_session_dialog_creates_and_opens_the_session(real_window: Mai
     dialog.title.setText("Refactor the parser")
     dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     await wait_until(lambda: real_window.pane.session is not None, what="session opened")
-    (stored,) = await real_kernel.list_sessions()
+    (stored,) = await real_kernel.sessions.list_sessions()
     assert (stored.title, stored.workdir, stored.project_id) == ("Refactor the parser", "", None)
     assert real_window.pane.session is not None and real_window.pane.session.id == stored.id
     assert real_window.stack.currentWidget() is real_window.pane

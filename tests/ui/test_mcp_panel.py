@@ -31,7 +31,7 @@ async def test_panel_trust_prompt_status_restart_and_revoke(real_window: MainWin
     write_config(user_config_path(real_kernel.store.home.root),
                  {"notes": {"type": "http", "url": "http://127.0.0.1:9/mcp"}})
     sid = await open_session(real_window, real_kernel, workdir=str(project))
-    session = await real_kernel.get_session(sid)
+    session = await real_kernel.sessions.get_session(sid)
     assert session.project_id is not None
     # Opening a session of a project whose servers wait for trust opens the panel with the prompt.
     await wait_until(lambda: real_window.mcp_dialog is not None and real_window.mcp_dialog.isVisible()
@@ -70,7 +70,7 @@ async def _drive(dialog: McpServersDialog, real_kernel: Kernel, session: Session
     assert cancel is not None
     cancel.click()
     await settle(3)
-    report = await real_kernel.mcp_trust_report(session.project_id)
+    report = await real_kernel.mcp.trust_report(session.project_id)
     assert [(t.server.name, t.state) for t in report] == [("notes", "user"), ("fake", "untrusted"),
                                                           ("missing", "untrusted")]
 

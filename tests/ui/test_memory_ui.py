@@ -48,14 +48,14 @@ async def test_a_vps_save_shows_in_the_timeline_with_an_undo(
     assert card.isVisible() and card.undo_button.isVisible()
     assert "this session's shared memory" in card.title.text() and "v1 is frozen" in card.text.text()
     real_window.grab().save(str(SHOTS / "timeline_save.png"))
-    [entry] = await real_kernel.list_memory(MemoryScope.SESSION, session_id=sid)
+    [entry] = await real_kernel.memory.list_memory(MemoryScope.SESSION, session_id=sid)
     assert entry.id == card.entry_id and entry.author == "omni"
 
     card.undo_button.click()
     await wait_until(lambda: card.state == "undone", what="undone")
     await real_window.runner.drain()
     await settle()
-    assert await real_kernel.list_memory(MemoryScope.SESSION, session_id=sid) == []
+    assert await real_kernel.memory.list_memory(MemoryScope.SESSION, session_id=sid) == []
     assert not card.undo_button.isVisible()
     real_window.grab().save(str(SHOTS / "timeline_undone.png"))
 
@@ -64,7 +64,7 @@ async def test_a_vps_save_shows_in_the_timeline_with_an_undo(
     await wait_until(lambda: len(cards.memory_cards) == 2 and all(
         c.state in ("saved", "undone") for c in cards.memory_cards.values()), what="second card")
     second = next(c for c in cards.memory_cards.values() if c is not card)
-    await real_kernel.remove_memory(second.entry_id)  # removed elsewhere: the undo goes away
+    await real_kernel.memory.remove_memory(second.entry_id)  # removed elsewhere: the undo goes away
     await wait_until(lambda: second.state == "gone", what="gone")
     real_window.tree_view.select_session(sid)  # reloading history shows the same states
     await real_window.runner.drain()
@@ -74,13 +74,13 @@ async def test_memory_dialog_per_scope_with_add_edit_remove(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, turns: Turns) -> None:
     """The person sees every scope with the VP and session each entry came from, and edits them."""
     SHOTS.mkdir(exist_ok=True)
-    await real_kernel.add_vp(VP("", "Linus", "", "You implement."))
+    await real_kernel.vps.add_vp(VP("", "Linus", "", "You implement."))
     sid = await open_session(real_window, real_kernel, title="Pairing")
-    await real_kernel.update_session(sid, roster=["omni", "Linus"], default_vp="Linus")
+    await real_kernel.sessions.update_session(sid, roster=["omni", "Linus"], default_vp="Linus")
     fake_provider.script(_save("Linus owns the parser.", scope="vp"), Reply(text="ok"))
     await say(real_window, real_kernel, turns, sid, "remember your role")
-    await real_kernel.add_memory(MemoryScope.USER, "Answer in British English.")
-    await real_kernel.add_memory(MemoryScope.SESSION, "Deadline is Friday.", session_id=sid)
+    await real_kernel.memory.add_memory(MemoryScope.USER, "Answer in British English.")
+    await real_kernel.memory.add_memory(MemoryScope.SESSION, "Deadline is Friday.", session_id=sid)
 
     menu = real_window.session_actions.session_menu
     menu.aboutToShow.emit()
@@ -108,7 +108,7 @@ async def test_memory_dialog_per_scope_with_add_edit_remove(
     dialog.new_text.setText("Linus reviewed main.py here.")
     dialog.add_button.click()
     await wait_until(lambda: dialog.trees[MemoryScope.SESSION_VP].topLevelItemCount() == 1, what="added")
-    [added] = await real_kernel.list_memory(MemoryScope.SESSION_VP, session_id=sid)
+    [added] = await real_kernel.memory.list_memory(MemoryScope.SESSION_VP, session_id=sid)
     assert (added.vp_id, added.author, added.session_id) == ("linus", "person", sid)
 
     dialog.tabs.setCurrentIndex(SCOPES.index(MemoryScope.SESSION))
@@ -122,7 +122,7 @@ async def test_memory_dialog_per_scope_with_add_edit_remove(
     first.setText(0, "Deadline is Monday.")
     await wait_until(lambda: any(e.text == "Deadline is Monday." for e in dialog.entries[MemoryScope.SESSION]),
                      what="edited")
-    assert [e.text for e in await real_kernel.list_memory(MemoryScope.SESSION, session_id=sid)] == [
+    assert [e.text for e in await real_kernel.memory.list_memory(MemoryScope.SESSION, session_id=sid)] == [
         "Deadline is Monday."]
     await settle()
     dialog.grab().save(str(SHOTS / "memory_dialog_session.png"))
@@ -132,9 +132,9 @@ async def test_memory_dialog_per_scope_with_add_edit_remove(
     assert dialog.remove_button.isEnabled()
     dialog.remove_button.click()
     await wait_until(lambda: session_tree.topLevelItemCount() == 0, what="removed")
-    assert await real_kernel.list_memory(MemoryScope.SESSION, session_id=sid) == []
+    assert await real_kernel.memory.list_memory(MemoryScope.SESSION, session_id=sid) == []
 
-    await real_kernel.add_memory(MemoryScope.USER, "Likes tables.")  # a change elsewhere shows at once
+    await real_kernel.memory.add_memory(MemoryScope.USER, "Likes tables.")  # a change elsewhere shows at once
     await wait_until(lambda: dialog.trees[MemoryScope.USER].topLevelItemCount() == 2, what="live refresh")
     dialog.reject()
     await real_window.runner.drain()
@@ -146,15 +146,15 @@ async def test_project_menu_switches_scoped_recall(
     folder = tmp_path / "proj"
     folder.mkdir()
     sid = await open_session(real_window, real_kernel, project=folder, title="In a project")
-    session = await real_kernel.get_session(sid)
+    session = await real_kernel.sessions.get_session(sid)
     assert session.project_id is not None
     menu = _project_menu(real_window, session.project_id)
     action = find_action(menu, SCOPED_RECALL)
     assert action.isCheckable() and not action.isChecked()
     action.setChecked(True)
     await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).project_id == session.project_id
-    projects = {p.id: p for p in await real_kernel.list_projects()}
+    assert (await real_kernel.sessions.get_session(sid)).project_id == session.project_id
+    projects = {p.id: p for p in await real_kernel.projects.list_projects()}
     assert projects[session.project_id].scoped_recall
     await wait_until(lambda: bool((p := real_window.tree_model.project(session.project_id or ""))
                                   and p.scoped_recall), what="tree knows")
@@ -162,7 +162,7 @@ async def test_project_menu_switches_scoped_recall(
     assert isinstance(menu, QMenu) and find_action(menu, SCOPED_RECALL).isChecked()
     find_action(menu, SCOPED_RECALL).setChecked(False)
     await real_window.runner.drain()
-    assert not {p.id: p for p in await real_kernel.list_projects()}[session.project_id].scoped_recall
+    assert not {p.id: p for p in await real_kernel.projects.list_projects()}[session.project_id].scoped_recall
 
 
 async def test_memory_card_and_dialog_in_chinese(zh_window: MainWindow, real_kernel: Kernel,  # noqa: F811

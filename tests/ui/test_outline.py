@@ -52,10 +52,10 @@ async def test_outline_lists_every_turn_and_jumps_across_pages(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer,
         shots: Path, choice: str) -> None:
     real_window.prefs.update(theme=choice)
-    await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    await real_kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
     sid = await open_session(real_window, real_kernel, title="Long", roster=["omni", "linus"], default_vp="omni")
     await real_kernel.store.import_messages(sid, _history(sid))
-    await real_window.pane.show_session(await real_kernel.get_session(sid))
+    await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
     outline: HistoryOutline = real_window.outline_actions.outline
     assert not outline.isVisible()
     real_window.outline_actions.action.trigger()  # View ▸ History outline

@@ -34,7 +34,7 @@ async def test_new_session_with_a_wrong_folder_keeps_the_input_and_shows_the_err
     assert "does not exist" in dialog.error.text()
     assert dialog.isVisible() and dialog.title.text() == "Parser work"
     assert dialog.folder.text() == str(tmp_path / "no-such-folder")
-    assert await real_kernel.list_sessions() == []
+    assert await real_kernel.sessions.list_sessions() == []
     await settle()
     dialog.grab().save(str(shots / "new_session_wrong_folder.png"))
     (tmp_path / "work").mkdir()
@@ -43,7 +43,7 @@ async def test_new_session_with_a_wrong_folder_keeps_the_input_and_shows_the_err
     await wait_until(lambda: not dialog.isVisible(), what="dialog closes after success")
     await wait_until(lambda: real_window.pane.session is not None)
     assert real_window.pane.session is not None
-    created = await real_kernel.get_session(real_window.pane.session.id)
+    created = await real_kernel.sessions.get_session(real_window.pane.session.id)
     assert created.title == "Parser work" and created.workdir == str((tmp_path / "work").resolve())
 
 
@@ -90,7 +90,7 @@ async def test_new_project_is_created_through_the_picker(
     picker.confirm_button.click()
     await wait_until(lambda: any(p.path == str(folder) for p in real_window.tree_model.projects()),
                      what="project in the tree")
-    assert [p.path for p in await real_kernel.list_projects()] == [str(folder)]
+    assert [p.path for p in await real_kernel.projects.list_projects()] == [str(folder)]
     assert sorted(p.name for p in folder.iterdir()) == ["keep.txt"]
 
 
@@ -108,12 +108,12 @@ async def test_bind_a_recents_session_through_the_picker_asks_first(
     assert "cannot be undone" in question.body.text()
     question.cancel_button.click()
     await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).project_id is None, "cancel binds nothing"
+    assert (await real_kernel.sessions.get_session(sid)).project_id is None, "cancel binds nothing"
     next(a for a in _session_menu(real_window, sid).actions() if a.text() == BIND_FOLDER).trigger()
     (await pick_folder(folder)).confirm_button.click()
     (await dialog_of(ConfirmDialog)).confirm_button.click()
     await real_window.runner.drain()
-    bound = await real_kernel.get_session(sid)
+    bound = await real_kernel.sessions.get_session(sid)
     assert bound.project_id is not None and bound.workdir == str(folder.resolve())
     assert BIND_FOLDER not in [a.text() for a in _session_menu(real_window, sid).actions()]
 
@@ -122,7 +122,7 @@ async def test_dropping_a_recents_session_on_a_project_binds_after_confirmation(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
     """Y55, F09: a drop onto a project asks, then binds once."""
     (tmp_path / "landing").mkdir()
-    project = await real_kernel.add_project(str(tmp_path / "landing"))
+    project = await real_kernel.projects.add_project(str(tmp_path / "landing"))
     real_window.tree_model.upsert_project(project)
     sid = await open_session(real_window, real_kernel, title="Drifter")
     data = QMimeData()
@@ -132,7 +132,7 @@ async def test_dropping_a_recents_session_on_a_project_binds_after_confirmation(
     model.dropMimeData(data, model.supportedDropActions(), -1, 0, target)
     (await dialog_of(ConfirmDialog)).confirm_button.click()
     await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).project_id == project.id
+    assert (await real_kernel.sessions.get_session(sid)).project_id == project.id
 
 
 def _session_menu(window: MainWindow, session_id: str) -> QMenu:

@@ -49,7 +49,7 @@ def _drop(model: SessionTreeModel, session_id: str, parent: QModelIndex, row: in
 
 async def _project(window: MainWindow, kernel: Kernel, folder: Path) -> str:
     folder.mkdir(exist_ok=True)
-    project = await kernel.add_project(str(folder))
+    project = await kernel.projects.add_project(str(folder))
     window.tree_model.upsert_project(project)
     return str(project.id)
 
@@ -64,7 +64,7 @@ async def test_rename_and_instruction_from_the_project_menu(
     rename.line.setText("Alpha app")
     rename.save_button.click()
     await real_window.runner.drain()
-    assert [p.name for p in await real_kernel.list_projects()] == ["Alpha app"]
+    assert [p.name for p in await real_kernel.projects.list_projects()] == ["Alpha app"]
     assert _project_index(real_window.tree_model, pid).data() == "Alpha app"
     _trigger(_project_menu(real_window, pid), INSTRUCTION)
     edit = await dialog_of(TextDialog)
@@ -75,7 +75,7 @@ async def test_rename_and_instruction_from_the_project_menu(
     sid = await open_session(real_window, real_kernel, workdir=str(tmp_path / "alpha"))
     events = Events(real_kernel)
     fake_provider.script(Reply(text="ok"))
-    await real_kernel.send(sid, "hello")
+    await real_kernel.turns.send(sid, "hello")
     await events.turns(1, sid)
     system = str(fake_provider.requests[0].body["messages"][0]["content"])
     assert "Answer in haiku." in system
@@ -96,7 +96,7 @@ async def test_delete_project_says_the_folder_stays_and_keeps_it(
     question.confirm_button.click()
     await real_window.runner.drain()
     await wait_until(lambda: real_window.tree_model.session(sid) is None, what="session gone from the tree")
-    assert await real_kernel.list_projects() == [] and await real_kernel.list_sessions() == []
+    assert await real_kernel.projects.list_projects() == [] and await real_kernel.sessions.list_sessions() == []
     assert (folder / "main.py").read_text() == "print('keep me')\n"
     assert real_window.tree_model.project(pid) is None
 
@@ -121,7 +121,7 @@ async def test_missing_folder_is_shown_and_the_project_can_be_relinked(
     picker.confirm_button.click()
     await real_window.runner.drain()
     assert not real_window.tree_model.is_missing(pid)
-    session = await real_kernel.get_session(sid)
+    session = await real_kernel.sessions.get_session(sid)
     assert session.project_id == pid and session.workdir == str(new.resolve())
     await wait_until(lambda: (s := real_window.tree_model.session(sid)) is not None and s.workdir == str(new.resolve()),
                      what="tree follows")
@@ -142,7 +142,7 @@ async def test_dragging_a_bound_session_out_is_refused_with_the_reason(
         assert "stays in it" in question.body.text() and question.confirm_button.text() == "Branch it"
         question.cancel_button.click()
         await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).project_id == pid
+    assert (await real_kernel.sessions.get_session(sid)).project_id == pid
 
 
 async def test_reorder_by_drag_within_a_group_keeps_pins_on_top(
@@ -151,7 +151,7 @@ async def test_reorder_by_drag_within_a_group_keeps_pins_on_top(
     first = await open_session(real_window, real_kernel, title="one")
     second = await open_session(real_window, real_kernel, title="two")
     third = await open_session(real_window, real_kernel, title="three")
-    await real_kernel.update_session(first, pinned=True)
+    await real_kernel.sessions.update_session(first, pinned=True)
     model = real_window.tree_model
 
     def order() -> list[str]:
@@ -167,4 +167,4 @@ async def test_reorder_by_drag_within_a_group_keeps_pins_on_top(
     await real_window.runner.drain()
     await settle()
     assert order()[0] == first, "a pinned session stays on top"
-    assert {s.id for s in await real_kernel.list_sessions()} == {first, second, third}
+    assert {s.id for s in await real_kernel.sessions.list_sessions()} == {first, second, third}

@@ -96,7 +96,7 @@ async def test_resend_keeps_the_question_id_and_never_answers_twice(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(questions, "RESEND_AFTER_S", 0.2)
-    real_answer = real_kernel.answer_question
+    real_answer = real_kernel.asks.answer_question
     sent: list[tuple[str, str]] = []
     returned: list[str] = []
 
@@ -108,7 +108,7 @@ async def test_resend_keeps_the_question_id_and_never_answers_twice(
         returned.append(str(status))
         return status
 
-    monkeypatch.setattr(real_kernel, "answer_question", slow_first_delivery)
+    monkeypatch.setattr(real_kernel.asks, "answer_question", slow_first_delivery)
     fake_provider.script(_ask(), Reply(text="SQLite it is."))
     events = Events(real_kernel)
     sid = await _ask_in_new_session(real_window, real_kernel)
@@ -161,7 +161,7 @@ async def test_answer_after_switching_sessions_and_back(
 
 
 async def test_expired_reply_from_the_engine_closes_the_card(fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
-    session = await fake_kernel.create_session(title="Lost question")
+    session = await fake_kernel.sessions.create_session(title="Lost question")
     call = ToolCallPart("call_1", "ask_user", {"question": "Deploy now?", "choices": ["Yes", "No"]}, ToolState.RUNNING)
     fake_kernel.add_messages(session.id, [reply("", parts=[call], turn_id="t1", mid="msg_a1")])
     fake_kernel.phases[session.id] = Phase.TURN
@@ -180,7 +180,7 @@ async def test_expired_reply_from_the_engine_closes_the_card(fake_window: MainWi
 
 async def test_question_without_a_timeline_row_is_answerable_above_the_composer(
         fake_window: MainWindow, fake_kernel: FakeKernel) -> None:
-    session = await fake_kernel.create_session(title="Paged away")
+    session = await fake_kernel.sessions.create_session(title="Paged away")
     await settle()
     await show(fake_window, session.id)
     fake_kernel.ask(QuestionAsked(session.id, "q1", "omni", "call_elsewhere", "Still there?", ("Yes",)))
@@ -256,7 +256,7 @@ def test_a_stored_result_wins_over_live_state() -> None:
 
 async def test_agent_unavailable_shows_a_retry_and_the_resend_delivers(fake_window: MainWindow,
                                                                        fake_kernel: FakeKernel) -> None:
-    session = await fake_kernel.create_session(title="Flaky engine")
+    session = await fake_kernel.sessions.create_session(title="Flaky engine")
     call = ToolCallPart("call_1", "ask_user", {"question": "Ship it?", "choices": ["Yes", "No"]}, ToolState.RUNNING)
     fake_kernel.add_messages(session.id, [reply("", parts=[call], turn_id="t1", mid="msg_a1")])
     fake_kernel.phases[session.id] = Phase.TURN
@@ -264,7 +264,7 @@ async def test_agent_unavailable_shows_a_retry_and_the_resend_delivers(fake_wind
     await show(fake_window, session.id)
     fake_kernel.ask(QuestionAsked(session.id, "q1", "omni", "call_1", "Ship it?", ("Yes", "No")))
     card = await _question_card(fake_window)
-    real_answer = fake_kernel.answer_question
+    real_answer = fake_kernel.asks.answer_question
     attempts: list[str] = []
 
     async def unavailable_once(question_id: str, answer: str) -> str:
@@ -273,7 +273,7 @@ async def test_agent_unavailable_shows_a_retry_and_the_resend_delivers(fake_wind
             raise ConnectionError("the engine is restarting")
         return await real_answer(question_id, answer)
 
-    fake_kernel.answer_question = unavailable_once  # type: ignore[method-assign]
+    fake_kernel.asks.answer_question = unavailable_once  # type: ignore[method-assign]
     _choice(card, "Yes")
     await _question_card(fake_window, Mode.RESEND)
     assert "Could not deliver" in card.status.text() and "the engine is restarting" in card.status.text()

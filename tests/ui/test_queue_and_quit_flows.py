@@ -27,7 +27,7 @@ def _finished(kernel: Kernel) -> list[TurnFinished]:
 
 
 async def _stored(kernel: Kernel, sid: str) -> list[Message]:
-    return await kernel.history(sid)
+    return await kernel.history.messages(sid)
 
 
 def _send(window: MainWindow, text: str) -> None:
@@ -44,18 +44,18 @@ async def test_queue_reorder_interrupt_then_stop_keeps_the_rest_paused_until_res
     pane = real_window.pane
 
     _send(real_window, "first")
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="first turn running")
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN, what="first turn running")
     await wait_until(lambda: pane.composer.send_button.text() == "Queue", what="Send becomes Queue")
     for text in ("second", "third"):
         _send(real_window, text)
-    await wait_until(lambda: [i.text for i in real_kernel.queue(sid)] == ["second", "third"],
+    await wait_until(lambda: [i.text for i in real_kernel.queue.items(sid)] == ["second", "third"],
                      what="two items in the kernel's queue")
     await wait_until(lambda: pane.queue.list.count() == 2, what="two queue rows")
 
     # ↑ on the second row: the kernel's queue order changes, the list follows it
     pane.queue.list.setCurrentRow(1)
     pane.queue.buttons["up"].click()
-    await wait_until(lambda: [i.text for i in real_kernel.queue(sid)] == ["third", "second"],
+    await wait_until(lambda: [i.text for i in real_kernel.queue.items(sid)] == ["third", "second"],
                      what="reordered in the kernel")
     await wait_until(lambda: pane.queue.list.item(0).text() == "third", what="reordered on screen")
 
@@ -64,16 +64,16 @@ async def test_queue_reorder_interrupt_then_stop_keeps_the_rest_paused_until_res
     pane.queue.buttons["send_now"].click()
     await wait_until(lambda: len(finished) == 1, timeout=15, what="first turn interrupted")
     assert finished[0].status == "stopped"
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="third running")
-    assert [i.text for i in real_kernel.queue(sid)] == ["second"]
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN, what="third running")
+    assert [i.text for i in real_kernel.queue.items(sid)] == ["second"]
 
     # Stop (keep queue): "third" stops, "second" is kept and the queue is paused
     pane.composer.stop_requested.emit(True)
     await wait_until(lambda: len(finished) == 2, timeout=15, what="third stopped")
     await settle(5)
     assert finished[1].status == "stopped"
-    assert real_kernel.queue_paused(sid) and [i.text for i in real_kernel.queue(sid)] == ["second"]
-    assert real_kernel.phase(sid) == Phase.IDLE
+    assert real_kernel.queue.paused(sid) and [i.text for i in real_kernel.queue.items(sid)] == ["second"]
+    assert real_kernel.turns.phase(sid) == Phase.IDLE
     await wait_until(pane.queue.resume_button.isVisible, what="Resume offered")
 
     pane.queue.resume_button.click()
@@ -90,13 +90,13 @@ async def test_stop_and_clear_empties_the_queue(
     sid = await open_session(real_window, real_kernel, title="Flows")
     finished = _finished(real_kernel)
     _send(real_window, "long one")
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="turn running")
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN, what="turn running")
     _send(real_window, "never sent")
-    await wait_until(lambda: len(real_kernel.queue(sid)) == 1, what="queued")
+    await wait_until(lambda: len(real_kernel.queue.items(sid)) == 1, what="queued")
     real_window.pane.composer.stop_requested.emit(False)
     await wait_until(lambda: len(finished) == 1, timeout=15, what="stopped")
     await settle(5)
-    assert real_kernel.queue(sid) == () and not real_kernel.queue_paused(sid)
+    assert real_kernel.queue.items(sid) == () and not real_kernel.queue.paused(sid)
     assert [m.text for m in await _stored(real_kernel, sid) if m.role == "user"] == ["long one"]
 
 
@@ -106,7 +106,7 @@ async def test_quit_waits_for_the_running_reply_to_be_stored(
     fake_provider.script(Reply(text="word " * 120, chunk_size=5, delay_per_chunk=0.02))
     sid = await open_session(real_window, real_kernel, title="Flows")
     _send(real_window, "finish this before quitting")
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.TURN, what="turn running")
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.TURN, what="turn running")
     quit_done: list[int] = []
     real_window.quit_controller.finished.connect(lambda: quit_done.append(1))
     real_window._actions["quit"].trigger()

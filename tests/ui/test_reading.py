@@ -30,7 +30,7 @@ async def test_find_in_a_50k_session_walks_matches_on_every_page(
         Message(f"m{i:05d}", sid, "user" if i % 2 == 0 else "assistant",
                 (TextPart(f"message {i}: " + ("the needle is here" if i in needles else "only hay")),),
                 speaker="" if i % 2 == 0 else "omni") for i in range(BIG)])
-    await real_window.show_session(await real_kernel.get_session(sid))
+    await real_window.show_session(await real_kernel.sessions.get_session(sid))
     real_window.find_actions.find_action.trigger()
     bar = real_window.find_actions.find_bar
     assert bar.isVisible()
@@ -99,7 +99,7 @@ async def test_quote_and_edit_as_new_from_the_message_menu(real_window: MainWind
     await real_kernel.store.import_messages(sid, [
         Message("q1", sid, "user", (TextPart("Please look at this"), ImagePart(sha, "image/png", "shot.png"))),
         Message("q2", sid, "assistant", (TextPart("Line one\nLine two"),), speaker="omni")])
-    await real_window.show_session(await real_kernel.get_session(sid))
+    await real_window.show_session(await real_kernel.sessions.get_session(sid))
     view, model = real_window.pane.timeline_view, real_window.pane.timeline_model
     reply_menu = view.menu_for_row(model.rowCount() - 1)
     assert EDIT_AS_NEW not in [a.text() for a in reply_menu.actions()]
@@ -111,4 +111,4 @@ async def test_quote_and_edit_as_new_from_the_message_menu(real_window: MainWind
     await real_window.runner.drain()
     assert composer.input.toPlainText() == "Please look at this"
     assert [(a.kind, a.name, a.data) for a in composer.attachments()] == [("image", "shot.png", png)]
-    assert await real_kernel.message_count(sid) == 2, "the original stays"
+    assert await real_kernel.history.message_count(sid) == 2, "the original stays"

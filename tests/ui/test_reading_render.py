@@ -87,7 +87,7 @@ async def test_reply_with_quote_table_and_code_copy_button(real_window: MainWind
     await real_kernel.store.import_messages(sid, [
         Message("u1", sid, "user", (TextPart("How is the config loaded?"),)),
         Message("a1", sid, "assistant", (TextPart(REPLY),), speaker="omni")])
-    await real_window.pane.show_session(await real_kernel.get_session(sid))
+    await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
     await settle(5)
     view = real_window.pane.timeline_view
     delegate = view.timeline_delegate

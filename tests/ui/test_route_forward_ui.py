@@ -24,8 +24,8 @@ async def test_three_vps_with_a_hand_off(real_window: MainWindow, real_kernel: K
     project = tmp_path / "parser"
     project.mkdir()
     (project / "app.py").write_text("import pandas as pd\n\ndef main():\n    return pd\n")
-    await real_kernel.add_vp(VP("", "Linus", "Linus — implementer", "You implement."))
-    await real_kernel.add_vp(VP("", "Martin", "Martin — reviewer", "You review."))
+    await real_kernel.vps.add_vp(VP("", "Linus", "Linus — implementer", "You implement."))
+    await real_kernel.vps.add_vp(VP("", "Martin", "Martin — reviewer", "You review."))
 
     def respond(body: dict[str, Any]) -> Reply:
         who, last = _who(body), body["messages"][-1]
@@ -44,7 +44,7 @@ async def test_three_vps_with_a_hand_off(real_window: MainWindow, real_kernel: K
                           "import pandas.", delay_per_chunk=0.005)
 
     fake_provider.responder = respond
-    session = await real_kernel.create_session(title="Speed up startup", connection="fake", model="fake-model",
+    session = await real_kernel.sessions.create_session(title="Speed up startup", connection="fake", model="fake-model",
                                                workdir=str(project), roster=["omni", "Linus", "Martin"],
                                                default_vp="omni")
     finished: list[TurnFinished] = []
@@ -60,7 +60,7 @@ async def test_three_vps_with_a_hand_off(real_window: MainWindow, real_kernel: K
         pane.send()
         await wait_until(lambda n=count: len(finished) > n, timeout=20, what="turn finished")  # type: ignore[misc]
         assert finished[-1].status == "completed", finished[-1].error
-    await wait_until(lambda: real_kernel.phase(session.id) == Phase.IDLE)
+    await wait_until(lambda: real_kernel.turns.phase(session.id) == Phase.IDLE)
     await settle(5)
     model = pane.timeline_model
     rows = [model.row_at(i) for i in range(model.rowCount())]

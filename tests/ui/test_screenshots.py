@@ -37,9 +37,9 @@ def main() -> int:
 
 
 def _seed(kernel: FakeKernel, tmp: Path) -> None:
-    kernel.vps = [VP("linus", "Linus", "Linus — implementer", "You implement."),
+    kernel.vp_list = [VP("linus", "Linus", "Linus — implementer", "You implement."),
                   VP("martin", "Martin", "Martin — reviewer", "You review.")]
-    kernel.connections = {"openai": Connection("openai", ProviderKind.OPENAI, "https://api.openai.com/v1",
+    kernel.connection_map = {"openai": Connection("openai", ProviderKind.OPENAI, "https://api.openai.com/v1",
                                                "gpt-4.1"),
                           "local": Connection("local", ProviderKind.OPENAI, "http://127.0.0.1:11434/v1",
                                               "qwen3:8b")}
@@ -48,11 +48,11 @@ def _seed(kernel: FakeKernel, tmp: Path) -> None:
 async def _rich_session(window: MainWindow, kernel: FakeKernel, tmp: Path) -> str:
     folder = tmp / "parser"
     folder.mkdir()
-    session = await kernel.create_session(title="Speed up startup", workdir=str(folder),
+    session = await kernel.sessions.create_session(title="Speed up startup", workdir=str(folder),
                                           roster=["omni", "linus", "martin"], default_vp="omni",
                                           connection="openai", model="gpt-4.1")
-    await kernel.create_session(title="Release notes 0.3")
-    await kernel.create_session(title="Explore the tokenizer", workdir=str(folder))
+    await kernel.sessions.create_session(title="Release notes 0.3")
+    await kernel.sessions.create_session(title="Explore the tokenizer", workdir=str(folder))
     sid = session.id
     kernel.add_messages(sid, [
         user("Why does `foya` take two seconds to start? Look at src/app.py.", mid="u1"),
@@ -118,7 +118,7 @@ def _grab_dialog[D: QDialog](kind: type[D], path: Path) -> D:
 async def test_screenshot_dialogs(fake_window: MainWindow, fake_kernel: FakeKernel, tmp_path: Path,
                                   shots: Path) -> None:
     _seed(fake_kernel, tmp_path)
-    await fake_kernel.add_project(str(tmp_path), "demo")
+    await fake_kernel.projects.add_project(str(tmp_path), "demo")
     fake_window._actions["new"].trigger()
     await wait_until(lambda: any(isinstance(w, NewSessionDialog) and w.isVisible()
                                  for w in QApplication.topLevelWidgets()))

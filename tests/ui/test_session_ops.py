@@ -95,7 +95,7 @@ async def test_branch_from_a_reply_opens_the_branch_selected_in_the_tree(
     assert real_window.tree_view.currentIndex() == real_window.tree_model.index_of_session(branch.id)
     await wait_until(lambda: texts(real_window, "assistant") == ["reply to: hello"], what="branch history")
     assert texts(real_window, "user") == ["hello"]
-    assert len(await real_kernel.history_page(sid)) == 4  # the source is untouched
+    assert len(await real_kernel.history.history_page(sid)) == 4  # the source is untouched
 
 
 async def test_branch_refused_by_the_kernel_says_why(
@@ -182,13 +182,13 @@ async def test_rewind_is_not_offered_while_busy_and_cancel_changes_nothing(
     sid = await open_session(real_window, real_kernel, project)
     await say(real_window, real_kernel, turns, sid, "write a.txt one")
     fake_provider.responder = lambda _body: Reply(text="slow " * 200, chunk_size=4, delay_per_chunk=0.01)
-    await real_kernel.send(sid, "a long one")
+    await real_kernel.turns.send(sid, "a long one")
     # NOTE: wait for streamed text, not just the phase: stop() before the turn task exists is a no-op
     await wait_until(lambda: any(isinstance(r, StreamRow) for r in rows(real_window)), what="streaming")
     action = find_action(real_window.pane.timeline_view.menu_for_row(0), REWIND_HERE)
     assert not action.isEnabled() and "stop the running reply first" in action.text()
-    await real_kernel.stop(sid, keep_queue=False)
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.IDLE)
+    await real_kernel.turns.stop(sid, keep_queue=False)
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.IDLE)
     find_action(real_window.pane.timeline_view.menu_for_row(0), REWIND_HERE).trigger()
     dialog = await dialog_of(RewindDialog)
     dialog.cancel_button.click()
@@ -207,8 +207,8 @@ async def test_rewind_to_a_message_with_an_image_says_why_not(
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     image.save(buffer, "PNG")  # type: ignore[call-overload]  # stub says bytes; the binding wants str
     before = len(turns.of(sid))
-    await real_kernel.send(sid, "what is in this picture?", attachments=[("image/png", bytes(data.data()))])
-    await wait_until(lambda: len(turns.of(sid)) > before and real_kernel.phase(sid) == Phase.IDLE, timeout=15)
+    await real_kernel.turns.send(sid, "what is in this picture?", attachments=[("image/png", bytes(data.data()))])
+    await wait_until(lambda: len(turns.of(sid)) > before and real_kernel.turns.phase(sid) == Phase.IDLE, timeout=15)
     await wait_until(lambda: texts(real_window, "user") == ["what is in this picture?"], what="user row")
     action = find_action(real_window.pane.timeline_view.menu_for_row(0), REWIND_HERE)
     assert not action.isEnabled() and "messages with images cannot go back to the composer" in action.text()
@@ -223,7 +223,7 @@ async def test_rewind_to_a_message_with_an_image_says_why_not(
 async def _parent_with_child(window: MainWindow, kernel: Kernel, turns: Turns, project: Path) -> tuple[str, str]:
     sid = await open_session(window, kernel, project, title="Lead")
     await say(window, kernel, turns, sid, "spawn write from_child.txt hi")
-    (child,) = [s for s in await kernel.list_sessions() if s.parent_id == sid]
+    (child,) = [s for s in await kernel.sessions.list_sessions() if s.parent_id == sid]
     await wait_until(lambda: window.tree_model.session(child.id) is not None, what="child in the tree")
     assert window.tree_model.index_of_session(child.id).parent() == window.tree_model.index_of_session(sid)
     return sid, child.id
@@ -241,7 +241,7 @@ async def test_delete_asks_first_cancel_keeps_and_del_key_deletes_with_children(
     dialog.grab().save(str(shots / "ops_delete_confirm.png"))
     dialog.cancel_button.click()
     await real_window.runner.drain()
-    assert {s.id for s in await real_kernel.list_sessions()} == {sid, child_id}
+    assert {s.id for s in await real_kernel.sessions.list_sessions()} == {sid, child_id}
     assert real_window.tree_model.session(sid) is not None
 
     real_window.activateWindow()
@@ -252,7 +252,7 @@ async def test_delete_asks_first_cancel_keeps_and_del_key_deletes_with_children(
     dialog = await dialog_of(ConfirmDialog)
     dialog.confirm_button.click()
     await real_window.runner.drain()
-    assert await real_kernel.list_sessions() == []
+    assert await real_kernel.sessions.list_sessions() == []
     assert real_window.tree_model.session(sid) is None and real_window.tree_model.session(child_id) is None
     assert real_window.stack.currentWidget() is real_window.welcome and real_window.pane.session is None
 

@@ -79,7 +79,7 @@ async def _model(kernel: FakeKernel, qtmodeltester: ModelTester) -> TimelineMode
     qtmodeltester.check(model)
 
     async def loader(before: int | None, limit: int) -> list[Message]:
-        return await kernel.history_page("s", before_seq=before, limit=limit)
+        return await kernel.history.history_page("s", before_seq=before, limit=limit)
 
     await model.load("s", loader)
     return model

@@ -15,7 +15,7 @@ from tests.ui.helpers import dialog_of, open_session, pick_folder, settle, wait_
 async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_once(
         real_window: MainWindow, real_kernel: Kernel, tmp_path: Path, shots: Path) -> None:
     """Every field saves; an unbound session binds through the picker after the irreversible question."""
-    await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    await real_kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
     folder = tmp_path / "work"
     folder.mkdir()
     (folder / "AGENTS.md").write_text("Be brief.\n")
@@ -46,7 +46,7 @@ async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_on
     assert "cannot be undone" in question.body.text()
     question.cancel_button.click()
     await real_window.runner.drain()
-    assert (await real_kernel.get_session(sid)).project_id is None, "cancel binds nothing"
+    assert (await real_kernel.sessions.get_session(sid)).project_id is None, "cancel binds nothing"
     assert dialog.isVisible() and dialog.bind_button.isVisibleTo(dialog)
     dialog.bind_button.click()
     (await pick_folder(folder)).confirm_button.click()
@@ -56,7 +56,7 @@ async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_on
     question.grab().save(str(shots / "session_settings_bind_question_dialog.png"))
     question.confirm_button.click()
     await real_window.runner.drain()
-    bound = await real_kernel.get_session(sid)
+    bound = await real_kernel.sessions.get_session(sid)
     assert bound.workdir == str(folder.resolve()) and bound.project_id
     await wait_until(lambda: dialog.folder.text() == str(folder.resolve()), what="folder shown")
     assert not dialog.bind_button.isVisibleTo(dialog), "binding happens once"
@@ -66,7 +66,7 @@ async def test_settings_dialog_saves_every_field_and_binds_an_unbound_session_on
     dialog.grab().save(str(shots / "session_settings_bound.png"))
     dialog.buttons.accepted.emit()
     await wait_until(lambda: not dialog.isVisible(), what="dialog closed after saving")
-    s = await real_kernel.get_session(sid)
+    s = await real_kernel.sessions.get_session(sid)
     assert (s.title, s.announcement, s.roster, s.default_vp) == ("After", "Keep answers short.",
                                                                  ("omni", "linus"), "linus")
     assert (s.reasoning_effort, s.approval_mode, s.agent_mode) == ("medium", ApprovalMode.AUTO_EDIT,
@@ -91,8 +91,8 @@ async def test_usage_window_shows_session_and_all_time_with_no_price(
     """Usage in the window: by connection/model and day; "no price" until a price is set."""
     fake_provider.script(Reply(text="hi", usage=(1234, 56)))
     sid = await open_session(real_window, real_kernel)
-    await real_kernel.send(sid, "hello")
-    await real_kernel.wait_idle()
+    await real_kernel.turns.send(sid, "hello")
+    await real_kernel.turns.wait_idle()
     pane = real_window.pane
     pane.status.usage.click()
     await wait_until(lambda: pane.usage_dialog is not None and pane.usage_dialog.isVisible(), what="usage")
@@ -131,16 +131,16 @@ async def test_usage_from_the_menu_both_vendors_and_a_price_set_in_the_window(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, shots: Path) -> None:
     """Usage: File → Token usage…; input incl. cache for Anthropic and OpenAI alike; "no price" until a
     price is set in the window (then the cost, session and all time); a bad price refused in words."""
-    await real_kernel.add_connection(Connection("claude", ProviderKind.ANTHROPIC, fake_provider.base_url,
+    await real_kernel.connections.add_connection(Connection("claude", ProviderKind.ANTHROPIC, fake_provider.base_url,
                                                 "claude-x"))
     fake_provider.script(Reply(text="hi", usage=(1_000_000, 100_000), cached_tokens=400_000),
                          Reply(text="yo", usage=(2000, 30), cached_tokens=500))
     sid = await open_session(real_window, real_kernel)
-    await real_kernel.send(sid, "hello")
-    await real_kernel.wait_idle()
-    other = await real_kernel.create_session(connection="claude", model="claude-x")
-    await real_kernel.send(other.id, "hello")
-    await real_kernel.wait_idle()
+    await real_kernel.turns.send(sid, "hello")
+    await real_kernel.turns.wait_idle()
+    other = await real_kernel.sessions.create_session(connection="claude", model="claude-x")
+    await real_kernel.turns.send(other.id, "hello")
+    await real_kernel.turns.wait_idle()
     pane = real_window.pane
     action = next(a for a in real_window.file_menu.actions() if a.text() == "Token usage…")
     action.trigger()

@@ -77,11 +77,11 @@ async def test_waiting_badge_goes_when_the_question_is_answered(
                          Reply(text="A it is."))
     events = Events(real_kernel)
     sid = await open_session(real_window, real_kernel, title="Asks")
-    await real_kernel.send(sid, "go")
+    await real_kernel.turns.send(sid, "go")
     node = real_window.tree_model.index_of_session(sid).data(NODE_ROLE)
     await wait_until(lambda: real_window.tree_model.index_of_session(sid).data(NODE_ROLE).waiting, 10, "badge")
-    (question,) = real_kernel.pending_questions(sid)
-    await real_kernel.answer_question(question.question_id, "A")
+    (question,) = real_kernel.asks.pending_questions(sid)
+    await real_kernel.asks.answer_question(question.question_id, "A")
     await settle()
     assert not real_window.tree_model.index_of_session(sid).data(NODE_ROLE).waiting
     await events.turns(1, sid)
@@ -110,13 +110,13 @@ async def test_placeholder_names_the_session_on_screen_after_a_quick_switch(
         real_window: MainWindow, real_kernel: Kernel) -> None:
     """Switching on before the last switch finished showed the previous session (and its default VP)
     while the tree had the new one selected (issue 11 sidebar defect)."""
-    await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    await real_kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
     first = await open_session(real_window, real_kernel, title="Linus's", roster=["linus"], default_vp="linus")
     placeholder = real_window.pane.composer.input.placeholderText
     assert "Linus" in placeholder()
     # a VP the window has not seen yet: showing this session reads the VPs first (an await)
-    await real_kernel.add_vp(VP("martin", "Martin", "Martin the reviewer", "You review."))
-    second = await real_kernel.create_session(connection="fake", model="fake-model", title="Martin's",
+    await real_kernel.vps.add_vp(VP("martin", "Martin", "Martin the reviewer", "You review."))
+    second = await real_kernel.sessions.create_session(connection="fake", model="fake-model", title="Martin's",
                                               roster=["martin"], default_vp="martin")
     await wait_until(lambda: real_window.tree_model.session(second.id) is not None, what="tree row")
     real_window.tree_view.select_session(second.id)

@@ -92,7 +92,7 @@ async def test_effort_and_agent_mode_controls_change_the_session(
     status.effort.activated.emit(status.effort.currentIndex())
     status.agent_mode.click()
     await wait_until(lambda: status.agent_mode.text() == "Mode: Plan", what="plan mode shown")
-    session = await real_kernel.get_session(sid)
+    session = await real_kernel.sessions.get_session(sid)
     assert (session.reasoning_effort, session.agent_mode) == ("high", AgentMode.PLAN)
     assert status.approval.currentData() == "ask", "the agent mode is apart from the approval mode"
     real_window.pane.composer.input.setPlainText("make a plan")
@@ -126,9 +126,9 @@ async def test_session_status_names_the_announcement_and_the_roster(
         real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
     """Y38: the session's status under its title: folder, announcement and who is on the roster
     (active background tasks have their panel: tests/ui/test_tasks.py)."""
-    await real_kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    await real_kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
     sid = await open_session(real_window, real_kernel, roster=("omni", "linus"), default_vp="linus")
-    await real_kernel.update_session(sid, announcement="Keep answers short.")
+    await real_kernel.sessions.update_session(sid, announcement="Keep answers short.")
     pane = real_window.pane
     await wait_until(lambda: "📣 Keep answers short." in pane.subtitle.text(), what="announcement shown")
     assert "VPs: @Linus, @Omni" in pane.subtitle.text(), "the default VP first"

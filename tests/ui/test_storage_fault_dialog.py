@@ -31,7 +31,7 @@ async def _home_with(root: Path, *titles: str) -> Home:
     home = Home(root)
     kernel = build_kernel(home, keystore=KeyStore(MemoryKeyring()))
     for title in titles:
-        await kernel.create_session(title=title)
+        await kernel.sessions.create_session(title=title)
     await kernel.close()
     con = sqlite3.connect(home.database)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -35,8 +35,8 @@ def test_task_model_passes_the_model_tester(qtmodeltester) -> None:  # type: ign
 
 async def test_panel_follows_task_events_of_the_session_on_screen(fake_window: MainWindow,
                                                                  fake_kernel: FakeKernel) -> None:
-    session = await fake_kernel.create_session(title="Builds")
-    other = await fake_kernel.create_session(title="Other")
+    session = await fake_kernel.sessions.create_session(title="Builds")
+    other = await fake_kernel.sessions.create_session(title="Other")
     await settle()
     await show(fake_window, session.id)
     panel = fake_window.pane.tasks
@@ -84,6 +84,6 @@ async def test_background_task_from_a_real_turn_can_be_inspected_and_cancelled(
     await wait_until(lambda: (r := panel.model.record(0)) is not None and r.state == "cancelled",
                      timeout=10, what="cancelled")
     await real_window.runner.drain()
-    (record,) = await real_kernel.list_tasks(sid)
+    (record,) = await real_kernel.tasks.list_tasks(sid)
     assert record.state == "cancelled"
     assert not panel.cancel_button.isEnabled() and not panel._timer.isActive()

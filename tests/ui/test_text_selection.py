@@ -24,7 +24,7 @@ async def _session(window: MainWindow, kernel: Kernel) -> None:
     await kernel.store.import_messages(sid, [
         Message("u1", sid, "user", (TextPart("How is the config loaded?"),)),
         Message("a1", sid, "assistant", (TextPart(ANSWER),), speaker="omni")])
-    await window.pane.show_session(await kernel.get_session(sid))
+    await window.pane.show_session(await kernel.sessions.get_session(sid))
     await settle(5)
 
 

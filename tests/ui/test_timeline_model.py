@@ -17,7 +17,7 @@ from tests.ui.helpers import conversation, reply, tool_call, tool_result, user
 
 def _loader(kernel: FakeKernel, sid: str):  # type: ignore[no-untyped-def]
     async def load(before: int | None, limit: int):  # type: ignore[no-untyped-def]
-        return await kernel.history_page(sid, before_seq=before, limit=limit)
+        return await kernel.history.history_page(sid, before_seq=before, limit=limit)
     return load
 
 
@@ -171,7 +171,7 @@ async def test_events_during_the_first_page_load_are_neither_lost_nor_doubled() 
 
     async def slow_loader(before: int | None, limit: int):  # type: ignore[no-untyped-def]
         await gate.wait()
-        return await kernel.history_page("s", before_seq=before, limit=limit)
+        return await kernel.history.history_page("s", before_seq=before, limit=limit)
 
     live = LiveStreams()
     live.start(StreamStarted("s", "old", "omni", "t0"))

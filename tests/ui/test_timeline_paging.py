@@ -32,7 +32,7 @@ def _history(sid: str) -> list[Message]:
 async def _long_session(window: MainWindow, kernel: Kernel) -> str:
     sid = await open_session(window, kernel, title="Long")
     await kernel.store.import_messages(sid, _history(sid))
-    await window.show_session(await kernel.get_session(sid))
+    await window.show_session(await kernel.sessions.get_session(sid))
     view = window.pane.timeline_view
     await wait_until(lambda: window.pane.timeline_model.rowCount() > 0, what="newest page loaded")
     await settle()

@@ -25,7 +25,7 @@ async def _view(kernel: FakeKernel, sid: str = "s", height: int = 600) -> tuple[
     view.show()
 
     async def loader(before: int | None, limit: int):  # type: ignore[no-untyped-def]
-        return await kernel.history_page(sid, before_seq=before, limit=limit)
+        return await kernel.history.history_page(sid, before_seq=before, limit=limit)
 
     view.near_top.connect(lambda: None if model.loading else _spawn(model.fetch_older()))
     await model.load(sid, loader)

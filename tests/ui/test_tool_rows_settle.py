@@ -76,7 +76,7 @@ async def test_bare_denial_marks_the_call_denied_and_the_next_not_run(
                                                               "user" if i % 2 == 0 else "assistant",
                                                               (TextPart(f"earlier message {i}\n\nwith a second paragraph"),),
                                                               speaker="" if i % 2 == 0 else "omni")])
-    await real_window.pane.show_session(await real_kernel.get_session(sid))
+    await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
     real_window.pane.composer.input.setPlainText("write a and b")
     real_window.pane.send()
     await wait_until(lambda: real_window.pane.attention.card is not None
@@ -96,13 +96,13 @@ async def test_bare_denial_marks_the_call_denied_and_the_next_not_run(
     card.buttons["deny"].click()
     turns = await events.turns(1)
     assert turns[0].status == "stopped"
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.IDLE)
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.IDLE)
     await settle(5)
     assert _row_line(real_window, "call_a") == "✗ denied"
     assert _row_line(real_window, "call_b") == "· not run (the turn stopped)"
     real_window.grab().save(str(shots / f"tool_rows_after_denial_{choice}.png"))
     # what the model is told next time: both calls have results
-    page = await real_kernel.history_page(sid, limit=10)
+    page = await real_kernel.history.history_page(sid, limit=10)
     answered = {m.tool_result.call_id for m in page if m.tool_result is not None}
     assert {"call_a", "call_b"} <= answered
 
@@ -120,9 +120,9 @@ async def test_stop_while_a_command_runs_marks_it_interrupted(
     real_window.pane.send()
     await wait_until(lambda: real_window.pane.timeline_model.row_of_call("call_s") is not None
                      and _row_line(real_window, "call_s") == "· running…", 10, "the command running")
-    await real_kernel.stop(sid)
+    await real_kernel.turns.stop(sid)
     await events.turns(1)
-    await wait_until(lambda: real_kernel.phase(sid) == Phase.IDLE)
+    await wait_until(lambda: real_kernel.turns.phase(sid) == Phase.IDLE)
     await settle(5)
     assert _row_line(real_window, "call_s") == "⚠ interrupted"
     real_window.grab().save(str(shots / "tool_row_after_stop.png"))
@@ -138,8 +138,8 @@ async def test_after_a_crash_and_restart_the_call_reads_interrupted(
         return build_kernel(Home(root), keystore=KeyStore(MemoryKeyring()))
 
     first = kernel()
-    await first.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
-    session = await first.create_session(title="Crashed", connection="fake", model="fake-model")
+    await first.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
+    session = await first.sessions.create_session(title="Crashed", connection="fake", model="fake-model")
     sid = session.id
     await first.store.import_messages(sid, [Message("u1", sid, "user", (TextPart("build it"),))])
     running = ToolCallPart("call_r", "run_command", {"command": "make"}, ToolState.RUNNING)
@@ -164,6 +164,6 @@ async def test_a_call_left_open_by_another_process_does_not_read_running(
     pending = ToolCallPart("call_p", "read_file", {"path": "x"}, ToolState.PENDING)
     await real_kernel.store.append_message(Message("a1", sid, "assistant", (pending,), speaker="omni",
                                                    turn_id="t_old", created_at=now_ms()))
-    await real_window.pane.show_session(await real_kernel.get_session(sid))
+    await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
     await settle()
     assert _row_line(real_window, "call_p") == "⚠ interrupted"

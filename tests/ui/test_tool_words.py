@@ -119,6 +119,23 @@ def test_english_summary_keeps_the_tools_words(qapp: QApplication) -> None:
         "no output · exit code 0"
 
 
+@pytest.mark.parametrize("text", [
+    "Started background task t1: npm run dev",
+    "Started sub-agent task t2 in child session s9. Follow it with task_output, collect its answer with "
+    "task_result, stop it with task_cancel.",
+    "Sub-agent task t2 (child session s9) ended: completed.",
+    "Your memory is empty (user, VP, session-VP and session scopes).",
+    "Saved m1 to session-vp memory — your memory in this session. The person sees it in the timeline "
+    "and may undo it.",
+    "Forgot m1.",
+])
+def test_engine_tool_results_are_said_in_chinese(zh: None, text: str) -> None:
+    """The engine's own tools (background tasks, sub-agents, memory): their sentences as they write them
+    (engine/tasks/tools.py, engine/ops/child_tools.py, engine/memory/tool.py)."""
+    said = tool_words.translated(text).replace("npm run dev", " ")
+    assert leftovers(said) == [], said
+
+
 def test_output_that_only_looks_like_ours_inside_a_line_is_left_alone(zh: None) -> None:
     """Only whole lines are ours: program output mentioning "No matches." mid-line stays."""
     text = "grep: No matches. found\n[exit code: 1]"

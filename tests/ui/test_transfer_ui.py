@@ -21,8 +21,8 @@ async def _session_with_a_reply(window: MainWindow, kernel: Kernel, fake: FakePr
     rec = Recorder()
     kernel.bus.subscribe(rec)
     fake.script(Reply(text="Here is the answer."))
-    s = await kernel.create_session(title="Exported", connection="fake", model="fake-model")
-    await kernel.send(s.id, "the question")
+    s = await kernel.sessions.create_session(title="Exported", connection="fake", model="fake-model")
+    await kernel.turns.send(s.id, "the question")
     await wait_turns(rec, s.id, 1)
     await wait_until(lambda: window.tree_model.session(s.id) is not None, what="tree row")
     window.tree_view.select_session(s.id)
@@ -66,7 +66,7 @@ async def test_export_warns_then_saves_and_import_opens_the_copy(
     doc = json.loads(target.read_text())
     assert [m["role"] for m in doc["messages"]] == ["user", "assistant"]
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
-    before = {s.id for s in await real_kernel.list_sessions()}
+    before = {s.id for s in await real_kernel.sessions.list_sessions()}
     transfer.import_action.trigger()
     await wait_until(lambda: isinstance(transfer.dialog, QFileDialog), what="the open dialog")
     opener = transfer.dialog
@@ -74,7 +74,7 @@ async def test_export_warns_then_saves_and_import_opens_the_copy(
     _type_name(opener, target)
     opener.accept()
     await wait_until(lambda: len(before) < len(real_window.tree_model.sessions()), what="imported row")
-    (new_id,) = {s.id for s in await real_kernel.list_sessions()} - before
+    (new_id,) = {s.id for s in await real_kernel.sessions.list_sessions()} - before
     await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == new_id,
                      what="the imported session opens")
     assert [m.text for m in await real_kernel.store.valid_messages(new_id)] == ["the question",
@@ -99,5 +99,5 @@ async def test_import_of_a_bad_file_says_why_in_a_dialog(real_window: MainWindow
     error.grab().save(str(shots / "import_error.png"))
     assert "Cannot import this file: it is not valid JSON" in error.text.text()
     assert "Nothing was imported." in error.text.text()
-    assert await real_kernel.list_sessions() == []
+    assert await real_kernel.sessions.list_sessions() == []
     error.accept()

@@ -220,13 +220,13 @@ async def test_each_kind_can_be_turned_off(
     tray_window.close()
     await tray_window.runner.drain()
     # the window is hidden: a message sent from the CLI-like API runs in the background
-    await real_kernel.send(sid, "hello")
+    await real_kernel.turns.send(sid, "hello")
     await events.turns(1, sid)
     await settle()
     assert shown.items == []
     assert not prefs.load().notify_turn_finished  # saved
     tray_window.prefs.update(notify_turn_finished=True)
-    await real_kernel.send(sid, "again")
+    await real_kernel.turns.send(sid, "again")
     await events.turns(2, sid)
     await wait_until(lambda: shown.items, what="notification back on")
     assert shown.items[0][0] == "finished"
@@ -274,7 +274,7 @@ async def test_a_failed_turn_while_hidden_is_notified_with_the_reason(
     shown = _Shown(tray_window)
     sid = await open_session(tray_window, real_kernel, title="Broken key")
     tray_window.close()
-    await real_kernel.send(sid, "hello")
+    await real_kernel.turns.send(sid, "hello")
     (turn,) = await events.turns(1, sid)
     assert turn.status == "error"
     await wait_until(lambda: shown.items, what="failure notification")

@@ -28,18 +28,18 @@ async def test_create_edit_duplicate_delete(real_window: MainWindow, real_kernel
         "linus", "fast", ("read_file", "grep"), "#aa5500")
     dialog.soul.setPlainText("You implement, then test.")
     await dialog.save()
-    assert [v.soul for v in await real_kernel.list_vps() if v.id == "linus"] == ["You implement, then test."]
+    assert [v.soul for v in await real_kernel.vps.list_vps() if v.id == "linus"] == ["You implement, then test."]
     copy = await dialog.duplicate()
     assert copy is not None and copy.name == "LinusCopy" and copy.soul == "You implement, then test."
     dialog.name.setText("bad name")
     assert await dialog.save() is None and "one word" in dialog.message.text()
-    await real_kernel.create_session(title="uses Linus", roster=["Linus"])
+    await real_kernel.sessions.create_session(title="uses Linus", roster=["Linus"])
     await dialog.refresh("linus")
     assert not await dialog.delete()
     assert "roster of 1 session(s)" in dialog.message.text()
     await dialog.refresh(copy.id)
     assert await dialog.delete()
-    assert [v.name for v in await real_kernel.list_vps()] == ["Omni", "Linus"]
+    assert [v.name for v in await real_kernel.vps.list_vps()] == ["Omni", "Linus"]
     await dialog.refresh("linus")
     await settle()
     dialog.grab().save(str(shots / "vp_editor.png"))
@@ -54,9 +54,9 @@ async def test_roster_and_default_vp_of_an_existing_session(real_window: MainWin
     from tests.ui.helpers import wait_until
     from tests.ui.ops_helpers import find_action, tree_menu
 
-    await real_kernel.add_vp(VP("", "Linus", "", "You implement."))
-    await real_kernel.add_vp(VP("", "Martin", "", "You review."))
-    session = await real_kernel.create_session(title="team")
+    await real_kernel.vps.add_vp(VP("", "Linus", "", "You implement."))
+    await real_kernel.vps.add_vp(VP("", "Martin", "", "You review."))
+    session = await real_kernel.sessions.create_session(title="team")
     await wait_until(lambda: real_window.tree_model.session(session.id) is not None, what="tree row")
     find_action(tree_menu(real_window, session.id), ROSTER).trigger()
     dialog = await dialog_of(RosterDialog)
@@ -70,5 +70,5 @@ async def test_roster_and_default_vp_of_an_existing_session(real_window: MainWin
     await wait_until(lambda: real_window.tree_model.session(session.id) is not None
                      and real_window.tree_model.session(session.id).roster == ("linus", "martin"),  # type: ignore[union-attr]
                      what="roster saved")
-    updated = await real_kernel.get_session(session.id)
+    updated = await real_kernel.sessions.get_session(session.id)
     assert (updated.roster, updated.default_vp) == (("linus", "martin"), "martin")

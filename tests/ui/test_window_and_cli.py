@@ -48,7 +48,7 @@ async def window_kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     root = tmp_path / "foya-home"
     monkeypatch.setenv("FOYA_HOME", str(root))
     kernel = build_kernel(Home(root), keystore=KeyStore(MemoryKeyring()), kind="window")
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake_provider.base_url, "fake-model"))
     yield kernel
     await kernel.close()
 
@@ -61,7 +61,7 @@ async def test_cli_commands_beside_a_window_running_a_turn(
     fake_provider.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": HOLD}, "c1")]),
                          Reply(text="all done"))
     async with _window(window_kernel) as window:
-        session = await window_kernel.create_session(title="In the window", workdir=str(project),
+        session = await window_kernel.sessions.create_session(title="In the window", workdir=str(project),
                                                      connection="fake", model="fake-model",
                                                      approval_mode=ApprovalMode.AUTO)
         sid = session.id
@@ -81,12 +81,12 @@ async def test_cli_commands_beside_a_window_running_a_turn(
             code, _, err = await foya_async(home, *args)
             assert code == 10 and f"pid {os.getpid()}" in err and "Traceback" not in err, (args, err)
         # another process's start-up recovery did not touch the window's running call or its phase
-        assert window_kernel.phase(sid) == Phase.TURN
+        assert window_kernel.turns.phase(sid) == Phase.TURN
         assert _rows(home, "SELECT phase FROM session_row WHERE id=?", sid) == [("turn",)]
 
         (project / "release-me").write_text("")
-        await wait_until(lambda: window_kernel.phase(sid) == Phase.IDLE, timeout=60, what="the turn ended")
-        history = await window_kernel.history(sid)
+        await wait_until(lambda: window_kernel.turns.phase(sid) == Phase.IDLE, timeout=60, what="the turn ended")
+        history = await window_kernel.history.messages(sid)
         results = [m for m in history if m.role == "tool"]
         assert len(results) == 1 and "released" in str(results[0].parts) and "interrupted" not in str(results[0].meta)
         assert "me too" not in " ".join(m.text for m in history)
@@ -114,7 +114,7 @@ async def test_what_foya_commands_write_shows_up_in_the_open_window(
     project.mkdir()
     window_kernel.watch_other_processes()
     async with _window(window_kernel) as window:
-        session = await window_kernel.create_session(title="Shared", workdir=str(project),
+        session = await window_kernel.sessions.create_session(title="Shared", workdir=str(project),
                                                      connection="fake", model="fake-model")
         sid = session.id
         await show(window, sid)
@@ -141,7 +141,7 @@ async def test_what_foya_commands_write_shows_up_in_the_open_window(
         fake_provider.script(Reply(text="a new one"))
         code, _, err = await foya_async(home, "run", "--project", str(project), "started in a terminal")
         assert code == 0, err
-        (other,) = [s for s in await window_kernel.list_sessions() if s.id != sid]
+        (other,) = [s for s in await window_kernel.sessions.list_sessions() if s.id != sid]
         await wait_until(lambda: window.tree_model.session(other.id) is not None, timeout=15,
                          what="the terminal's new session in the sidebar")
         code, _, err = await foya_async(home, "sessions", "delete", other.id, "--yes")

@@ -202,7 +202,7 @@ async def test_main_views_in_chinese_have_no_english_left(
     folder = tmp_path / "网站项目"
     folder.mkdir()
     (folder / "src").mkdir()
-    session = await real_kernel.create_session(title="重构登录模块", workdir=str(folder), connection="fake",
+    session = await real_kernel.sessions.create_session(title="重构登录模块", workdir=str(folder), connection="fake",
                                                model="fake-model")
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
     window.tree_view.expandAll()
@@ -232,8 +232,8 @@ async def test_main_views_in_chinese_have_no_english_left(
     connections = ConnectionsDialog(real_kernel, window.runner, window)
     await connections.refresh()
     problems += await _dialog_shown(connections, shots, "connections")
-    new = NewSessionDialog(await real_kernel.list_vps(), await real_kernel.list_projects(),
-                           await real_kernel.list_connections(), "", window)
+    new = NewSessionDialog(await real_kernel.vps.list_vps(), await real_kernel.projects.list_projects(),
+                           await real_kernel.connections.list_connections(), "", window)
     problems += await _dialog_shown(new, shots, "new_session")
     library = VPLibraryDialog(real_kernel, window)
     await library.refresh()
@@ -254,14 +254,14 @@ async def test_main_views_in_chinese_have_no_english_left(
     call = frozenset(["ls -la", "command: ls -la", "run_shell"])  # the tool call itself: the agent's words
     problems += await _dialog_shown(card, shots, "approval_card", call | {"⚠  Omni 想要使用 run_shell",
                                                                          "询问原因：run_shell"})
-    memory = MemoryDialog(real_kernel, window.runner, window.pane.session, await real_kernel.list_vps(),
+    memory = MemoryDialog(real_kernel, window.runner, window.pane.session, await real_kernel.vps.list_vps(),
                           {session.id: session.title}, window)
     await memory.refresh()
     problems += await _dialog_shown(memory, shots, "memory", frozenset([session.title]))
     mcp = McpServersDialog(real_kernel, window.runner, session.project_id, folder.name, window)
     await mcp.refresh()
     problems += await _dialog_shown(mcp, shots, "mcp_servers")
-    roster = RosterDialog(session, await real_kernel.list_vps(), window)
+    roster = RosterDialog(session, await real_kernel.vps.list_vps(), window)
     problems += await _dialog_shown(roster, shots, "roster")
     keyboard = window.keyboard
     keyboard.preferences_action.trigger()
@@ -350,7 +350,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
         Reply(tool_calls=[ToolCallSpec("run_command", {"command": "touch 新文件.txt"})]),
         Reply(text="好了。"),
         Reply(text="很长的回答。" * 40, chunk_size=4, delay_per_chunk=0.05))
-    session = await real_kernel.create_session(title="整理文档", workdir=str(folder), connection="fake",
+    session = await real_kernel.sessions.create_session(title="整理文档", workdir=str(folder), connection="fake",
                                                model="fake-model", approval_mode=ApprovalMode.ASK)
     await wait_until(lambda: window.tree_model.session(session.id) is not None, what="tree row")
     window.tree_view.select_session(session.id)
@@ -373,7 +373,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
         problems += [f"status while running: {p}" for p in english_in(window.pane.status)]  # VP panel
         card.buttons["once"].click()
         await wait_until(functools.partial(_replaced, window, card), timeout=15, what="answered")
-    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="turn over")
+    await wait_until(lambda: real_kernel.turns.phase(session.id).value == "idle", timeout=15, what="turn over")
     rows = window.pane.timeline_model.rowCount()
     window.pane.composer.input.setPlainText("再详细一点")
     window.pane.send()
@@ -383,7 +383,7 @@ async def test_timeline_rows_approval_reason_and_status_line_in_chinese_have_no_
                    for i in range(rows, model.rowCount()))
     await wait_until(streamed, timeout=15, what="the reply streaming")
     window.pane.composer.stop_button.click()
-    await wait_until(lambda: real_kernel.phase(session.id).value == "idle", timeout=15, what="stopped")
+    await wait_until(lambda: real_kernel.turns.phase(session.id).value == "idle", timeout=15, what="stopped")
     await window.runner.drain()
     await settle(5)
     window.grab().save(str(shots / "zh_timeline.png"))

@@ -57,7 +57,7 @@ async def scenario(app: QApplication, home: Path, server: FakeProviderServer) ->
     if not out["tray"]:
         return out
     kernel = build_kernel(Home(home), keystore=KeyStore(MemoryKeyring()))
-    await kernel.add_connection(Connection("fake", ProviderKind.OPENAI, server.base_url, "fake-model"))
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, server.base_url, "fake-model"))
     finished: list[TurnFinished] = []
     kernel.bus.subscribe(lambda e: finished.append(e) if isinstance(e, TurnFinished) else None)
     bridge = EngineBridge(kernel.bus)
@@ -69,7 +69,7 @@ async def scenario(app: QApplication, home: Path, server: FakeProviderServer) ->
     told: list[tuple[str, str]] = []
     window.quit_controller.told_about_tray.connect(lambda *m: told.append(m))
     out["tray_icon_visible"] = window.quit_controller.tray is not None and window.quit_controller.tray.isVisible()
-    session = await kernel.create_session(title="Long answer", connection="fake", model="fake-model")
+    session = await kernel.sessions.create_session(title="Long answer", connection="fake", model="fake-model")
     await _until(lambda: window.tree_model.session(session.id) is not None, 5)
     window.tree_view.select_session(session.id)
     await _until(lambda: window.current_session_id() == session.id, 10)
@@ -89,7 +89,7 @@ async def scenario(app: QApplication, home: Path, server: FakeProviderServer) ->
         screen = app.primaryScreen()
         screen.grabWindow(0).save(str(shots / "tray-notification-xvfb.png"))  # the whole X screen
     out["notified"] = [list(item) for item in shown]
-    out["stored"] = [m.role for m in await kernel.history_page(session.id, before_seq=None, limit=10)]
+    out["stored"] = [m.role for m in await kernel.history.history_page(session.id, before_seq=None, limit=10)]
     window.quit_controller.quitting = True
     bridge.close()
     await kernel.close()

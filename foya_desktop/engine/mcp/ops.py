@@ -1,4 +1,4 @@
-"""The kernel's MCP doors (a mixin of ``Kernel``): overview, trust, revoke, restart, secrets.
+"""The kernel's MCP doors (``kernel.mcp``, an area façade): overview, trust, revoke, restart, secrets.
 
 The window's servers panel and ``foya projects trust`` call these; the rules live in
 ``engine.mcp.trust`` and ``engine.mcp.servers``.
@@ -10,7 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import BadInput, InvalidOperation
-from foya_desktop.engine.mcp import trust
+from foya_desktop.engine.mcp import trust as trust_rules
 from foya_desktop.engine.mcp.servers import McpServers, ServerStatus
 from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.tools.mcp.config import McpListing, Scope
@@ -19,54 +19,55 @@ if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
 
 
-class McpOps:
-    """Mixin: MCP servers of a project, for the window and the command line."""
+class Mcp:
+    """MCP servers of a project, for the window and the command line."""
 
-    svc: Services
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
 
-    def _mcp(self) -> McpServers:
+    def _servers(self) -> McpServers:
         if self.svc.mcp is None:
             raise InvalidOperation("MCP servers are not available in this kernel.")
         return self.svc.mcp
 
-    async def mcp_listing(self, project_id: str | None) -> McpListing:
+    async def listing(self, project_id: str | None) -> McpListing:
         """The configured servers (user level, and the project's ``.mcp.json``) with load problems."""
         path = (await self.svc.store.get_project(project_id)).path if project_id else None
-        return await trust.listing_for(self.svc.store, path)
+        return await trust_rules.listing_for(self.svc.store, path)
 
-    async def mcp_overview(self, project_id: str | None) -> list[ServerStatus]:
+    async def overview(self, project_id: str | None) -> list[ServerStatus]:
         """Every configured server with trust, state and error (user level first)."""
         path = (await self.svc.store.get_project(project_id)).path if project_id else None
-        return await self._mcp().overview(project_id, path)
+        return await self._servers().overview(project_id, path)
 
-    async def mcp_trust_report(self, project_id: str) -> list[ServerTrust]:
+    async def trust_report(self, project_id: str) -> list[ServerTrust]:
         """The project's configured servers and whether each may start."""
-        return await trust.trust_report(self.svc.store, project_id, await self.mcp_listing(project_id))
+        return await trust_rules.trust_report(self.svc.store, project_id, await self.listing(project_id))
 
-    async def mcp_trust(self, project_id: str, names: list[str] | None = None) -> list[ServerTrust]:
+    async def trust(self, project_id: str, names: list[str] | None = None) -> list[ServerTrust]:
         """Trust the project's servers (``names``, or all usable ones) as configured now; returns
         what was trusted (each with the exact command or URL)."""
-        report = await self.mcp_trust_report(project_id)
+        report = await self.trust_report(project_id)
         chosen = [t for t in report if t.server.scope == "project" and t.state != "unusable"
                   and (names is None or t.server.name in names)]
         unknown = sorted(set(names or ()) - {t.server.name for t in report if t.server.scope == "project"})
         if unknown:
             raise BadInput(f"This project's .mcp.json has no server named {', '.join(unknown)}.")
-        await trust.trust(self.svc.store, project_id, [t.server for t in chosen])
+        await trust_rules.trust(self.svc.store, project_id, [t.server for t in chosen])
         return chosen
 
-    async def mcp_revoke(self, project_id: str, names: list[str] | None = None) -> int:
+    async def revoke(self, project_id: str, names: list[str] | None = None) -> int:
         """Take trust back and stop those servers now; how many trusts were removed."""
-        removed = await trust.revoke(self.svc.store, project_id, names)
-        await self._mcp().stop_project(project_id)
+        removed = await trust_rules.revoke(self.svc.store, project_id, names)
+        await self._servers().stop_project(project_id)
         return removed
 
-    async def mcp_restart(self, project_id: str, scope: Scope, name: str) -> ServerStatus | None:
+    async def restart(self, project_id: str, scope: Scope, name: str) -> ServerStatus | None:
         """Stop and start one server now (the panel's *Restart*)."""
         project = await self.svc.store.get_project(project_id)
-        return await self._mcp().restart(project.id, project.path, scope, name)
+        return await self._servers().restart(project.id, project.path, scope, name)
 
-    async def set_mcp_secret(self, name: str, value: str | None) -> None:
+    async def set_secret(self, name: str, value: str | None) -> None:
         """Keep (or with ``None`` delete) the secret that ``${keyring:NAME}`` headers use."""
         keystore = self.svc.providers.keystore
         if value is None:
@@ -74,6 +75,6 @@ class McpOps:
         else:
             await asyncio.to_thread(keystore.set_key, f"mcp:{name}", value)
 
-    def mcp_version(self) -> int:
+    def version(self) -> int:
         """Changes whenever a server's state changes (the panel refreshes on a change)."""
         return self.svc.mcp.version if self.svc.mcp is not None else 0

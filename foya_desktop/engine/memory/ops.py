@@ -1,7 +1,7 @@
 """Memory operations of the kernel (the person's side: window and CLI).
 
-Kept apart from ``kernel.py`` like ``projects.py``; the ``Kernel`` inherits
-these methods. Who may write where is checked here for the person and in
+``kernel.memory``, one of the kernel's area façades (like ``projects.py``).
+Who may write where is checked here for the person and in
 ``engine.memory.tool`` for VPs; the storage is ``store.memory``.
 """
 
@@ -44,10 +44,11 @@ def clean_text(text: str) -> str:
     return text
 
 
-class MemoryOps:
-    """Mixin: memory entries as the person sees and edits them."""
+class Memory:
+    """Memory entries as the person sees and edits them."""
 
-    svc: Services
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
 
     async def _vp_id(self, ref: str) -> str:
         folded = ref.strip().casefold()

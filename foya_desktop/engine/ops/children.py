@@ -5,7 +5,7 @@ immutable ``child_snapshot`` — the agent definition, the tool names and the
 step limit at creation. The child runs from that snapshot, never from the
 catalog, so editing the VP later changes nothing for it. It has its own
 history, tool events, usage (ledger rows under its id) and cancellation
-(``kernel.stop`` on the child, or cancelling its task). The parent sees a
+(``kernel.turns.stop`` on the child, or cancelling its task). The parent sees a
 ``subagent`` task record it can list, inspect, cancel and consume.
 """
 

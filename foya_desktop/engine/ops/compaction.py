@@ -1,7 +1,7 @@
 """Manual compaction ("compact now") of an idle session.
 
 Summarises every valid message after the last checkpoint while the session
-is held in phase ``compaction`` (its queue waits; ``kernel.stop`` cancels
+is held in phase ``compaction`` (its queue waits; ``kernel.turns.stop`` cancels
 it). The summary and the checkpoint it writes are shared with automatic
 compaction (``engine/request/build.py``, ``engine/request/summary.py``).
 """
@@ -19,7 +19,7 @@ from foya_desktop.store.ops_checkpoints import latest_checkpoint
 
 
 async def compact_now(svc: Services, scheduler: Scheduler, session_id: str) -> Checkpoint:
-    """Manual compaction of an idle session; a stop (``kernel.stop``) cancels it."""
+    """Manual compaction of an idle session; a stop (``kernel.turns.stop``) cancels it."""
     owner = scheduler.owner(session_id)
     owner.refuse_if_busy("compact it")  # decided now, not after the read below
     session = await svc.store.get_session(session_id)

@@ -1,6 +1,6 @@
 """Kernel operations on project files: rules in effect, a folder's report, an agent file as a VP.
 
-The ``Kernel`` inherits these (like ``engine.projects``). The window and the
+``kernel.files``, one of the kernel's area façades (like ``engine.projects``). The window and the
 CLI both come here, so they show and refuse in the same words.
 """
 
@@ -26,11 +26,12 @@ if TYPE_CHECKING:
     from foya_desktop.engine.services import Services
 
 
-class ProjectFilesOps:
-    """Mixin: what a session's or a folder's files provide."""
+class ProjectFiles:
+    """What a session's or a folder's files provide (``kernel.files``)."""
 
-    svc: Services
-    vp_library: VPLibrary
+    def __init__(self, svc: Services, vp_library: VPLibrary) -> None:
+        self.svc = svc
+        self.vp_library = vp_library
 
     async def rules_in_effect(self, session_id: str) -> Rules:
         """The rules files the session's next request carries (for "rules in effect")."""

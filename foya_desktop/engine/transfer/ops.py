@@ -38,10 +38,11 @@ class ImportResult:
     notes: tuple[str, ...]
 
 
-class TransferOps:
-    """Mixin: session export and import."""
+class Transfer:
+    """Session export and import (``kernel.transfer``)."""
 
-    svc: Services
+    def __init__(self, svc: Services) -> None:
+        self.svc = svc
 
     async def export_session(self, session_id: str, fmt: ExportFormat, *, embed: bool = True,
                              include_debug: bool = False) -> str:
@@ -102,7 +103,7 @@ def _is_folder(path: str) -> bool:
     return bool(path) and Path(path).is_dir()
 
 
-async def _project(ops: TransferOps, session: Session) -> Project | None:
+async def _project(ops: Transfer, session: Session) -> Project | None:
     if not session.project_id:
         return None
     try:
@@ -127,7 +128,7 @@ def _images(messages: list[Message]) -> dict[str, str]:
     return found
 
 
-async def _blob(ops: TransferOps, sha: str) -> bytes | None:
+async def _blob(ops: Transfer, sha: str) -> bytes | None:
     try:
         return await ops.svc.store.read_artifact(sha)
     except (FileNotFoundError, ValueError, NotFound):

@@ -91,7 +91,7 @@ class MemorySaveCard(QFrame):
 
     async def check(self) -> None:
         """Ask the kernel whether the entry is still stored."""
-        self.set_state("saved" if await self._kernel.memory_exists(self.entry_id) else "gone")
+        self.set_state("saved" if await self._kernel.memory.memory_exists(self.entry_id) else "gone")
 
     def undo(self) -> None:
         """Remove the entry (runs as a named task)."""
@@ -100,7 +100,7 @@ class MemorySaveCard(QFrame):
 
     async def _undo(self) -> None:
         try:
-            await self._kernel.remove_memory(self.entry_id)
+            await self._kernel.memory.remove_memory(self.entry_id)
         except FoyaError as error:
             self.set_state("gone")
             self.status.setText(error_text(error))

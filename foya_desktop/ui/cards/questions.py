@@ -142,7 +142,7 @@ class QuestionBook(QObject):
 
     async def _send(self, question_id: str, answer: str) -> None:
         try:
-            status = await self._kernel.answer_question(question_id, answer)
+            status = await self._kernel.asks.answer_question(question_id, answer)
         except Exception as exc:  # the agent is unavailable: say so, offer a retry
             log.warning("answering %s failed", question_id, exc_info=exc)
             self._fail(question_id, describe_error(exc))

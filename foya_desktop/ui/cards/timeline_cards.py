@@ -115,7 +115,7 @@ class TimelineCards(QObject):
         state = self._book.for_call(call.call_id)
         result = row.result_for(call.call_id)
         unresolved = state is None and result is None and call.state in (ToolState.PENDING, ToolState.RUNNING)
-        running = unresolved and self._kernel.phase(row.message.session_id) != Phase.IDLE \
+        running = unresolved and self._kernel.turns.phase(row.message.session_id) != Phase.IDLE \
             and self._is_latest(row, call.call_id)
         who = self._speakers.name(row.message.speaker or "")
         return describe(state, call, result, running=running, who=who)
@@ -174,7 +174,7 @@ class TimelineCards(QObject):
         self.cards.clear()
         self.memory_cards.clear()
         if self._model.session_id is not None:
-            self.book.seed(self._kernel.pending_questions(self._model.session_id))
+            self.book.seed(self._kernel.asks.pending_questions(self._model.session_id))
         self.schedule_sync()
 
     def sync(self) -> None:

@@ -83,7 +83,7 @@ class ConnectionsDialog(QDialog):
         self.models_button.clicked.connect(self._list_models)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self._layout()
-        self._apply_keyring_problem(kernel.keyring_problem())
+        self._apply_keyring_problem(kernel.connections.keyring_problem())
         self.new_connection()
         self._kind_changed()
 
@@ -159,7 +159,7 @@ class ConnectionsDialog(QDialog):
 
     async def refresh(self, select: str = "") -> None:
         """Reload the list from the kernel."""
-        connections = await self._kernel.list_connections()
+        connections = await self._kernel.connections.list_connections()
         self._connections = {c.name: c for c in connections}
         self.list.clear()
         self.list.addItems(list(self._connections))
@@ -211,7 +211,7 @@ class ConnectionsDialog(QDialog):
     async def save(self, conn: Connection, api_key: str | None) -> None:
         """Store the connection (and key); report the outcome inside the dialog."""
         try:
-            await self._kernel.add_connection(conn, api_key)
+            await self._kernel.connections.add_connection(conn, api_key)
         except KeyringUnavailable as error:
             self._apply_keyring_problem(error_text(error))
             self._say(describe_error(error), error=True)
@@ -245,7 +245,7 @@ class ConnectionsDialog(QDialog):
         self._say(self.tr("Testing…"))
         self.test_button.setEnabled(False)
         try:
-            await self._kernel.test_connection(conn, api_key)
+            await self._kernel.connections.test_connection(conn, api_key)
         except FoyaError as error:
             self._say(self.tr("The test failed: {reason}").format(reason=error_text(error)), error=True)
             return False
@@ -257,7 +257,7 @@ class ConnectionsDialog(QDialog):
     async def list_models(self, conn: Connection, api_key: str | None) -> list[str]:
         """Fill the model field's list from the provider (free entry stays)."""
         try:
-            models = await self._kernel.connection_models(conn, api_key)
+            models = await self._kernel.connections.models(conn, api_key)
         except FoyaError as error:
             self._say(self.tr("Cannot list the models: {reason}").format(reason=error_text(error)),
                       error=True)
@@ -280,7 +280,7 @@ class ConnectionsDialog(QDialog):
 
     async def remove(self, name: str) -> None:
         """Delete a connection (its key is removed from the keyring by the kernel)."""
-        await self._kernel.remove_connection(name)
+        await self._kernel.connections.remove_connection(name)
         self._say(self.tr("Removed “{name}”.").format(name=name))
         await self.refresh()
         self.new_connection()

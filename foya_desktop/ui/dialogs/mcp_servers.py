@@ -107,8 +107,8 @@ class McpServersDialog(QDialog):
 
     async def refresh(self) -> None:
         """Read the servers' state from the engine and show it."""
-        self._seen_version = self._kernel.mcp_version()
-        self._rows = await self._kernel.mcp_overview(self._project_id)
+        self._seen_version = self._kernel.mcp.version()
+        self._rows = await self._kernel.mcp.overview(self._project_id)
         for tree, scope in ((self.user_tree, "user"), (self.project_tree, "project")):
             current = tree.currentItem()
             keep = current.text(0) if current is not None else None
@@ -132,7 +132,7 @@ class McpServersDialog(QDialog):
         self._update_buttons()
 
     def _poll(self) -> None:
-        if self.isVisible() and self._kernel.mcp_version() != self._seen_version:
+        if self.isVisible() and self._kernel.mcp.version() != self._seen_version:
             self._runner.spawn(self.refresh(), self.tr("Refresh"))
 
     def _trust_text(self, trust: str) -> str:
@@ -212,7 +212,7 @@ class McpServersDialog(QDialog):
     async def _trust(self, names: list[str]) -> None:
         assert self._project_id is not None
         try:
-            trusted = await self._kernel.mcp_trust(self._project_id, names)
+            trusted = await self._kernel.mcp.trust(self._project_id, names)
         except Exception as exc:
             self.message.setText(describe_error(exc))
             return
@@ -224,7 +224,7 @@ class McpServersDialog(QDialog):
         """Take back the trust of every project server and stop them."""
         if self._project_id is None:
             return
-        removed = await self._kernel.mcp_revoke(self._project_id)
+        removed = await self._kernel.mcp.revoke(self._project_id)
         self.message.setText(self.tr("Took back the trust of {0} server(s); they stopped.").format(removed))
         await self.refresh()
 
@@ -234,7 +234,7 @@ class McpServersDialog(QDialog):
         if row is None or self._project_id is None or not row.name:
             return
         self.message.setText(self.tr("Restarting {0}…").format(row.name))
-        status = await self._kernel.mcp_restart(self._project_id, row.scope, row.name)
+        status = await self._kernel.mcp.restart(self._project_id, row.scope, row.name)
         self.message.setText(self.tr("{0}: {1}").format(row.name, self._state_text(status.state))
                              if status is not None else "")
         await self.refresh()

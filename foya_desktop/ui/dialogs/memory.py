@@ -157,7 +157,7 @@ class MemoryDialog(QDialog):
             if scope.needs_session and sid is None:
                 self.entries[scope] = []
             else:
-                self.entries[scope] = await self._kernel.list_memory(
+                self.entries[scope] = await self._kernel.memory.list_memory(
                     scope, session_id=sid if scope.needs_session else None)
         self._fill()
 
@@ -190,7 +190,7 @@ class MemoryDialog(QDialog):
         vp = str(self.vp_choice.currentData() or "") if scope.needs_vp else None
         sid = self._session.id if self._session is not None else None
         try:
-            entry = await self._kernel.add_memory(scope, self.new_text.text(), vp=vp, session_id=sid)
+            entry = await self._kernel.memory.add_memory(scope, self.new_text.text(), vp=vp, session_id=sid)
         except FoyaError as error:
             self.message.setText(error_text(error))
             return None
@@ -208,7 +208,7 @@ class MemoryDialog(QDialog):
     async def edit(self, entry_id: str, text: str) -> MemoryEntry | None:
         """New text for an entry."""
         try:
-            entry = await self._kernel.edit_memory(entry_id, text)
+            entry = await self._kernel.memory.edit_memory(entry_id, text)
         except FoyaError as error:
             self.message.setText(error_text(error))
             await self.refresh()
@@ -223,7 +223,7 @@ class MemoryDialog(QDialog):
         removed = 0
         for entry_id in ids:
             try:
-                await self._kernel.remove_memory(entry_id)
+                await self._kernel.memory.remove_memory(entry_id)
                 removed += 1
             except FoyaError as error:
                 self.message.setText(error_text(error))

@@ -212,15 +212,16 @@ async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: 
 
     ``bind``: the window's binding flow; without it an unbound session offers no binding.
     """
-    dialog = SessionSettingsDialog(session, await kernel.list_vps(), await kernel.list_connections(), parent,
-                                   rules=await kernel.rules_in_effect(session.id))
+    vps, connections = await kernel.vps.list_vps(), await kernel.connections.list_connections()
+    dialog = SessionSettingsDialog(session, vps, connections, parent,
+                                   rules=await kernel.files.rules_in_effect(session.id))
     if bind is None or session.parent_id is not None:
         dialog.bind_button.hide()
 
     async def apply(changes: dict[str, Any]) -> None:
         try:
             if changes:
-                await kernel.update_session(session.id, **changes)
+                await kernel.sessions.update_session(session.id, **changes)
         except FoyaError as exc:
             dialog.show_error(error_text(exc))
             return
@@ -230,7 +231,7 @@ async def open_session_settings(kernel: KernelApi, runner: TaskRunner, session: 
         assert bind is not None
         bound = await bind(session.id, dialog)
         if bound is not None and bound.workdir:
-            dialog.show_bound(bound, await kernel.rules_in_effect(session.id))
+            dialog.show_bound(bound, await kernel.files.rules_in_effect(session.id))
 
     translate = QCoreApplication.translate
     dialog.apply_requested.connect(

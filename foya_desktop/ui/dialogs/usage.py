@@ -95,8 +95,8 @@ class UsageDialog(QDialog):
     async def reload(self) -> None:
         """Read both reports from the ledger again (after a price changed, for one)."""
         if self.session_table is not None and self._session_id:
-            _fill(self.session_table, await self._kernel.usage_report(self._session_id))
-        _fill(self.all_table, await self._kernel.usage_report(None))
+            _fill(self.session_table, await self._kernel.usage.report(self._session_id))
+        _fill(self.all_table, await self._kernel.usage.report(None))
         self.price_button.setEnabled(self.selected_key() is not None)
 
     def _selected(self, table: QTreeWidget) -> None:
@@ -126,7 +126,7 @@ class UsageDialog(QDialog):
 
         async def save() -> None:
             try:
-                await self._kernel.set_price(connection, model, *dialog.values())
+                await self._kernel.usage.set_price(connection, model, *dialog.values())
             except (FoyaError, ValueError) as exc:
                 dialog.show_error(error_text(exc) if isinstance(exc, FoyaError) else str(exc))
                 return

@@ -101,7 +101,7 @@ class VPLibraryDialog(QDialog):
 
     async def refresh(self, select: str = "") -> None:
         """Reload the list from the kernel (selecting ``select`` by id when given)."""
-        self._vps = await self._kernel.list_vps()
+        self._vps = await self._kernel.vps.list_vps()
         self.list.clear()
         for vp in self._vps:
             self.list.addItem(QListWidgetItem(self.tr("{name}  (built in)").format(name=vp.name) if vp.builtin
@@ -144,9 +144,9 @@ class VPLibraryDialog(QDialog):
         fields = self._fields()
         try:
             if vp is None:
-                saved = await self._kernel.add_vp(VP(id="", **fields))  # type: ignore[arg-type]
+                saved = await self._kernel.vps.add_vp(VP(id="", **fields))  # type: ignore[arg-type]
             else:
-                saved = await self._kernel.edit_vp(vp.id, **fields)
+                saved = await self._kernel.vps.edit_vp(vp.id, **fields)
         except FoyaError as exc:
             self._say(error_text(exc), error=True)
             return None
@@ -160,7 +160,7 @@ class VPLibraryDialog(QDialog):
         if vp is None:
             return None
         try:
-            copy = await self._kernel.duplicate_vp(vp.id, f"{vp.name}Copy")
+            copy = await self._kernel.vps.duplicate_vp(vp.id, f"{vp.name}Copy")
         except FoyaError as exc:
             self._say(error_text(exc), error=True)
             return None
@@ -174,7 +174,7 @@ class VPLibraryDialog(QDialog):
         if vp is None:
             return False
         try:
-            await self._kernel.remove_vp(vp.id)
+            await self._kernel.vps.remove_vp(vp.id)
         except FoyaError as exc:
             self._say(error_text(exc), error=True)
             return False
@@ -197,7 +197,7 @@ class VPLibraryDialog(QDialog):
                 chooser.deleteLater()
             path = picked[-1]
         try:
-            vp = await self._kernel.add_agent_file_vp(path)
+            vp = await self._kernel.files.add_agent_file_vp(path)
         except FoyaError as exc:
             self._say(error_text(exc), error=True)
             return None

@@ -54,7 +54,7 @@ class SessionFlows:
     async def branch(self, session_id: str, after_message_id: str) -> Session | None:
         """A new session from the history up to ``after_message_id``; open it."""
         try:
-            created = await self._kernel.branch(session_id, after_message_id)
+            created = await self._kernel.lifecycle.branch(session_id, after_message_id)
         except FoyaError as error:
             await inform(self._parent, self.tr("Branch"), self.tr("Cannot branch here"), error_text(error))
             return None
@@ -67,7 +67,7 @@ class SessionFlows:
     async def fork(self, session_id: str, from_turn: str | None = None) -> Session | None:
         """Fork the whole session (or up to a turn) with no dialog; open the new session."""
         try:
-            created = await self._kernel.fork(session_id, from_turn=from_turn)
+            created = await self._kernel.lifecycle.fork(session_id, from_turn=from_turn)
         except FoyaError as error:
             await inform(self._parent, self.tr("Fork"), self.tr("Cannot fork here"), error_text(error))
             return None
@@ -81,7 +81,7 @@ class SessionFlows:
         """Preview the merge of ``a_id`` (the initiator) with ``b_id``; on "Merge", create and open it."""
         a, b = self._tree.session(a_id), self._tree.session(b_id)
         try:
-            plan = await self._kernel.merge_preview(a_id, b_id)
+            plan = await self._kernel.lifecycle.merge_preview(a_id, b_id)
         except FoyaError as error:
             await inform(
                 self._parent, self.tr("Merge"), self.tr("Cannot merge these sessions"), error_text(error)
@@ -91,7 +91,7 @@ class SessionFlows:
         if not await confirm(dialog):
             return None
         try:
-            created = await self._kernel.merge(a_id, b_id)
+            created = await self._kernel.lifecycle.merge(a_id, b_id)
         except FoyaError as error:
             await inform(
                 self._parent, self.tr("Merge"), self.tr("Cannot merge these sessions"), error_text(error)
@@ -104,8 +104,8 @@ class SessionFlows:
 
     async def edit_roster(self, session_id: str) -> Session | None:
         """Pick the session's VPs and its default VP; the kernel checks the rules."""
-        session = self._tree.session(session_id) or await self._kernel.get_session(session_id)
-        dialog = RosterDialog(session, await self._kernel.list_vps(), self._parent)
+        session = self._tree.session(session_id) or await self._kernel.sessions.get_session(session_id)
+        dialog = RosterDialog(session, await self._kernel.vps.list_vps(), self._parent)
         try:
             if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
                 return None
@@ -113,7 +113,8 @@ class SessionFlows:
         finally:
             dialog.deleteLater()
         try:
-            updated = await self._kernel.update_session(session_id, roster=roster, default_vp=default)
+            updated = await self._kernel.sessions.update_session(session_id, roster=roster,
+                                                                 default_vp=default)
         except FoyaError as error:
             await inform(
                 self._parent, self.tr("Roster"), self.tr("Cannot change the roster"), error_text(error)
@@ -125,7 +126,7 @@ class SessionFlows:
 
     async def branch_latest(self, session_id: str) -> Session | None:
         """Branch after the newest complete reply or tool result."""
-        messages = await self._kernel.history_page(session_id, limit=LATEST_PAGE)
+        messages = await self._kernel.history.history_page(session_id, limit=LATEST_PAGE)
         after = latest_boundary(messages)
         if after is None:
             await inform(self._parent, self.tr("Branch"), self.tr("Nothing to branch from yet"),
@@ -138,7 +139,7 @@ class SessionFlows:
     async def rewind(self, session_id: str, message_id: str) -> RewindResult | None:
         """Preview, confirm in a dialog, then put the message's words back in the composer."""
         try:
-            preview = await self._kernel.rewind_preview(session_id, message_id)
+            preview = await self._kernel.lifecycle.rewind_preview(session_id, message_id)
         except FoyaError as error:
             await inform(
                 self._parent, self.tr("Rewind"), self.tr("Cannot rewind to this message"), error_text(error)
@@ -170,7 +171,7 @@ class SessionFlows:
                                self.tr("Delete"), destructive=True, parent=self._parent)
         if not await confirm(dialog):
             return []
-        deleted = await self._kernel.delete_session(session_id)
+        deleted = await self._kernel.lifecycle.delete_session(session_id)
         for gone in deleted:  # the events did this already; a no-op then
             model.remove_session(gone)
         if len(deleted) > 1:
@@ -185,7 +186,7 @@ class SessionFlows:
     async def compact(self, session_id: str) -> Checkpoint:
         """Summarise the history for later requests; the marker appears when it is written."""
         self._say(self.tr("Compacting… a summary of the history is being written."))
-        checkpoint = await self._kernel.compact(session_id)
+        checkpoint = await self._kernel.lifecycle.compact(session_id)
         self._say(self.tr("Compacted: later requests start from the summary; the timeline keeps everything."))
         return checkpoint
 

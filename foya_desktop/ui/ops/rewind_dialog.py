@@ -159,7 +159,7 @@ async def run_rewind(kernel: KernelApi, dialog: RewindDialog) -> RewindResult | 
     while await _next_choice(dialog):
         dialog.set_working(True)
         try:
-            result = await kernel.rewind_confirm(session_id, dialog.preview)
+            result = await kernel.lifecycle.rewind_confirm(session_id, dialog.preview)
         except RewindStale:
             await _refresh(kernel, dialog, session_id, message_id)
             continue
@@ -173,7 +173,7 @@ async def run_rewind(kernel: KernelApi, dialog: RewindDialog) -> RewindResult | 
 
 async def _refresh(kernel: KernelApi, dialog: RewindDialog, session_id: str, message_id: str) -> None:
     try:
-        dialog.show_preview(await kernel.rewind_preview(session_id, message_id))
+        dialog.show_preview(await kernel.lifecycle.rewind_preview(session_id, message_id))
     except FoyaError as error:
         dialog.show_error(
             QCoreApplication.translate(

@@ -128,13 +128,13 @@ class SessionActions(QObject):
             return False
         if message.status != MessageStatus.COMPLETE or message.tool_calls:
             return False
-        if self._kernel.phase(session.id) == Phase.IDLE:
+        if self._kernel.turns.phase(session.id) == Phase.IDLE:
             return True
         users = [m for m in self._window_messages() if m.role == "user"]
         return not users or users[-1].turn_id != message.turn_id
 
     def _rewind_action(self, menu: QMenu, session: Session, message: Message) -> QAction:
-        refusal = rewind_refusal(message, self._kernel.phase(session.id), session.parent_id is not None)
+        refusal = rewind_refusal(message, self._kernel.turns.phase(session.id), session.parent_id is not None)
         action = self._action(menu, self.tr(REWIND_HERE), lambda: self._runner.spawn(
             self.flows.rewind(session.id, message.id), self.tr("Rewinding")))
         if refusal is not None:
@@ -169,7 +169,7 @@ class SessionActions(QObject):
             fork = menu.addAction(
                 self.tr(FORK_SESSION), lambda: self._runner.spawn(self.flows.fork(sid), self.tr("Forking"))
             )
-            if self._kernel.fork_in_progress(sid):
+            if self._kernel.lifecycle.fork_in_progress(sid):
                 fork.setText(self.tr("{action}  (a fork is being made)").format(action=self.tr(FORK_SESSION)))
                 fork.setEnabled(False)
         if session.parent_id is None:
@@ -196,10 +196,10 @@ class SessionActions(QObject):
 
     async def open_memory(self, session_id: str) -> MemoryDialog:
         """The Memory window for ``session_id`` (every scope, ``ui/dialogs/memory.py``); returns once open."""
-        session = self._tree.session(session_id) or await self._kernel.get_session(session_id)
-        titles = {s.id: s.title for s in await self._kernel.list_sessions()}
+        session = self._tree.session(session_id) or await self._kernel.sessions.get_session(session_id)
+        titles = {s.id: s.title for s in await self._kernel.sessions.list_sessions()}
         parent = self.parent()
-        dialog = MemoryDialog(self._kernel, self._runner, session, await self._kernel.list_vps(), titles,
+        dialog = MemoryDialog(self._kernel, self._runner, session, await self._kernel.vps.list_vps(), titles,
                               parent if isinstance(parent, QWidget) else None)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.memory_dialog = dialog
@@ -241,11 +241,12 @@ class SessionActions(QObject):
         """Show and enable the icon for the session on screen (hidden for child sessions)."""
         session = self._shown.session
         self.fork_button.setVisible(session is not None and session.parent_id is None)
-        self.fork_button.setEnabled(session is not None and not self._kernel.fork_in_progress(session.id))
+        self.fork_button.setEnabled(session is not None
+                                    and not self._kernel.lifecycle.fork_in_progress(session.id))
 
     def _fork_current(self) -> None:
         session = self._shown.session
-        if session is not None and not self._kernel.fork_in_progress(session.id):
+        if session is not None and not self._kernel.lifecycle.fork_in_progress(session.id):
             self.fork_button.setEnabled(False)
             self._runner.spawn(self._fork_and_restore(session.id), self.tr("Forking"))
 
@@ -271,7 +272,7 @@ class SessionActions(QObject):
             self._runner.spawn(self._load_checkpoints(sid), self.tr("Loading compaction markers"))
 
     async def _load_checkpoints(self, session_id: str) -> None:
-        checkpoints = await self._kernel.checkpoints(session_id)
+        checkpoints = await self._kernel.lifecycle.checkpoints(session_id)
         self._timeline.set_checkpoints(session_id, checkpoints)
 
     def on_memory_changed(self, _event: MemoryChanged) -> None:

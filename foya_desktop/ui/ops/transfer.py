@@ -88,7 +88,7 @@ class SessionTransfer(QObject):
 
     async def export(self, session_id: str, fmt: ExportFormat) -> Path | None:
         """Warn, ask where, write. Returns the file written (``None`` when cancelled)."""
-        session = await self._kernel.get_session(session_id)
+        session = await self._kernel.sessions.get_session(session_id)
         what = self.tr("Markdown") if fmt == "md" else self.tr("JSON")
         warning = ConfirmDialog(self.tr("Export session"),
                                 self.tr("Export “{title}” as {what}?").format(title=session.title, what=what),
@@ -105,7 +105,7 @@ class SessionTransfer(QObject):
             return None
         target = Path(chosen)
         try:
-            text = await self._kernel.export_session(session_id, fmt)
+            text = await self._kernel.transfer.export_session(session_id, fmt)
             await asyncio.to_thread(_write_private, target, text)
         except (FoyaError, OSError) as exc:
             await self._error(self.tr("Export failed"), str(exc))
@@ -125,7 +125,7 @@ class SessionTransfer(QObject):
         path = Path(chosen)
         try:
             text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-            result = await self._kernel.import_session(text)
+            result = await self._kernel.transfer.import_session(text)
         except UnicodeDecodeError:
             why = self.tr("{path} is not UTF-8 text (a JSON export is). Nothing was imported.")
             await self._error(self.tr("Import failed"), why.format(path=path))

@@ -98,7 +98,7 @@ class ProjectActions(QObject):
         if allow_broad is None:
             return None
         try:
-            project = await self._w.kernel.add_project(path, allow_broad=allow_broad)
+            project = await self._w.kernel.projects.add_project(path, allow_broad=allow_broad)
         except FoyaError as error:
             await inform(
                 self._w.pane, self.tr("New project"), self.tr("Cannot create the project"), error_text(error)
@@ -129,7 +129,7 @@ class ProjectActions(QObject):
         if allow_broad is None:
             return None
         try:
-            project = await self._w.kernel.add_project(path, allow_broad=allow_broad)
+            project = await self._w.kernel.projects.add_project(path, allow_broad=allow_broad)
         except FoyaError as error:
             await inform(owner, self.tr("Bind"), self.tr("Cannot use this folder"), error_text(error))
             return None
@@ -167,7 +167,7 @@ class ProjectActions(QObject):
             if allow_broad is None:
                 return None
         try:
-            return await self._w.kernel.bind_project(session_id, project.id, allow_broad=allow_broad)
+            return await self._w.kernel.sessions.bind_project(session_id, project.id, allow_broad=allow_broad)
         except FoyaError as error:
             await inform(owner, self.tr("Bind"), self.tr("Cannot bind the session"), error_text(error))
             return None
@@ -186,7 +186,8 @@ class ProjectActions(QObject):
         )
         if name is None or not name.strip() or name.strip() == project.name:
             return None
-        return await self._apply(self._w.kernel.rename_project(project_id, name), self.tr("Rename project"))
+        return await self._apply(self._w.kernel.projects.rename_project(project_id, name),
+                                 self.tr("Rename project"))
 
     async def edit_instruction(self, project_id: str) -> Project | None:
         """The one instruction every session of the project gets, from its next model step."""
@@ -205,12 +206,12 @@ class ProjectActions(QObject):
         )
         if text is None:
             return None
-        return await self._apply(self._w.kernel.set_project_instruction(project_id, text),
+        return await self._apply(self._w.kernel.projects.set_project_instruction(project_id, text),
                                  self.tr("Project instruction"))
 
     async def set_scoped_recall(self, project_id: str, enabled: bool) -> Project | None:
         """Switch scoped recall for the project (its sessions' next requests follow)."""
-        return await self._apply(self._w.kernel.set_project_scoped_recall(project_id, enabled),
+        return await self._apply(self._w.kernel.memory.set_project_scoped_recall(project_id, enabled),
                                  self.tr(SCOPED_RECALL))
 
     async def relink(self, project_id: str) -> Project | None:
@@ -228,7 +229,7 @@ class ProjectActions(QObject):
         if allow_broad is None:
             return None
         relinked = await self._apply(
-            self._w.kernel.relink_project(project_id, path, allow_broad=allow_broad),
+            self._w.kernel.projects.relink_project(project_id, path, allow_broad=allow_broad),
             self.tr("Relink project"),
         )
         await self.refresh_missing()
@@ -239,7 +240,7 @@ class ProjectActions(QObject):
         project = self._w.tree_model.project(project_id)
         if project is None:
             return False
-        ids = await self._w.kernel.project_sessions(project_id)
+        ids = await self._w.kernel.projects.project_sessions(project_id)
         titles = [(s.title if (s := self._w.tree_model.session(i)) is not None else "") or i for i in ids]
         folder = html.escape(project.path)
         if ids:
@@ -262,7 +263,7 @@ class ProjectActions(QObject):
         if not await confirm(question):
             return False
         try:
-            await self._w.kernel.delete_project(project_id)
+            await self._w.kernel.projects.delete_project(project_id)
         except FoyaError as error:
             await inform(
                 self._w.pane,
@@ -307,11 +308,11 @@ class ProjectActions(QObject):
         for order, session_id in enumerate(session_ids, start=1):
             current = self._w.tree_model.session(session_id)
             if current is not None and current.sort_order != order:
-                await self._w.kernel.update_session(session_id, sort_order=order)
+                await self._w.kernel.sessions.update_session(session_id, sort_order=order)
 
     async def refresh_missing(self) -> None:
         """Mark projects whose folder is gone."""
-        self._w.tree_model.set_missing(set(await self._w.kernel.missing_projects()))
+        self._w.tree_model.set_missing(set(await self._w.kernel.projects.missing_projects()))
 
     async def _apply(self, op: Awaitable[Project], what: str) -> Project | None:
         try:

@@ -61,7 +61,7 @@ async def confirm_broad(kernel: KernelApi, parent: QWidget | None, folder: str) 
     ``allow_broad`` to pass to the kernel: ``False`` for an ordinary folder
     (nothing was asked), ``True`` after an explicit confirmation.
     """
-    kind = await kernel.broad_folder(folder)
+    kind = await kernel.projects.broad_folder(folder)
     if kind is None:
         return False
     dialog = ConfirmDialog(

@@ -57,7 +57,8 @@ class FindActions(QObject):
             self.search_window = SearchWindow(self._w.kernel, self._w.runner, self._w.pane.window())
             self.search_window.open_requested.connect(
                 lambda sid, mid: self._w.runner.spawn(self.open_at(sid, mid), self.tr("Opening the message")))
-        projects, vps = await asyncio.gather(self._w.kernel.list_projects(), self._w.kernel.list_vps())
+        kernel = self._w.kernel
+        projects, vps = await asyncio.gather(kernel.projects.list_projects(), kernel.vps.list_vps())
         self.search_window.set_choices(projects, vps)
         self.search_window.show()
         self.search_window.raise_()
@@ -68,7 +69,8 @@ class FindActions(QObject):
         """Open ``session_id`` and bring ``message_id`` on screen."""
         pane = self._w.pane
         if pane.session is None or pane.session.id != session_id:
-            session = self._w.tree_model.session(session_id) or await self._w.kernel.get_session(session_id)
+            session = (self._w.tree_model.session(session_id)
+                       or await self._w.kernel.sessions.get_session(session_id))
             await self._w.show_session(session)
             self._w.tree_view.select_session(session_id)
         return await reveal(pane, self._w.kernel, message_id)

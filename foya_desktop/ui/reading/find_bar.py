@@ -121,7 +121,7 @@ class FindBar(QFrame):
             self.count.setText("")
             return
         try:
-            found = await self._kernel.find_in_session(session.id, text, speaker)
+            found = await self._kernel.search.find_in_session(session.id, text, speaker)
         except FoyaError as error:
             self.count.setText(f"⚠ {error_text(error)}")
             return

@@ -57,11 +57,11 @@ async def reveal(pane: SessionPane, kernel: KernelApi, message_id: str) -> bool:
         return False
     row = row_of_message(pane, message_id)
     if row is None:
-        seq = await kernel.message_seq(message_id)
+        seq = await kernel.search.message_seq(message_id)
         sid = session.id
 
         async def loader(before: int | None, limit: int) -> list[Message]:
-            return await kernel.history_page(sid, before_seq=before, limit=limit)
+            return await kernel.history.history_page(sid, before_seq=before, limit=limit)
 
         await pane.timeline_model.load(sid, loader, before_seq=seq + AFTER + 1)
         row = row_of_message(pane, message_id)

@@ -76,6 +76,6 @@ class MessageActions(QObject):
         composer.input.setPlainText(message.text)
         for part in message.parts:
             if isinstance(part, ImagePart):
-                data = await self._w.kernel.read_artifact(part.artifact)
+                data = await self._w.kernel.history.read_artifact(part.artifact)
                 composer.add_attachment(part.name or "image.png", data)
         composer.input.setFocus()

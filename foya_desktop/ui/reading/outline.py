@@ -110,7 +110,7 @@ class HistoryOutline(QWidget):
         session = self._session
         if session is None:
             return
-        entries = await self._w.kernel.outline(session)
+        entries = await self._w.kernel.search.outline(session)
         if session == self._session:
             self._set_entries(entries)
 

@@ -125,7 +125,7 @@ class SearchWindow(QDialog):
         since = int(time.time() * 1000) - int(days) * DAY_MS if days else None
         started = time.perf_counter()
         try:
-            hits = await self._kernel.search(text, project_id=self.project.currentData(),
+            hits = await self._kernel.search.find(text, project_id=self.project.currentData(),
                                              speaker=self.speaker.currentData(), since_ms=since, limit=200)
         except FoyaError as error:
             if generation == self._generation:

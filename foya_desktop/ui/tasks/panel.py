@@ -124,7 +124,7 @@ class TasksPanel(QWidget):
             self._runner.spawn(self._load(session_id, self._generation), self.tr("Loading background tasks"))
 
     async def _load(self, session_id: str, generation: int) -> None:
-        records = await self._kernel.list_tasks(session_id)
+        records = await self._kernel.tasks.list_tasks(session_id)
         if generation == self._generation:
             self.model.set_tasks(records)
 
@@ -167,7 +167,7 @@ class TasksPanel(QWidget):
             self._runner.spawn(self._inspect(sid, task_id), self.tr("Reading the task's output"))
 
     async def _inspect(self, session_id: str, task_id: str) -> None:
-        self._update(await self._kernel.inspect_task(session_id, task_id))
+        self._update(await self._kernel.tasks.inspect_task(session_id, task_id))
 
     def cancel_selected(self) -> None:
         """Stop the selected running task (its whole process group)."""
@@ -177,7 +177,7 @@ class TasksPanel(QWidget):
             self._runner.spawn(self._cancel(sid, task_id), self.tr("Cancelling the task"))
 
     async def _cancel(self, session_id: str, task_id: str) -> None:
-        self._update(await self._kernel.cancel_task(session_id, task_id))
+        self._update(await self._kernel.tasks.cancel_task(session_id, task_id))
 
     def _show_record(self, record: TaskRecord | None) -> None:
         running = record is not None and record.state == "running"

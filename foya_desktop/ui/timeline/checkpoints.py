@@ -40,7 +40,7 @@ class CheckpointRowsMixin(RowEditsMixin):
         self._placing = False
 
     def set_checkpoints(self, session_id: str, checkpoints: Iterable[Checkpoint]) -> None:
-        """The session's valid checkpoints (from ``kernel.checkpoints``); others' are ignored."""
+        """The session's valid checkpoints (from ``kernel.lifecycle.checkpoints``); others' are ignored."""
         if session_id != self.session_id:
             return
         self._checkpoints = {c.id: c for c in checkpoints if c.session_id == session_id}

@@ -126,6 +126,22 @@ _LINES: tuple[_Line, ...] = (
           QT_TRANSLATE_NOOP("ToolWords", "{path} resolves to {real}, outside the project folder {root}")),
     _line(r"(?P<path>'.+') is outside the project folder (?P<root>'.+')",
           QT_TRANSLATE_NOOP("ToolWords", "{path} is outside the project folder {root}")),
+    # background tasks, sub-agents, memory
+    # (engine/tasks/tools.py, engine/ops/child_tools.py, engine/memory/tool.py)
+    _line(r"Started background task (?P<id>\S+): (?P<title>.*)",
+          QT_TRANSLATE_NOOP("ToolWords", "Started background task {id}: {title}")),
+    _line(r"Started sub-agent task (?P<id>\S+) in child session (?P<child>\S+)\. .*",
+          QT_TRANSLATE_NOOP("ToolWords", "Started sub-agent task {id} in child session {child}")),
+    _line(r"Sub-agent task (?P<id>\S+) \(child session (?P<child>\S+)\) ended: (?P<state>\w+)\.",
+          QT_TRANSLATE_NOOP("ToolWords", "Sub-agent task {id} (child session {child}) ended: {state}")),
+    _line(r"Could not start the sub-agent: (?P<error>.+)",
+          QT_TRANSLATE_NOOP("ToolWords", "Could not start the sub-agent: {error}")),
+    _line(r"\(no answer\)", QT_TRANSLATE_NOOP("ToolWords", "(no answer)")),
+    _line(r"Your memory is empty \(user, VP, session-VP and session scopes\)\.",
+          QT_TRANSLATE_NOOP("ToolWords", "The memory is empty.")),
+    _line(r"Saved (?P<id>\S+) to (?P<scope>\S+) memory — .*",
+          QT_TRANSLATE_NOOP("ToolWords", "Saved {id} to memory ({scope})")),
+    _line(r"Forgot (?P<id>\S+)\.", QT_TRANSLATE_NOOP("ToolWords", "Forgot {id}.")),
     # the engine's own results (engine/turn/tool_exec.py, tools/ask_user.py, tools/common.py)
     _line(r"The person answered: (?P<answer>.*)", QT_TRANSLATE_NOOP("ToolWords", "You answered: {answer}")),
     _line(r"The person rejected this call: (?P<feedback>.*)",
@@ -133,6 +149,16 @@ _LINES: tuple[_Line, ...] = (
     _line(r"Unknown tool: (?P<name>.+)\.", QT_TRANSLATE_NOOP("ToolWords", "Unknown tool: {name}.")),
     _line(r"file system error: (?P<error>.+)", QT_TRANSLATE_NOOP("ToolWords", "file system error: {error}")),
 )
+
+_VALUES: dict[str, object] = {  # fixed words inside those lines: task states and memory scopes
+    "completed": QT_TRANSLATE_NOOP("ToolWords", "completed"),
+    "failed": QT_TRANSLATE_NOOP("ToolWords", "failed"),
+    "cancelled": QT_TRANSLATE_NOOP("ToolWords", "cancelled"),
+    "running": QT_TRANSLATE_NOOP("ToolWords", "running"),
+    "user": QT_TRANSLATE_NOOP("ToolWords", "yours"), "vp": QT_TRANSLATE_NOOP("ToolWords", "the VP's"),
+    "session-vp": QT_TRANSLATE_NOOP("ToolWords", "the VP's in this session"),
+    "session": QT_TRANSLATE_NOOP("ToolWords", "this session's"),
+}
 
 _REFUSALS: tuple[_Line, ...] = (  # the command policy's denials (tools/shell_policy.py), joined by "; "
     _line(r"pipes something downloaded from the network into an interpreter",
@@ -170,6 +196,9 @@ def said(line: str) -> tuple[str, bool] | None:
             values = {k: (i18n.number(int(v)) if v.isdigit() else v) for k, v in match.groupdict().items()}
             if "reason" in values:
                 values["reason"] = _refusal(values["reason"])
+            for key in ("state", "scope"):
+                if values.get(key) in _VALUES:
+                    values[key] = QCoreApplication.translate(CONTEXT, str(_VALUES[values[key]]))
             return QCoreApplication.translate(CONTEXT, known.template).format(**values), known.note
     return None
 

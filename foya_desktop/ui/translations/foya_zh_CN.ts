@@ -3857,6 +3857,38 @@ Ctrl+N starts one.</source>
         <translation>{path} 在项目文件夹 {root} 之外</translation>
     </message>
     <message>
+        <source>Started background task {id}: {title}</source>
+        <translation>已启动后台任务 {id}：{title}</translation>
+    </message>
+    <message>
+        <source>Started sub-agent task {id} in child session {child}</source>
+        <translation>已在子会话 {child} 中启动子智能体任务 {id}</translation>
+    </message>
+    <message>
+        <source>Sub-agent task {id} (child session {child}) ended: {state}</source>
+        <translation>子智能体任务 {id}（子会话 {child}）已结束：{state}</translation>
+    </message>
+    <message>
+        <source>Could not start the sub-agent: {error}</source>
+        <translation>无法启动子智能体：{error}</translation>
+    </message>
+    <message>
+        <source>(no answer)</source>
+        <translation>（没有回答）</translation>
+    </message>
+    <message>
+        <source>The memory is empty.</source>
+        <translation>记忆为空。</translation>
+    </message>
+    <message>
+        <source>Saved {id} to memory ({scope})</source>
+        <translation>已把 {id} 存入记忆（{scope}）</translation>
+    </message>
+    <message>
+        <source>Forgot {id}.</source>
+        <translation>已忘记 {id}。</translation>
+    </message>
+    <message>
         <source>You answered: {answer}</source>
         <translation>你的回答：{answer}</translation>
     </message>
@@ -3871,6 +3903,38 @@ Ctrl+N starts one.</source>
     <message>
         <source>file system error: {error}</source>
         <translation>文件系统错误：{error}</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>你的</translation>
+    </message>
+    <message>
+        <source>the VP&apos;s</source>
+        <translation>该 VP 的</translation>
+    </message>
+    <message>
+        <source>the VP&apos;s in this session</source>
+        <translation>该 VP 在本会话中的</translation>
+    </message>
+    <message>
+        <source>this session&apos;s</source>
+        <translation>本会话的</translation>
     </message>
     <message>
         <source>pipes something downloaded from the network into an interpreter</source>

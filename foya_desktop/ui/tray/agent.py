@@ -210,10 +210,10 @@ class TrayAgent(QObject):
         """Read who runs and who waits from the kernel; update icon, tooltip and menu."""
         running, waiting = [], []
         for sid in self._session_ids():
-            if self._kernel.phase(sid) != Phase.IDLE:
+            if self._kernel.turns.phase(sid) != Phase.IDLE:
                 running.append(sid)
-            pending = [a.request_id for a in self._kernel.pending_approvals(sid)] + [
-                q.question_id for q in self._kernel.pending_questions(sid)]
+            pending = [a.request_id for a in self._kernel.asks.pending_approvals(sid)] + [
+                q.question_id for q in self._kernel.asks.pending_questions(sid)]
             if pending:
                 waiting.append((sid, pending[0]))
         self.running, self.waiting = running, waiting

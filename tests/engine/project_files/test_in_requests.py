@@ -28,15 +28,15 @@ async def test_rules_reach_the_model_and_refresh_between_requests(
     (repo / ".git").mkdir()
     (home.root / "AGENTS.md").write_text("User rule: sign replies with -- F.\n")
     fake.script(Reply(text="one"), Reply(text="two"))
-    s = await kernel.create_session(workdir=str(repo / "pkg" / "app"))
-    await kernel.send(s.id, "hello")
+    s = await kernel.sessions.create_session(workdir=str(repo / "pkg" / "app"))
+    await kernel.turns.send(s.id, "hello")
     await wait_turns(rec, s.id, 1)
     first = system_prompt(fake.requests[0].body)
     assert "User rule: sign replies" in first and "make check" in first and "type hints" in first
     assert "tabs, not spaces" in first and "IGNORED" not in first
     assert "- pdf-forms: Fill PDF forms." in first and "skill" in _tool_names(fake.requests[0].body)
     _touch(repo / "pkg" / "app" / "AGENTS.md", "The app folder now uses spaces.\n")
-    await kernel.send(s.id, "again")
+    await kernel.turns.send(s.id, "again")
     await wait_turns(rec, s.id, 2)
     second = system_prompt(fake.requests[1].body)
     assert "now uses spaces" in second and "tabs, not spaces" not in second
@@ -45,8 +45,8 @@ async def test_rules_reach_the_model_and_refresh_between_requests(
 async def test_no_skills_no_skill_tool(kernel: Kernel, fake: FakeProviderServer, rec: Recorder,
                                        project: Path) -> None:
     fake.script(Reply(text="ok"))
-    s = await kernel.create_session(workdir=str(project))
-    await kernel.send(s.id, "hi")
+    s = await kernel.sessions.create_session(workdir=str(project))
+    await kernel.turns.send(s.id, "hi")
     await wait_turns(rec, s.id, 1)
     body = fake.requests[0].body
     assert "skill" not in _tool_names(body) and "Skills (call" not in system_prompt(body)
@@ -60,8 +60,8 @@ async def test_skill_tool_loads_the_body_and_stays_in_the_skill_folder(
                                                id="c3"),
                                   ToolCallSpec("skill", {"name": "broken-unclosed"}, id="c4")]),
                 Reply(text="done"))
-    s = await kernel.create_session(workdir=str(repo), approval_mode=ApprovalMode.READ_ONLY)
-    await kernel.send(s.id, "fill the form")
+    s = await kernel.sessions.create_session(workdir=str(repo), approval_mode=ApprovalMode.READ_ONLY)
+    await kernel.turns.send(s.id, "fill the form")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed", done.error
     results = {m.tool_result.call_id: m.tool_result for m in await kernel.store.valid_messages(s.id)
@@ -85,18 +85,18 @@ async def test_agent_file_starts_a_subagent_with_a_snapshot(
         return Reply(tool_calls=[ToolCallSpec("spawn_agent", {"task": "review the diff",
                                                               "agent": "code-reviewer"}, id="sp1")])
     fake.responder = respond
-    s = await kernel.create_session(workdir=str(repo), approval_mode=ApprovalMode.AUTO_EDIT)
-    await kernel.send(s.id, "get it reviewed")
+    s = await kernel.sessions.create_session(workdir=str(repo), approval_mode=ApprovalMode.AUTO_EDIT)
+    await kernel.turns.send(s.id, "get it reviewed")
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed", done.error
-    (child,) = [c for c in await kernel.list_sessions() if c.parent_id == s.id]
+    (child,) = [c for c in await kernel.sessions.list_sessions() if c.parent_id == s.id]
     snap: dict[str, Any] = child.child_snapshot
     assert snap["agent"]["name"] == "code-reviewer" and snap["max_turns"] == 7
     assert set(snap["tools"]) <= {"read_file", "grep", "glob", "run_command"} and "read_file" in snap["tools"]
     child_prompt = next(system_prompt(r.body) for r in fake.requests if "senior code reviewer" in system_prompt(r.body))
     assert "Sub-agent definitions" not in child_prompt
     _touch(repo / ".claude" / "agents" / "code-reviewer.md", "---\nname: code-reviewer\ndescription: x\n---\nNew.\n")
-    again = await kernel.get_session(child.id)
+    again = await kernel.sessions.get_session(child.id)
     assert again.child_snapshot == snap
     result = next(m.tool_result for m in await kernel.store.valid_messages(s.id) if m.tool_result is not None)
     assert result is not None and "two problems found" in result.content

@@ -21,17 +21,17 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 @pytest.fixture
 async def worked(kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> Session:
     """A session with two VPs, an image, a tool call with its result and a reply with ``` inside."""
-    await kernel.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
+    await kernel.vps.add_vp(VP("linus", "Linus", "Linus the implementer", "You implement."))
     fake.script(Reply(reasoning="Let me look.", tool_calls=[ToolCallSpec("read_file", {"path": "README.md"},
                                                                           id="call_r1")]),
                 Reply(text="The readme says:\n```\n# Demo project\n```\nThat is all."))
-    s = await kernel.create_session(title="Export me", workdir=str(project), roster=["omni", "linus"],
+    s = await kernel.sessions.create_session(title="Export me", workdir=str(project), roster=["omni", "linus"],
                                     approval_mode=ApprovalMode.AUTO_EDIT)
-    await kernel.update_session(s.id, announcement="Be brief.")
-    await kernel.send(s.id, "what does the readme say? see the picture", attachments=[("pic.png", PNG)])
+    await kernel.sessions.update_session(s.id, announcement="Be brief.")
+    await kernel.turns.send(s.id, "what does the readme say? see the picture", attachments=[("pic.png", PNG)])
     (done,) = await wait_turns(rec, s.id, 1)
     assert done.status == "completed", done.error
-    return await kernel.get_session(s.id)
+    return await kernel.sessions.get_session(s.id)
 
 
 def _normalised(doc: dict[str, Any]) -> dict[str, Any]:
@@ -48,18 +48,18 @@ def _normalised(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_json_round_trip_export_import_export(kernel: Kernel, worked: Session, rec: Recorder) -> None:
-    first = json.loads(await kernel.export_session(worked.id, "json"))
+    first = json.loads(await kernel.transfer.export_session(worked.id, "json"))
     assert first["format"] == "foya-session" and first["version"] == 1 and first["warning"] == EXPORT_WARNING
     assert [m["role"] for m in first["messages"]] == ["user", "assistant", "tool", "assistant"]
     (sha,) = first["attachments"]
     assert first["attachments"][sha]["size"] == len(PNG) and first["attachments"][sha]["data"]
     assert [v["id"] for v in first["vps"]] == ["omni", "linus"]
-    result = await kernel.import_session(json.dumps(first))
+    result = await kernel.transfer.import_session(json.dumps(first))
     assert result.notes == ()
     imported = result.session
     assert imported.id != worked.id and imported.origin == f"import:{worked.id}"
     assert imported.project_id == worked.project_id and imported.roster == ("omni", "linus")
-    again = json.loads(await kernel.export_session(imported.id, "json"))
+    again = json.loads(await kernel.transfer.export_session(imported.id, "json"))
     a, b = _normalised(again), _normalised(first)
     assert {k: (v, b["session"][k]) for k, v in a["session"].items() if v != b["session"][k]} == {}
     assert a == b
@@ -70,7 +70,7 @@ async def test_json_round_trip_export_import_export(kernel: Kernel, worked: Sess
 
 
 async def test_markdown_is_readable_with_folded_tools(kernel: Kernel, worked: Session) -> None:
-    md = await kernel.export_session(worked.id, "md")
+    md = await kernel.transfer.export_session(worked.id, "md")
     assert md.startswith("# Export me\n") and EXPORT_WARNING in md and "**Announcement:** Be brief." in md
     assert "### You · " in md and "### 全能助手 / Omni assistant · " in md
     assert "<details><summary>Tool call: <code>read_file</code> (completed)</summary>" in md
@@ -82,17 +82,17 @@ async def test_markdown_is_readable_with_folded_tools(kernel: Kernel, worked: Se
 
 
 async def test_referenced_attachments_missing_here_become_a_note(kernel: Kernel, worked: Session) -> None:
-    doc = json.loads(await kernel.export_session(worked.id, "json", embed=False))
+    doc = json.loads(await kernel.transfer.export_session(worked.id, "json", embed=False))
     (entry,) = doc["attachments"].values()
     assert "data" not in entry
-    same_home = await kernel.import_session(json.dumps(doc))
+    same_home = await kernel.transfer.import_session(json.dumps(doc))
     assert same_home.notes == ()  # this data folder still has the blob
     doc["attachments"] = {"0" * 64: {"mime": "image/png", "size": 1}}
     for m in doc["messages"]:
         for p in m["parts"]:
             if p["kind"] == "image":
                 p["artifact"] = "0" * 64
-    elsewhere = await kernel.import_session(json.dumps(doc))
+    elsewhere = await kernel.transfer.import_session(json.dumps(doc))
     assert any("only referenced" in n for n in elsewhere.notes)
     first = (await kernel.store.valid_messages(elsewhere.session.id))[0]
     assert "was not included in the export" in first.text
@@ -112,12 +112,12 @@ async def test_referenced_attachments_missing_here_become_a_note(kernel: Kernel,
 ])
 async def test_bad_input_is_a_sentence_and_changes_nothing(kernel: Kernel, worked: Session, mangle: Any,
                                                            reason: str) -> None:
-    text = await kernel.export_session(worked.id, "json")
-    before = [s.id for s in await kernel.list_sessions()]
+    text = await kernel.transfer.export_session(worked.id, "json")
+    before = [s.id for s in await kernel.sessions.list_sessions()]
     with pytest.raises(InvalidOperation, match="Cannot import this file") as info:
-        await kernel.import_session(mangle(text))
+        await kernel.transfer.import_session(mangle(text))
     assert reason in str(info.value) and "Nothing was imported." in str(info.value)
-    assert [s.id for s in await kernel.list_sessions()] == before
+    assert [s.id for s in await kernel.sessions.list_sessions()] == before
 
 
 def _tamper(doc: dict[str, Any]) -> dict[str, Any]:
@@ -127,11 +127,11 @@ def _tamper(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_import_elsewhere_unbinds_and_drops_unknown_vps(kernel: Kernel, worked: Session) -> None:
-    doc = json.loads(await kernel.export_session(worked.id, "json", include_debug=True))
+    doc = json.loads(await kernel.transfer.export_session(worked.id, "json", include_debug=True))
     assert isinstance(doc["debug_traces"], list) and doc["debug_traces"]
     doc["project"]["path"] = "/nonexistent/folder"
     doc["session"]["roster"] = ["omni", "ghost"]
-    result = await kernel.import_session(json.dumps(doc))
+    result = await kernel.transfer.import_session(json.dumps(doc))
     assert result.session.project_id is None and result.session.workdir == ""
     assert result.session.roster == ("omni",)
     assert any("does not exist here" in n for n in result.notes) and any("ghost" in n for n in result.notes)
