@@ -5,7 +5,7 @@ A command, not a test::
     python -m benchmarks.search [--small 100000] [--large 1000000] [--queries 40]
 
 It builds two databases in a temporary folder with the store's own batch
-insert (so the FTS5 triggers index them exactly as in use), spread over 200
+insert (so the search index is fed exactly as in use), spread over 200
 sessions in 5 projects, then times each query class with the store's
 ``search`` on a read connection and prints p50/p95 per class and the ratio
 p95(large)/p95(small). Goals (issue 11): p95 ≤ 50 ms for every class at the

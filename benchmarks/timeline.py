@@ -240,13 +240,26 @@ def met(ok: bool) -> str:
     return "MET" if ok else "NOT MET"
 
 
+async def show(window: MainWindow, kernel: Kernel, session_id: str) -> None:
+    """Show a session in the window and wait until its newest page is laid out.
+
+    NOTE: not ``tree_view.select_session``: when the tree's cursor is already on that session
+    (``start`` selected the newest one) nothing changes and nothing is shown.
+    """
+    await window.show_session(await kernel.sessions.get_session(session_id))
+    await window.runner.drain()
+    model = window.pane.timeline_model
+    if model.session_id != session_id or not model.rowCount():
+        raise RuntimeError(f"the window does not show session {session_id}")
+    window.pane.timeline_view.grab()
+    await asyncio.sleep(0.5)
+
+
 async def report_paging(window: MainWindow, seconds: float) -> None:
     """Scroll up the 50k session with wheel-sized steps, then drag the scroll bar to the top."""
     view, model = window.pane.timeline_view, window.pane.timeline_model
     inner = view.verticalScrollBar()
     await window.runner.drain()
-    while model.loading or not model.rowCount():  # noqa: ASYNC110 (no event to wait on)
-        await asyncio.sleep(0.05)
     await asyncio.sleep(0.3)
     first = model.row_at(0)
     start_seq = getattr(first, "seq", 0)
@@ -332,9 +345,7 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     await window.runner.drain()
     await asyncio.sleep(0.5)
     empty = rss_mb()
-    window.tree_view.select_session(session_id)
-    await window.runner.drain()
-    await asyncio.sleep(0.5)
+    await show(window, kernel, session_id)
     shown = rss_mb()
     print(f"RSS with the 50k session shown vs none: {shown:.0f} MB vs {empty:.0f} MB -> "
           f"{shown - empty:+.1f} MB (goal: keep about +8 MB, the issue's figure) "
@@ -344,10 +355,11 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     await report_idle(app)
     delegate = window.pane.timeline_view.timeline_delegate
     measured = delegate.measured
-    probe = LagProbe().start()
     windowed = await stream_cpu(kernel, fake, session_id, seconds, rate)
-    await probe.stop()
     synthetic_window = await publish_cpu(kernel, session_id, seconds, rate)
+    probe = LagProbe().start()  # a run of its own: the probe's 1,000 wake-ups a second cost CPU
+    await stream_cpu(kernel, fake, session_id, seconds, rate)
+    await probe.stop()
     print(f"streaming {rate} tok/s into the 50k session (engine + fake provider over HTTP):")
     _cpu_line("no window", *headless)
     _cpu_line("window", *windowed)
@@ -360,9 +372,7 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     _cpu_line("no window", *synthetic_headless)
     _cpu_line("window", *synthetic_window)
     await report_paging(window, args.scroll_seconds)
-    window.tree_view.select_session(untouched)
-    await window.runner.drain()
-    await asyncio.sleep(0.5)
+    await show(window, kernel, untouched)
     await report_first_message(window, kernel, fake, untouched)
     bridge.close()
     window.quit_controller.quitting = True

@@ -115,6 +115,7 @@ class Started:
 
     window: StartWindow
     first_paint: FirstPaint
+    signals: _QuitOnSignals
 
 
 def set_window_icon() -> None:
@@ -132,8 +133,9 @@ def show_start_window(home: Home, instance: InstanceServer | None) -> Started:
     if instance is not None:
         instance.activated.connect(window.handle_launch)
     first_paint = FirstPaint(window, _smoke_quit_ms())
+    signals = _QuitOnSignals(window)  # from now on Ctrl+C / SIGTERM end start-up the normal way
     window.show()
-    return Started(window, first_paint)
+    return Started(window, first_paint, signals)
 
 
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
@@ -147,12 +149,10 @@ async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
     data = Home(home) if home is not None else default_home()
     if start is None:
         start = show_start_window(data, instance)
-    frame = start.window
-    signals = _QuitOnSignals(frame)
     try:
-        return await _run(data, start, signals, use_tray, instance, folder)
+        return await _run(data, start, start.signals, use_tray, instance, folder)
     finally:
-        signals.stop()
+        start.signals.stop()
 
 
 async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bool | None,
@@ -373,16 +373,18 @@ class _QuitOnSignals(QObject):
         self.frame = frame
         self.host: WindowHost | None = None
         self._running = True
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, self._request)
+        self._previous = {sig: signal.signal(sig, self._request) for sig in (signal.SIGINT, signal.SIGTERM)}
         self._wake = QTimer(self)
         self._wake.timeout.connect(lambda: None)
         self._wake.start(250)
 
     def stop(self) -> None:
-        """The run is over: the wake-up timer stops; a late signal is ignored."""
+        """The run is over: the wake-up timer stops and the earlier handlers are back."""
         self._running = False
         self._wake.stop()
+        for sig, previous in self._previous.items():
+            if previous is not None:  # None: a handler not set from Python, which cannot be put back
+                signal.signal(sig, previous)
 
     def _request(self, _signum: int, _frame: object) -> None:
         if self._running:

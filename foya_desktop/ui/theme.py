@@ -274,13 +274,13 @@ def _combo_rules(c: dict[str, str]) -> str:
     arrow, arrow_off = glyph_file("down", c["dim"]), glyph_file("down", c["mid"])
     return f"""
 QComboBox {{ min-height: {SMALL_HIT - 6}px; border: 1px solid {c['mid']}; border-radius: 6px;
-    padding: 2px 6px 2px 8px; background: {c['button']}; color: {c['text']};
+    padding: 2px 2px 2px 6px; background: {c['button']}; color: {c['text']};
     selection-background-color: {c['highlight']}; }}
 QComboBox:hover {{ border: 1px solid {c['dark']}; }}
 QComboBox:focus, QComboBox:on {{ border: 1px solid {c['highlight']}; }}
 QComboBox:disabled {{ color: {c['dim']}; background: {c['alt']}; }}
 QComboBox:editable {{ background: {c['base']}; }}
-QComboBox::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right; width: 20px;
+QComboBox::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right; width: 16px;
     border: none; background: transparent; }}
 QComboBox::down-arrow {{ image: url("{arrow}"); width: 12px; height: 12px; }}
 QComboBox::down-arrow:disabled {{ image: url("{arrow_off}"); }}
@@ -350,7 +350,7 @@ QDialog QGroupBox::title {{ subcontrol-origin: margin; left: 10px; padding: 0px 
 QToolButton#queueButton {{ border: 1px solid transparent; border-radius: 6px; padding: 2px 6px; }}
 QToolButton#queueButton:hover {{ background: {c['hover']}; border: 1px solid {c['mid']}; }}
 QToolButton#queueButton:disabled {{ color: {c['dim']}; }}
-QFrame#card QPushButton, StatusLine QPushButton {{ min-height: {SMALL_HIT - 8}px; padding: 1px 12px;
+QFrame#card QPushButton, StatusLine QPushButton {{ min-height: {SMALL_HIT - 8}px; padding: 1px 8px;
     border-radius: 6px; border: 1px solid {c['mid']}; background: {c['button']}; color: {c['text']}; }}
 QFrame#card QPushButton:hover, StatusLine QPushButton:hover {{ background: {c['hover']}; }}
 QFrame#card QPushButton:pressed, StatusLine QPushButton:pressed {{ background: {c['mid']}; }}

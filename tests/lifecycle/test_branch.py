@@ -136,3 +136,34 @@ async def test_branch_references_images_that_outlive_the_source(
     copied = await kernel.store.read(valid_messages, branch.id)
     sha = copied[0].parts[1].artifact  # type: ignore[union-attr]
     assert await kernel.history.read_artifact(sha) == png
+
+
+async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
+        kernel: Kernel, session: Session, say: Say, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: branch/fork of a long session never stalls the GUI thread — the boundary checks and
+    the copies run on a worker thread (the store's reads and writes on its own threads)."""
+    import threading
+
+    from foya_desktop.engine.ops import branching, forking
+
+    threads: list[tuple[str, bool]] = []
+    real_check, real_copy = branching.check_boundary, branching.copy_history
+
+    def check(*args: object) -> None:
+        threads.append(("check", threading.current_thread() is threading.main_thread()))
+        real_check(*args)  # type: ignore[arg-type]
+
+    def copy(*args: object) -> list[Message]:
+        threads.append(("copy", threading.current_thread() is threading.main_thread()))
+        return real_copy(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(branching, "check_boundary", check)
+    monkeypatch.setattr(branching, "copy_history", copy)
+    monkeypatch.setattr(forking, "copy_history", copy)
+    await say("hello")
+    reply = (await kernel.store.valid_messages(session.id))[1]
+    branch = await kernel.lifecycle.branch(session.id, reply.id)
+    fork = await kernel.lifecycle.fork(session.id)
+    assert threads == [("check", False), ("copy", False), ("copy", False)], "never on the loop's thread"
+    assert [m.text for m in await kernel.store.valid_messages(branch.id)] == ["hello", reply.text]
+    assert [m.text for m in await kernel.store.valid_messages(fork.id)] == ["hello", reply.text]

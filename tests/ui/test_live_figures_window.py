@@ -211,7 +211,7 @@ async def test_coming_back_to_a_running_session_shows_its_figures_so_far(
     await wait_until(lambda: "omni" in pane.status.vp_panel.blocks, timeout=10, what="figures so far")
     assert not finished, "the figures came while the turn still ran"
     text = pane.status.vp_panel.blocks["omni"].figures_label.text()
-    assert "input 4,321 · output 12 tokens" in text and "1 tool executions" in text
+    assert "input 4,321 · output 12 tokens" in text and "1 tool execution" in text
     assert pane.status.vp_panel.blocks["omni"].state_label.text() == "Running"
     assert len(deltas) > seen, "the reply was still streaming"
     await wait_until(lambda: finished, timeout=20, what="turn finished")

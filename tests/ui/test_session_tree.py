@@ -132,3 +132,40 @@ def test_dataclass_replace_keeps_identity(qtmodeltester: ModelTester) -> None:
     assert session is not None
     model.upsert_session(dataclasses.replace(session, title="A two"))
     assert model.session("a2").title == "A two"  # type: ignore[union-attr]
+
+
+def test_the_spinner_repaints_only_the_running_row(qtbot: QtBot, qtmodeltester: ModelTester) -> None:
+    """Issue 14: a turning spinner repaints its own row, not the whole sidebar, 12.5 times a second."""
+    from PySide6.QtCore import QEvent, QObject, QRect
+    from PySide6.QtGui import QPaintEvent
+
+    model = _build(qtmodeltester)
+    view = SessionTreeView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resize(300, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    model.set_phase("a1", "turn")
+    qtbot.wait(100)  # the phase change itself repaints as it likes
+    painted: list[QRect] = []
+
+    class Spy(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if isinstance(event, QPaintEvent):
+                painted.append(event.rect())
+            return False
+
+    spy = Spy()
+    view.viewport().installEventFilter(spy)
+    qtbot.wait(300)  # a few spinner ticks
+    view.viewport().removeEventFilter(spy)
+    row = view.visualRect(model.index_of_session("a1"))
+    assert painted and all(rect.height() <= row.height() and rect.intersects(row) for rect in painted)
+    model.set_phase("a1", "idle")
+    qtbot.wait(100)  # the row repaints once without its spinner
+    painted.clear()
+    view.viewport().installEventFilter(spy)
+    qtbot.wait(200)
+    view.viewport().removeEventFilter(spy)
+    assert painted == []  # idle: no timer, no repaint (P5)

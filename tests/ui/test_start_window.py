@@ -15,6 +15,7 @@ import base64
 import dataclasses
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -188,3 +189,25 @@ def test_the_frames_toolbar_looks_like_the_real_one(qapp: QApplication) -> None:
         "New session", "Connections…", "VPs…"]
     assert not any(a.isEnabled() for a in toolbar.actions())
     frame.deleteLater()
+
+
+def test_sigterm_right_after_the_first_paint_quits_cleanly(tmp_path: Path) -> None:
+    """SIGTERM (or Ctrl+C) while the frame is up and the engine still loading: start-up ends
+    the normal way once the engine is open — exit code 0, no traceback, no real window needed."""
+    from foya_desktop.app import SMOKE_ENV, SMOKE_PAINTED
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "FOYA_HOME": str(tmp_path / "home"),
+           SMOKE_ENV: "600000", "PYTHONFAULTHANDLER": "1"}
+    app = subprocess.Popen([sys.executable, "-m", "foya_desktop"], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        assert app.stdout is not None
+        assert app.stdout.readline().strip() == SMOKE_PAINTED
+        app.send_signal(signal.SIGTERM)
+        _out, err = app.communicate(timeout=90)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.communicate(timeout=10)
+    assert app.returncode == 0, err
+    assert "Traceback" not in err and "Task was destroyed" not in err, err

@@ -47,7 +47,7 @@ async def test_status_line_shows_live_figures_and_expands_failures(
     assert block.state_label.text() == "Running" and block.stop_button.isVisibleTo(pane)
     text = block.figures_label.text()
     assert "input 12,345 · output 67 tokens" in text
-    assert "2 model requests · 1 tool executions" in text
+    assert "2 model requests · 1 tool execution" in text
     block.figures_label.linkActivated.emit("failed")
     block.figures_label.linkActivated.emit("details")
     assert block.tools_label.isVisibleTo(pane) and block.details_label.isVisibleTo(pane)
@@ -76,7 +76,7 @@ async def test_not_provided_when_the_provider_reports_no_usage(
     real_window.pane.composer.send_button.click()
     await wait_until(lambda: seen, timeout=15, what="final status")
     await settle(2)
-    assert seen and "tokens: not provided by the service · 1 model requests" in seen[-1]
+    assert seen and "tokens: not provided by the service · 1 model request" in seen[-1]
     assert " 0 tokens" not in seen[-1] and "input" not in seen[-1], "one sentence, never 0"
 
 

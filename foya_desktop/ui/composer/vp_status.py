@@ -92,9 +92,10 @@ class VPStatusBlock(QWidget):
         failed = self.tr("%n failed", "", failures)
         if failures or not f.tool_detail:  # without the breakdown, the click says it is not available
             failed = f"<a href='failed'>{_escape(failed)}</a>"
-        figures = self.tr("{tokens} · {requests} model requests · {runs} tool executions").format(
-            tokens=tokens_phrase(f.input_tokens, f.output_tokens),
-            requests=i18n.number(status.requests), runs=i18n.number(status.tool_runs))
+        requests = self.tr("%Ln model request(s)", "", status.requests)  # "1 model request", not "requests"
+        runs = self.tr("%Ln tool execution(s)", "", status.tool_runs)
+        figures = self.tr("{tokens} · {requests} · {runs}").format(
+            tokens=tokens_phrase(f.input_tokens, f.output_tokens), requests=requests, runs=runs)
         details = self.tr("Run details")  # NOTE: lupdate finds no tr() inside an f-string
         self.figures_label.setText(
             f"{_escape(figures)} · {failed} · <a href='details'>{_escape(details)}</a>")

@@ -99,11 +99,14 @@ class Canvas:
             self.painter.drawText(QPointF(cx, self.top + self.y + metrics.ascent() + 1), text)
             cx += metrics.horizontalAdvance(text)
 
-    def document(self, doc: QTextDocument, x: int, width: int, color: QColor | None = None) -> int:
-        """A laid-out rich text document; returns its height."""
-        if doc.textWidth() != width:
-            doc.setTextWidth(width)
-        height = round(doc.size().height())
+    def document(self, doc: QTextDocument, x: int, width: int, color: QColor | None = None,
+                 height: int | None = None) -> int:
+        """A laid-out rich text document; returns its height (``height``: already known at
+        ``width``, e.g. a finished block of a streaming reply)."""
+        if height is None:
+            if doc.textWidth() != width:
+                doc.setTextWidth(width)
+            height = round(doc.size().height())
         if self.painter is not None and self._shows(self.top + self.y, height):
             ensure_highlighted(doc)  # colours only: the height stays what was measured
             self.draw_document(doc, self.left + x, self.top + self.y, color)

@@ -85,6 +85,9 @@ class StreamingDocument:
         self.frozen: list[QTextDocument] = []
         self.tail = markdown_document("", font, highlight=False)
         self._width = -1.0
+        self._frozen_heights: list[int] = []
+        """Rounded heights of ``frozen`` at ``_width``: finished blocks never change, so a flush
+        measures only the tail (issue 14: each flush re-measured the whole reply)."""
 
     @property
     def text(self) -> str:
@@ -111,8 +114,16 @@ class StreamingDocument:
         if width == self._width:
             return
         self._width = width
+        self._frozen_heights = []
         for doc in (*self.frozen, self.tail):
             doc.setTextWidth(width)
+
+    def heights(self) -> list[int]:
+        """Rounded height of each of ``documents()`` at the current width (frozen ones cached)."""
+        for doc in self.frozen[len(self._frozen_heights):]:
+            self._frozen_heights.append(round(doc.size().height()))
+        tail = [round(self.tail.size().height())] if self._splitter.tail.strip() else []
+        return [*self._frozen_heights, *tail]
 
     def height(self, width: float) -> float:
         """Total height of the stack at ``width``."""

@@ -115,8 +115,9 @@ class TimelineModel(CheckpointRowsMixin):
 
     def window_seqs(self) -> tuple[int, int] | None:
         """The first and last stored message seq in the window."""
-        seqs = [r.seq for r in self._rows if isinstance(r, MessageRow)]
-        return (seqs[0], seqs[-1]) if seqs else None
+        first = next((r.seq for r in self._rows if isinstance(r, MessageRow)), None)
+        last = next((r.seq for r in reversed(self._rows) if isinstance(r, MessageRow)), None)
+        return (first, last) if first is not None and last is not None else None
 
     async def find_oldest_seq(self) -> int | None:
         """The session's first message seq: a bisection over seqs, ~20 one-row page queries.

@@ -240,11 +240,11 @@ class RowRenderer(ToolRows):
             c.line([Segment(text, theme.dim_color(), self.small, True)], x, width)
             c.space(PART_GAP)
         row.body.set_width(width)
-        for i, doc in enumerate(docs):
+        for i, (doc, known) in enumerate(zip(docs, row.body.heights(), strict=True)):
             if i:
                 c.space(PART_GAP)  # stacked block documents lose the margin between their blocks
             top = c.y
-            height = c.document(doc, x, width)
+            height = c.document(doc, x, width, height=known)
             if doc is row.body.tail:
                 row.tail_top, row.tail_height = top, height
         if row.tool_args:

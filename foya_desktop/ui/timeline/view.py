@@ -15,9 +15,8 @@ Three behaviours a chat view needs that Qt does not provide:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -72,6 +71,7 @@ class TimelineView(QTreeView):
         super().__init__(parent)
         self._settling = False
         self._shifting = False
+        self._settled_span = (-1, -1, -1)
         self._ahead = QTimer(self, singleShot=True, interval=0)
         self._ahead.timeout.connect(self._settle_ahead)
         self.session_bar = SessionScrollBar(self.verticalScrollBar(), self)
@@ -293,17 +293,25 @@ class TimelineView(QTreeView):
         """Rows around the viewport are still being measured, a few at a time (tests wait)."""
         return self._ahead.isActive()
 
-    def _after_move(self) -> None:
+    def _after_move(self, *, layout: bool) -> None:
+        """After a layout pass or a scroll: settle, measure ahead, move the session bar.
+
+        NOTE: a streamed reply scrolls the view by a few pixels per flush; while the same rows
+        stay on screen and nothing was laid out, there is nothing to settle (streaming CPU).
+        """
+        span = self._visible_span()
+        if not layout and span == self._settled_span:
+            return
         self._settle()
+        self._settled_span = self._visible_span()
         if not self._ahead.isActive():
             self._ahead.start()
+        self.sync_session_bar()
 
-    def dataChanged(self, top_left: QModelIndex | QPersistentModelIndex,
-                    bottom_right: QModelIndex | QPersistentModelIndex,
-                    roles: Sequence[int] = ()) -> None:
-        """A changed row gets a new revision, i.e. an estimated height: settle it if on screen."""
-        super().dataChanged(top_left, bottom_right, list(roles))
-        self._settle()
+    def _visible_span(self) -> tuple[int, int, int]:
+        bottom = self.viewport().height() - 1
+        return (self.indexAt(QPoint(1, 1)).row(), self.indexAt(QPoint(1, bottom)).row(),
+                self.model().rowCount() if self.model() is not None else 0)
 
     def _capture_anchor(self) -> tuple[QPersistentModelIndex, int] | None:
         index = self.indexAt(QPoint(1, 1))
@@ -355,8 +363,7 @@ class TimelineView(QTreeView):
     def updateGeometries(self) -> None:
         """After every layout pass: rows on screen settle, cards placed over rows move with them."""
         super().updateGeometries()
-        self._after_move()
-        self.sync_session_bar()
+        self._after_move(layout=True)
         self.rows_moved.emit()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
@@ -365,8 +372,7 @@ class TimelineView(QTreeView):
         bar = self.verticalScrollBar()
         # ``_on_scrolled`` says the same a moment later; settling must not follow a stale bottom
         self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
-        self._after_move()
-        self.sync_session_bar()
+        self._after_move(layout=False)
         self.rows_moved.emit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -431,7 +437,9 @@ class TimelineView(QTreeView):
         """Rows, or a quiet placeholder when there are none."""
         model = self.model()
         if model is not None and model.rowCount() > 0:
-            self._settle()  # normally a no-op: layouts and scrolls settled already
+            if self._visible_span() != self._settled_span:  # normally settled by layouts and scrolls
+                self._settle()
+                self._settled_span = self._visible_span()
             self.timeline_delegate.exposed = event.rect()
             try:
                 super().paintEvent(event)

@@ -305,6 +305,20 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         </translation>
     </message>
     <message numerus="yes">
+        <source>%Ln model request(s)</source>
+        <translation>
+            <numerusform>%Ln model request</numerusform>
+            <numerusform>%Ln model requests</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln tool execution(s)</source>
+        <translation>
+            <numerusform>%Ln tool execution</numerusform>
+            <numerusform>%Ln tool executions</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>%n more tool kind(s), counted in the totals above</source>
         <translation>
             <numerusform>%n more tool kind, counted in the totals above</numerusform>

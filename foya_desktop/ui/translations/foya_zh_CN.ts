@@ -4247,9 +4247,21 @@ Ctrl+N starts one.</source>
             <numerusform>%n 次失败</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%Ln model request(s)</source>
+        <translation>
+            <numerusform>%Ln 次模型请求</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln tool execution(s)</source>
+        <translation>
+            <numerusform>%Ln 次工具执行</numerusform>
+        </translation>
+    </message>
     <message>
-        <source>{tokens} · {requests} model requests · {runs} tool executions</source>
-        <translation>{tokens} · {requests} 次模型请求 · {runs} 次工具执行</translation>
+        <source>{tokens} · {requests} · {runs}</source>
+        <translation>{tokens} · {requests} · {runs}</translation>
     </message>
     <message>
         <source>Run details</source>
