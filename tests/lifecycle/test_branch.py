@@ -161,9 +161,9 @@ async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
     monkeypatch.setattr(branching, "copy_history", copy)
     monkeypatch.setattr(forking, "copy_history", copy)
     await say("hello")
-    reply = (await kernel.store.valid_messages(session.id))[1]
+    reply = (await kernel.store.read(valid_messages, session.id))[1]
     branch = await kernel.lifecycle.branch(session.id, reply.id)
     fork = await kernel.lifecycle.fork(session.id)
     assert threads == [("check", False), ("copy", False), ("copy", False)], "never on the loop's thread"
-    assert [m.text for m in await kernel.store.valid_messages(branch.id)] == ["hello", reply.text]
-    assert [m.text for m in await kernel.store.valid_messages(fork.id)] == ["hello", reply.text]
+    assert [m.text for m in await kernel.store.read(valid_messages, branch.id)] == ["hello", reply.text]
+    assert [m.text for m in await kernel.store.read(valid_messages, fork.id)] == ["hello", reply.text]
