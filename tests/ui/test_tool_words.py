@@ -153,7 +153,7 @@ def _sample(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else
                        "'x'" if isinstance(v, ast.FormattedValue) and v.conversion == ord("r") else "7"
                        for v in node.values)
     return None  # built from another error's text: that error is checked where it is raised
