@@ -68,8 +68,11 @@ def confined(ctx: ToolContext, path: str, *, for_write: bool = False) -> Path:
     """
     resolved = resolve_inside(ctx.workdir, path, for_write=for_write)
     if is_protected(ctx.workdir, resolved, ctx.data_dir):
-        verb = "written" if for_write else "read"
-        raise ToolError(f"{path!r} is protected (git internals or Foya's data) and cannot be {verb} "
+        # NOTE: one literal sentence per case, so the window can say each in its language (tool_words)
+        if for_write:
+            raise ToolError(f"{path!r} is protected (git internals or Foya's data) and cannot be written "
+                            "by file tools")
+        raise ToolError(f"{path!r} is protected (git internals or Foya's data) and cannot be read "
                         "by file tools")
     return resolved
 

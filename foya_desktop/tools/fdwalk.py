@@ -112,14 +112,17 @@ def _require_regular(fd: int, name: str, *, for_write: bool) -> None:
     """Refuse devices, FIFOs and sockets, and files with other hard links (another name may lie
     outside the project; checked on the open descriptor, so a link made after the check counts)."""
     st = os.fstat(fd)
+    # NOTE: one literal sentence per case, so the window can say each in its language (tool_words)
+    if stat.S_ISDIR(st.st_mode):
+        raise ToolError(f"{name!r} is a folder")
     if not stat.S_ISREG(st.st_mode):
-        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise ToolError(f"{name!r} is {kind}")
+        raise ToolError(f"{name!r} is not a regular file")
+    if st.st_nlink > 1 and for_write:
+        raise PathOutsideProject(f"{name!r} has {st.st_nlink} hard links; writing it could change a file "
+                                 "outside the project, so Foya treats it as outside")
     if st.st_nlink > 1:
-        verb = "writing it could change" if for_write else "reading it could show"
-        raise PathOutsideProject(
-            f"{name!r} has {st.st_nlink} hard links; {verb} a file outside the project, so Foya "
-            "treats it as outside")
+        raise PathOutsideProject(f"{name!r} has {st.st_nlink} hard links; reading it could show a file "
+                                 "outside the project, so Foya treats it as outside")
 
 
 def open_resolved(root_real: Path, resolved: Path, mode: str = "rb") -> BinaryIO:

@@ -9,6 +9,8 @@ changes its wording makes this test fail instead of quietly showing English.
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QApplication
 
+import foya_desktop
 from foya_desktop.core.errors import ToolError
 from foya_desktop.core.messages import ToolResultPart
 from foya_desktop.tools.base import ToolContext, ToolOutput
@@ -140,3 +143,44 @@ def test_output_that_only_looks_like_ours_inside_a_line_is_left_alone(zh: None) 
     """Only whole lines are ours: program output mentioning "No matches." mid-line stays."""
     text = "grep: No matches. found\n[exit code: 1]"
     assert tool_words.translated(text) == "grep: No matches. found\n退出码 1"
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _sample(node: ast.expr) -> str | None:
+    """A literal error text as it reads at run time: each ``{x!r}`` as a quoted word, each ``{x}`` as 7."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else
+                       "'x'" if isinstance(v, ast.FormattedValue) and v.conversion == ord("r") else "7"
+                       for v in node.values)
+    return None  # built from another error's text: that error is checked where it is raised
+
+
+def _tool_error_texts() -> list[tuple[str, str]]:
+    package = Path(foya_desktop.__file__).parent
+    found: list[tuple[str, str]] = []
+    for source in sorted(package.rglob("*.py")):
+        if "ui" in source.relative_to(package).parts:
+            continue
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args
+                    and node.func.id in ("ToolError", "PathOutsideProject")):
+                text = _sample(node.args[0])
+                if text is not None:
+                    found.append((f"{source.relative_to(package)}:{node.lineno}", text))
+    return found
+
+
+def test_every_refusal_a_tool_raises_is_said_in_the_windows_language(zh: None) -> None:
+    """Every literal ``ToolError`` text in the engine and the tools is known to ``tool_words`` and has
+    a Chinese translation, so a new refusal cannot reach a tool row in English unnoticed."""
+    texts = _tool_error_texts()
+    assert len(texts) > 30, "the scan finds the tools' refusals"
+    unknown = [(where, text) for where, text in texts if tool_words.said(text) is None]
+    assert unknown == [], unknown
+    # identifiers inside (old_string, task_id, save/list/forget) stay as the model must write them
+    english = [(where, text) for where, text in texts if not CJK.search(tool_words.translated(text))]
+    assert english == [], english

@@ -3857,6 +3857,162 @@ Ctrl+N starts one.</source>
         <translation>{path} 在项目文件夹 {root} 之外</translation>
     </message>
     <message>
+        <source>argument {name} must be a string, not {type}</source>
+        <translation>参数 {name} 必须是字符串，而不是 {type}</translation>
+    </message>
+    <message>
+        <source>argument {name} must not be empty</source>
+        <translation>参数 {name} 不能为空</translation>
+    </message>
+    <message>
+        <source>argument {name} must be an integer</source>
+        <translation>参数 {name} 必须是整数</translation>
+    </message>
+    <message>
+        <source>argument {name} must be between {low} and {high}</source>
+        <translation>参数 {name} 必须介于 {low} 和 {high} 之间</translation>
+    </message>
+    <message>
+        <source>argument {name} must be true or false</source>
+        <translation>参数 {name} 必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>{path} is protected (git internals or Foya&apos;s data) and cannot be read by file tools</source>
+        <translation>{path} 受保护（git 内部文件或 Foya 的数据），文件工具不能读取</translation>
+    </message>
+    <message>
+        <source>{path} is protected (git internals or Foya&apos;s data) and cannot be written by file tools</source>
+        <translation>{path} 受保护（git 内部文件或 Foya 的数据），文件工具不能写入</translation>
+    </message>
+    <message>
+        <source>path must be a string, not {type}</source>
+        <translation>路径必须是字符串，而不是 {type}</translation>
+    </message>
+    <message>
+        <source>path is empty</source>
+        <translation>路径为空</translation>
+    </message>
+    <message>
+        <source>path {path} contains a NUL byte</source>
+        <translation>路径 {path} 含有 NUL 字节</translation>
+    </message>
+    <message>
+        <source>path {path} contains control characters</source>
+        <translation>路径 {path} 含有控制字符</translation>
+    </message>
+    <message>
+        <source>path {path} starts with &apos;~&apos;; home folders are outside the project and &apos;~&apos; is not expanded</source>
+        <translation>路径 {path} 以 “~” 开头；主文件夹在项目之外，且 “~” 不会被展开</translation>
+    </message>
+    <message>
+        <source>path {path} uses shell variable syntax; variables are not expanded, give a literal path</source>
+        <translation>路径 {path} 使用了 shell 变量语法；变量不会被展开，请给出字面路径</translation>
+    </message>
+    <message>
+        <source>project folder {path} does not exist</source>
+        <translation>项目文件夹 {path} 不存在</translation>
+    </message>
+    <message>
+        <source>path {path} runs into a symbolic link loop</source>
+        <translation>路径 {path} 陷入符号链接循环</translation>
+    </message>
+    <message>
+        <source>path {path} is too long</source>
+        <translation>路径 {path} 过长</translation>
+    </message>
+    <message>
+        <source>{path} has {count} hard links; writing it could change a file outside the project</source>
+        <translation>{path} 有 {count} 个硬链接；写入它可能改动项目之外的文件</translation>
+    </message>
+    <message>
+        <source>{path} has {count} hard links; reading it could show a file outside the project</source>
+        <translation>{path} 有 {count} 个硬链接；读取它可能泄露项目之外的文件</translation>
+    </message>
+    <message>
+        <source>{path} is a system path (/proc, /dev, /sys), not a project file</source>
+        <translation>{path} 是系统路径（/proc、/dev、/sys），不是项目文件</translation>
+    </message>
+    <message>
+        <source>the project folder itself cannot be written as a file</source>
+        <translation>不能把项目文件夹本身当作文件写入</translation>
+    </message>
+    <message>
+        <source>cannot open {path}: {error}</source>
+        <translation>无法打开 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>{path} is not a normalised path</source>
+        <translation>{path} 不是规范化的路径</translation>
+    </message>
+    <message>
+        <source>{path} is a symbolic link; Foya does not follow it here</source>
+        <translation>{path} 是符号链接；Foya 在此不跟随它</translation>
+    </message>
+    <message>
+        <source>{path} is (or just became) a symbolic link; Foya does not follow it here</source>
+        <translation>{path} 是（或刚刚变成）符号链接；Foya 在此不跟随它</translation>
+    </message>
+    <message>
+        <source>the project folder itself is not a file</source>
+        <translation>项目文件夹本身不是文件</translation>
+    </message>
+    <message>
+        <source>{path} is a folder</source>
+        <translation>{path} 是文件夹</translation>
+    </message>
+    <message>
+        <source>{path} is not a regular file</source>
+        <translation>{path} 不是普通文件</translation>
+    </message>
+    <message>
+        <source>glob {glob} must be relative to the project folder</source>
+        <translation>glob {glob} 必须相对于项目文件夹</translation>
+    </message>
+    <message>
+        <source>glob {glob} contains &apos;..&apos;; globs cannot leave the search folder</source>
+        <translation>glob {glob} 含有 “..”；glob 不能离开搜索文件夹</translation>
+    </message>
+    <message>
+        <source>pattern is longer than {count} characters</source>
+        <translation>模式超过 {count} 个字符</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text; edit_file cannot change it</source>
+        <translation>{path} 不是 UTF-8 文本；edit_file 无法修改它</translation>
+    </message>
+    <message>
+        <source>ask_user needs a non-empty &apos;question&apos;.</source>
+        <translation>ask_user 需要非空的 “question”。</translation>
+    </message>
+    <message>
+        <source>&apos;choices&apos; must be a list of strings.</source>
+        <translation>“choices” 必须是字符串列表。</translation>
+    </message>
+    <message>
+        <source>&apos;task_id&apos; is required.</source>
+        <translation>需要 “task_id”。</translation>
+    </message>
+    <message>
+        <source>the call that started this sub-agent is not recorded as running</source>
+        <translation>启动此子智能体的调用未记录为运行中</translation>
+    </message>
+    <message>
+        <source>no persona named {name}; known: {known}</source>
+        <translation>没有名为 {name} 的角色；已知：{known}</translation>
+    </message>
+    <message>
+        <source>save needs the text to remember.</source>
+        <translation>save 需要要记住的文字。</translation>
+    </message>
+    <message>
+        <source>forget needs the id of the entry (see action list).</source>
+        <translation>forget 需要条目的 id（见 list 操作）。</translation>
+    </message>
+    <message>
+        <source>Unknown action {action}: use save, list or forget.</source>
+        <translation>未知操作 {action}：请使用 save、list 或 forget。</translation>
+    </message>
+    <message>
         <source>Started background task {id}: {title}</source>
         <translation>已启动后台任务 {id}：{title}</translation>
     </message>
@@ -3899,6 +4055,14 @@ Ctrl+N starts one.</source>
     <message>
         <source>Unknown tool: {name}.</source>
         <translation>未知工具：{name}。</translation>
+    </message>
+    <message>
+        <source>Not allowed: {reason}.</source>
+        <translation>不允许：{reason}。</translation>
+    </message>
+    <message>
+        <source>The tool failed: {error}</source>
+        <translation>工具失败：{error}</translation>
     </message>
     <message>
         <source>file system error: {error}</source>
