@@ -15,8 +15,9 @@ Three behaviours a chat view needs that Qt does not provide:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
-from PySide6.QtCore import QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -307,6 +308,18 @@ class TimelineView(QTreeView):
         if not self._ahead.isActive():
             self._ahead.start()
         self.sync_session_bar()
+
+    def dataChanged(self, top_left: QModelIndex | QPersistentModelIndex,
+                    bottom_right: QModelIndex | QPersistentModelIndex,
+                    roles: Sequence[int] = ()) -> None:
+        """A changed row gets a new revision, i.e. an estimated height: the next paint settles it.
+
+        NOTE: only the settled span is forgotten here (cheap); measuring waits for the paint, so
+        a burst of changes is measured once. Without this a row that grew (a card placed at a
+        tool call, a finished reply) kept its estimated height while the same rows were on screen.
+        """
+        super().dataChanged(top_left, bottom_right, list(roles))
+        self._settled_span = (-1, -1, -1)
 
     def _visible_span(self) -> tuple[int, int, int]:
         bottom = self.viewport().height() - 1
