@@ -8,6 +8,7 @@ import asyncio
 import getpass
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -152,11 +153,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        _reader_gone()
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool whose reader left
     except Exception as exc:  # the last line of defence: a sentence and the log, never a traceback
         logging.getLogger("foya_desktop.cli").exception("internal error")
         print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
               f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
         return 70
+
+
+def _reader_gone() -> None:
+    """Standard output's reader has gone (``foya sessions list | head``): Foya stops quietly, as
+    Unix tools do, instead of calling it an internal error. (Other pipes and sockets — commands'
+    output, providers — are turned into tool results and provider errors where they are read, so
+    a broken pipe that reaches ``main`` is standard output's.)
+
+    NOTE: as the Python documentation advises, stdout is pointed at ``/dev/null`` so the
+    interpreter's own flush at exit does not fail on the same pipe again.
+    """
+    logging.getLogger("foya_desktop.cli").debug("standard output closed by its reader")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:

@@ -119,3 +119,20 @@ def test_a_negative_context_window_is_refused(tmp_path: Path) -> None:
     err = _refused(foya(tmp_path / "home", "connections", "add", "c", "--kind", "openai", "--base-url",
                         "http://127.0.0.1:8080/v1", "--context-window", "-5"))
     assert "positive number of tokens" in err
+
+
+def test_a_reader_that_goes_away_ends_output_quietly(tmp_path: Path) -> None:
+    """``foya vps list | head -0``: the pipe's reader is gone before anything is written. Foya stops
+    with the shell's SIGPIPE status and says nothing (it said "internal error (BrokenPipeError…)")."""
+    env = {**os.environ, "FOYA_HOME": str(tmp_path / "home"),
+           "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    env.pop("QT_QPA_PLATFORM", None)
+    read, write = os.pipe()
+    os.close(read)  # the reader has left before foya starts
+    try:
+        done = subprocess.run([sys.executable, "-m", "foya_desktop", "vps", "list"], stdout=write,
+                              stderr=subprocess.PIPE, text=True, env=env, timeout=60, check=False)
+    finally:
+        os.close(write)
+    assert done.returncode == 141, done.stderr
+    assert done.stderr == ""
