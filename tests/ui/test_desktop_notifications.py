@@ -157,6 +157,8 @@ async def test_a_click_on_someone_elses_notification_or_another_action_opens_not
     window = trayless_window
     window.tray_agent.open_requested.connect(lambda *a: opened.append(a))
     notification_id = await window.tray_agent.desktop.notify("Summary", "Body", "Open")
+    # the service answers on the bus before the test's reader thread has read its record
+    await wait_until(lambda: service.calls, timeout=15, what="the Notify call recorded")
     assert notification_id == 1 and service.calls[0]["args"][3] == "Summary"
     service.click(notification_id + 41)  # not ours
     service.click(notification_id, "dismiss")  # not the default action
@@ -164,6 +166,7 @@ async def test_a_click_on_someone_elses_notification_or_another_action_opens_not
     assert opened == []
     # a grouped message replaces the last bubble instead of stacking another
     again = await window.tray_agent.desktop.notify("Updates in Foya: 2", "a\nb", "Open", replace=True)
+    await wait_until(lambda: len(service.calls) >= 2, timeout=15, what="the second Notify call recorded")
     assert again == notification_id and service.calls[-1]["args"][1] == notification_id
 
 
