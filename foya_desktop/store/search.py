@@ -198,12 +198,7 @@ def _indexed_matches(query: SearchQuery, long_terms: list[str], short_terms: lis
     if long_terms:
         where.insert(0, f"{TABLE} MATCH ?")
         args.insert(0, " ".join(_phrase(t) for t in long_terms))
-    for term in short_terms:
-        where.append("s.body LIKE ? ESCAPE '\\'")
-        args.append(_like(term))
-    sql = (f"{_HIT_COLUMNS}FROM {TABLE} AS s JOIN session_row AS r ON r.id = s.session_id "
-           f"WHERE {' AND '.join(where)} ORDER BY s.rowid DESC LIMIT ?")
-    return list(database_proxy.execute_sql(sql, [*args, limit]).fetchall())
+    return _hits(TABLE, where, args, short_terms, limit)
 
 
 _QUEUED = (f"(SELECT m.rowid AS rowid, {_TEXT_OF.format(row='m')} AS body, m.session_id AS session_id, "
@@ -221,10 +216,17 @@ def _queued_matches(query: SearchQuery, terms: list[str], limit: int) -> list[tu
     """
     where, args = _filters(query)
     where.append("s.body IS NOT NULL")
-    for term in terms:
+    return _hits(_QUEUED, where, args, terms, limit)
+
+
+def _hits(source: str, where: list[str], args: list[Any], like_terms: list[str],
+          limit: int) -> list[tuple[Any, ...]]:
+    """The newest ``limit`` hit rows of ``source`` (the index or the queue) under ``where``, each of
+    ``like_terms`` matched as a substring."""
+    for term in like_terms:
         where.append("s.body LIKE ? ESCAPE '\\'")
         args.append(_like(term))
-    sql = (f"{_HIT_COLUMNS}FROM {_QUEUED} AS s JOIN session_row AS r ON r.id = s.session_id "
+    sql = (f"{_HIT_COLUMNS}FROM {source} AS s JOIN session_row AS r ON r.id = s.session_id "
            f"WHERE {' AND '.join(where)} ORDER BY s.rowid DESC LIMIT ?")
     return list(database_proxy.execute_sql(sql, [*args, limit]).fetchall())
 

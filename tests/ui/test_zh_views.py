@@ -20,7 +20,7 @@ import asyncio
 import functools
 import html
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
+    QDialog,
     QGroupBox,
     QLabel,
     QLineEdit,
@@ -192,6 +193,21 @@ async def _dialog_shown(dialog: QWidget, shots: Path, name: str, data: frozenset
     return problems
 
 
+async def _opened_by(window: MainWindow, action: QAction, dialog_of: Callable[[], QDialog | None], shots: Path,
+                     name: str, data: frozenset[str] = frozenset()) -> list[str]:
+    """Open a window-owned dialog through its action, shoot it, list its English, close it."""
+    action.trigger()
+    await wait_until(lambda: (shown := dialog_of()) is not None and shown.isVisible(), what=name)
+    dialog = dialog_of()
+    assert dialog is not None
+    await settle(3)
+    dialog.grab().save(str(shots / f"zh_{name}.png"))
+    problems = [f"{name.replace('_', ' ')}: {p}" for p in english_in(dialog, data)]
+    dialog.reject()
+    await window.runner.drain()
+    return problems
+
+
 async def test_main_views_in_chinese_have_no_english_left(
         zh_window: MainWindow, real_kernel: Kernel, tmp_path: Path, shots: Path) -> None:
     """Issue 12: a translation test that loads zh_CN and finds no English leftovers in the main views."""
@@ -264,34 +280,11 @@ async def test_main_views_in_chinese_have_no_english_left(
     roster = RosterDialog(session, await real_kernel.vps.list_vps(), window)
     problems += await _dialog_shown(roster, shots, "roster")
     keyboard = window.keyboard
-    keyboard.preferences_action.trigger()
-    await wait_until(lambda: window.preferences_dialog is not None and window.preferences_dialog.isVisible(),
-                     what="preferences")
-    prefs = window.preferences_dialog
-    assert prefs is not None
-    await settle(3)
-    prefs.grab().save(str(shots / "zh_preferences.png"))
-    problems += [f"preferences: {p}" for p in english_in(prefs, frozenset(["English", "跟随系统（English）"]))]
-    prefs.reject()
-    await window.runner.drain()
-    keyboard.help_action.trigger()
-    await wait_until(lambda: keyboard.help_sheet is not None and keyboard.help_sheet.isVisible(), what="help")
-    sheet = keyboard.help_sheet
-    assert sheet is not None
-    await settle(3)
-    sheet.grab().save(str(shots / "zh_help_sheet.png"))
-    problems += [f"help sheet: {p}" for p in english_in(sheet)]
-    sheet.reject()
-    await window.runner.drain()
-    keyboard.switcher_action.trigger()
-    await wait_until(lambda: keyboard.switcher is not None and keyboard.switcher.isVisible(), what="switcher")
-    switcher = keyboard.switcher
-    assert switcher is not None
-    await settle(3)
-    switcher.grab().save(str(shots / "zh_quick_switcher.png"))
-    problems += [f"quick switcher: {p}" for p in english_in(switcher, frozenset([session.title]))]
-    switcher.reject()
-    await window.runner.drain()
+    problems += await _opened_by(window, keyboard.preferences_action, lambda: window.preferences_dialog, shots,
+                                 "preferences", frozenset(["English", "跟随系统（English）"]))
+    problems += await _opened_by(window, keyboard.help_action, lambda: keyboard.help_sheet, shots, "help_sheet")
+    problems += await _opened_by(window, keyboard.switcher_action, lambda: keyboard.switcher, shots,
+                                 "quick_switcher", frozenset([session.title]))
     for dialog in (connections, new, library, usage, search, picker, memory, mcp, roster):
         dialog.deleteLater()
     assert problems == [], "English left in the Chinese window:\n" + "\n".join(problems)
