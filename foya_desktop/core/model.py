@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -125,6 +126,7 @@ class Session:
     origin: str = "user"
     """How it was created: ``user``, ``branch:<id>``, ``fork:<id>``, ``subagent:<call id>``…"""
     connection: str = ""
+    """The connection's name; empty means the first configured one (:func:`effective_connection`)."""
     model: str = ""
     reasoning_effort: str = ""
     approval_mode: ApprovalMode = ApprovalMode.ASK
@@ -140,3 +142,12 @@ class Session:
     updated_at: int = 0
     child_snapshot: dict[str, object] = field(default_factory=dict)
     """For child sessions: immutable agent definition, tools and max turns at creation."""
+
+
+def effective_connection(name: str, connections: Sequence[Connection]) -> Connection | None:
+    """The connection a session whose setting is ``name`` runs on: that one, or with an empty
+    setting the first configured one — the one rule the engine's requests and the window's
+    status line both follow (``None``: not configured)."""
+    if name:
+        return next((c for c in connections if c.name == name), None)
+    return connections[0] if connections else None

@@ -13,13 +13,13 @@ from pathlib import Path
 from PySide6.QtWidgets import QApplication
 
 from foya_desktop.core.events import TurnFinished, VPStatus
-from foya_desktop.core.model import VP, AgentMode, ApprovalMode
+from foya_desktop.core.model import VP, AgentMode, ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui import i18n
 from foya_desktop.ui.composer.vp_status import tokens_phrase
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
-from tests.ui.helpers import open_session, settle, wait_until
+from tests.ui.helpers import open_session, settle, show, wait_until
 
 
 async def test_status_line_shows_live_figures_and_expands_failures(
@@ -134,3 +134,22 @@ async def test_session_status_names_the_announcement_and_the_roster(
     assert "VPs: @Linus, @Omni" in pane.subtitle.text(), "the default VP first"
     await settle(2)
     real_window.grab().save(str(shots / "session_status_header.png"))
+
+
+async def test_a_session_on_the_default_service_shows_the_service_it_runs_on(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
+    """A session made by `foya run` keeps an empty connection setting ("the first configured one"): the
+    status line names that service and its model, not "Choose a service" with an empty model."""
+    await real_kernel.connections.add_connection(
+        Connection("other", ProviderKind.OPENAI, fake_provider.base_url, "other-model"))
+    session = await real_kernel.sessions.create_session(title="From the CLI")
+    assert session.connection == "" and session.model == ""
+    await wait_until(lambda: real_window.tree_model.session(session.id) is not None, what="tree row")
+    await show(real_window, session.id)
+    status = real_window.pane.status
+    await wait_until(lambda: status.connection.currentText() == "fake", what="the first configured service")
+    assert status.model.currentText() == "fake-model"
+    fake_provider.script(Reply(text="ran on fake"))
+    await real_kernel.turns.send(session.id, "which one?")
+    await wait_until(lambda: bool(fake_provider.requests), timeout=10, what="a request")
+    assert fake_provider.requests[0].body["model"] == "fake-model", "the engine uses the one the window shows"

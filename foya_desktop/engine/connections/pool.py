@@ -12,7 +12,7 @@ from collections.abc import AsyncGenerator, Callable
 from foya_desktop.core.errors import InvalidOperation, ProviderError
 from foya_desktop.core.events import Notice
 from foya_desktop.core.llm import LlmRequest, StreamEvent
-from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session
+from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session, effective_connection
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore, resolve_api_key
@@ -76,11 +76,11 @@ class ProviderPool:
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
         if session.connection:
-            return await self._store.read(get_connection, session.connection)
-        connections = await self._store.read(list_connections)
-        if not connections:
+            return await self._store.read(get_connection, session.connection)  # gone: NotFound
+        conn = effective_connection("", await self._store.read(list_connections))
+        if conn is None:
             raise InvalidOperation(NO_CONNECTION)
-        return connections[0]
+        return conn
 
     async def resolve(self, session: Session, vp: VP) -> tuple[Provider, str]:
         """Provider and model name for the next step of ``vp`` in ``session``."""

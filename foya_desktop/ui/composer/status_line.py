@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.events import VPStatus
-from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session
+from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session, effective_connection
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.vp_status import VPStatusPanel
 from foya_desktop.ui.icons import icon
@@ -250,8 +250,9 @@ class StatusLine(QWidget):
         """Reflect a session's settings without emitting choices."""
         with QSignalBlocker(self.connection), QSignalBlocker(self.model), QSignalBlocker(self.approval), \
                 QSignalBlocker(self.effort):
-            self.connection.setCurrentIndex(self.connection.findText(session.connection)
-                                            if session.connection else -1)
+            # an empty setting runs on the first configured service: show that one, not "Choose"
+            used = effective_connection(session.connection, list(self._connections.values()))
+            self.connection.setCurrentIndex(self.connection.findText(used.name) if used else -1)
             self._fill_models(session.model)
             self.approval.setCurrentIndex(max(0, self.approval.findData(str(session.approval_mode))))
             self.effort.setCurrentIndex(max(0, self.effort.findData(session.reasoning_effort)))
