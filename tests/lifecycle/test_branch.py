@@ -140,11 +140,11 @@ async def test_branch_references_images_that_outlive_the_source(
 
 async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
         kernel: Kernel, session: Session, say: Say, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 14: branch/fork of a long session never stalls the GUI thread — the boundary checks and
+    """Issue 14: branch/fork/merge of a long session never stalls the GUI thread — the boundary checks and
     the copies run on a worker thread (the store's reads and writes on its own threads)."""
     import threading
 
-    from foya_desktop.engine.ops import branching, forking
+    from foya_desktop.engine.ops import branching, forking, merging
 
     threads: list[tuple[str, bool]] = []
     real_check, real_copy = branching.check_boundary, branching.copy_history
@@ -167,3 +167,17 @@ async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
     assert threads == [("check", False), ("copy", False), ("copy", False)], "never on the loop's thread"
     assert [m.text for m in await kernel.store.read(valid_messages, branch.id)] == ["hello", reply.text]
     assert [m.text for m in await kernel.store.read(valid_messages, fork.id)] == ["hello", reply.text]
+
+    real_plan = merging.plan_merge
+
+    def plan(*args: object) -> merging.MergePlan:
+        threads.append(("plan", threading.current_thread() is threading.main_thread()))
+        return real_plan(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(merging, "plan_merge", plan)
+    monkeypatch.setattr(merging, "copy_history", copy)
+    threads.clear()
+    await kernel.lifecycle.merge_preview(session.id, fork.id)
+    merged = await kernel.lifecycle.merge(session.id, fork.id)
+    assert threads == [("plan", False), ("plan", False), ("copy", False)], "merge too: never on the loop"
+    assert [m.text for m in await kernel.store.read(valid_messages, merged.id)] == ["hello", reply.text]

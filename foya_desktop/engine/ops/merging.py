@@ -177,7 +177,7 @@ async def preview(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> 
     a, b = await _sources(svc, scheduler, a_id, b_id)
     a_messages = await svc.store.read(valid_messages, a.id)
     b_messages = await svc.store.read(valid_messages, b.id)
-    return plan_merge(a.id, a_messages, b.id, b_messages)
+    return await asyncio.to_thread(plan_merge, a.id, a_messages, b.id, b_messages)  # history-sized
 
 
 async def merge(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> Session:
@@ -185,16 +185,24 @@ async def merge(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> Se
     await _sources(svc, scheduler, a_id, b_id)
     async with scheduler.owner(a_id).hold("merge"), scheduler.owner(b_id).hold("merge"):
         a, b = await svc.store.read(get_session, a_id), await svc.store.read(get_session, b_id)
-        plan = plan_merge(a.id, await svc.store.read(valid_messages, a.id), b.id,
-                          await svc.store.read(valid_messages, b.id))
-        await asyncio.to_thread(check_common_attachments, plan, svc.store.files)
+        a_messages = await svc.store.read(valid_messages, a.id)
+        b_messages = await svc.store.read(valid_messages, b.id)
         session = merged_session(a, b)
-        copies = await asyncio.to_thread(mark_unavailable, copy_history(session.id, plan.messages()),
+        # NOTE: planning and copying are history-sized: on a worker thread, never the loop's (the
+        # GUI thread in the window), as branch and fork do
+        copies = await asyncio.to_thread(_merged_copies, session.id, a.id, a_messages, b.id, b_messages,
                                          svc.store.files)
         created, stored = await svc.store.write(create_branch, session, copies)
     svc.bus.publish(SessionChanged(created.id, created))
     svc.bus.publish(SessionBranched(created.id, a_id, "", len(stored)))
     return created
+
+
+def _merged_copies(session_id: str, a_id: str, a_messages: list[Message], b_id: str,
+                   b_messages: list[Message], files: ArtifactFiles) -> list[Message]:
+    plan = plan_merge(a_id, a_messages, b_id, b_messages)
+    check_common_attachments(plan, files)
+    return mark_unavailable(copy_history(session_id, plan.messages()), files)
 
 
 async def _sources(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> tuple[Session, Session]:
