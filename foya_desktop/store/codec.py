@@ -93,16 +93,6 @@ def message_from_row(row: MessageRow) -> Message:
     )
 
 
-def message_columns(message: Message, seq: int) -> dict[str, Any]:
-    """Column values for a projection row."""
-    return {
-        "id": message.id, "session": message.session_id, "seq": seq, "role": message.role,
-        "speaker": message.speaker, "parts": json.dumps([part_to_json(p) for p in message.parts]),
-        "status": str(message.status), "turn_id": message.turn_id,
-        "meta": json.dumps(message.meta), "valid": True, "created_at": message.created_at,
-    }
-
-
 def _role(value: str) -> Role:
     if value not in ("user", "assistant", "tool"):
         raise ValueError(f"unknown message role {value!r}")

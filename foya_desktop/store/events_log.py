@@ -14,6 +14,7 @@ from foya_desktop.core.ids import now_ms
 from foya_desktop.store.schema import EventRow, SessionRow, TombstoneRow, database_proxy
 
 _HEAD_SQL = 'SELECT "head_seq" FROM "session_row" WHERE "id" = ?'
+_SET_HEAD_SQL = 'UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?'
 _NEXT_SQL = ('UPDATE "session_row" SET "head_seq" = "head_seq" + 1, "updated_at" = ? WHERE "id" = ? '
              'RETURNING "head_seq"')
 """Take the next sequence number and check the session exists in one statement."""
@@ -69,21 +70,15 @@ def append_event_json(session_id: str, type_: str, payload_json: str) -> int:
     return seq
 
 
-def append_events(session_id: str, items: list[tuple[str, dict[str, Any]]]) -> list[int]:
-    """Append many events in one go (batch insert) and return their sequence numbers."""
-    return append_events_json(session_id, [(t, json.dumps(p)) for t, p in items])
-
-
 def append_events_json(session_id: str, items: list[tuple[str, str]]) -> list[int]:
-    """:func:`append_events` with the payloads already encoded (``executemany`` on the bare connection)."""
-    row = check_alive(session_id)
+    """Append many already-encoded events in one go (``executemany`` on the bare connection) and
+    return their sequence numbers."""
+    first = head_seq(session_id) + 1
     now = now_ms()
-    first = row.head_seq + 1
     con = database_proxy.connection()
     con.executemany(_EVENT_SQL, [(session_id, first + i, t, p, now) for i, (t, p) in enumerate(items)])
     last = first + len(items) - 1
-    con.execute('UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?',
-                (last, now, session_id))
+    con.execute(_SET_HEAD_SQL, (last, now, session_id))
     return list(range(first, last + 1))
 
 

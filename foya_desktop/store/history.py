@@ -13,12 +13,10 @@ from foya_desktop.core.errors import NotFound
 from foya_desktop.core.messages import Message, artifacts_of, part_to_json
 from foya_desktop.store import search
 from foya_desktop.store.codec import (
-    message_columns,
     message_from_payload,
     message_from_row,
-    message_payload,
 )
-from foya_desktop.store.events_log import append_event, append_event_json, append_events_json, events_of
+from foya_desktop.store.events_log import append_event_json, append_events_json, events_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
 VALID = MessageRow.valid == True  # noqa: E712
@@ -96,9 +94,9 @@ def update_message(message: Message) -> Message:
     row = MessageRow.get_or_none(MessageRow.id == message.id)
     if row is None:
         raise NotFound(f"No message {message.id}.")
-    append_event(message.session_id, "message_updated", message_payload(message))
-    cols = message_columns(message, row.seq)
-    (MessageRow.update(parts=cols["parts"], status=cols["status"], meta=cols["meta"])
+    parts, meta, payload = _encoded(message)  # the parts encoded once for the event and the row
+    append_event_json(message.session_id, "message_updated", payload)
+    (MessageRow.update(parts=parts, status=str(message.status), meta=meta)
      .where(MessageRow.id == message.id).execute())
     search.note_queued(1)
     _reference_artifacts(message.session_id, artifacts_of(message))

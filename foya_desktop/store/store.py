@@ -140,7 +140,7 @@ class Store:
     async def write(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` in one IMMEDIATE transaction on the writer thread."""
         return await asyncio.get_running_loop().run_in_executor(
-            self._writer, functools.partial(self._job, functools.partial(fn, *args, **kwargs)))
+            self._writer, self._job, functools.partial(fn, *args, **kwargs))
 
     def _job(self, call: Callable[[], T]) -> T:
         with storage_errors(self.home), self._db.atomic():
@@ -153,7 +153,7 @@ class Store:
     async def read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a read-only ``fn(*args, **kwargs)`` on the reader thread (WAL: never blocked by writes)."""
         return await asyncio.get_running_loop().run_in_executor(
-            self._reader, functools.partial(self._read_job, functools.partial(fn, *args, **kwargs)))
+            self._reader, self._read_job, functools.partial(fn, *args, **kwargs))
 
     def write_sync(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Blocking variant for start-up and command-line paths outside an event loop."""
