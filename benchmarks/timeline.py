@@ -273,7 +273,7 @@ async def report_paging(window: MainWindow, seconds: float) -> None:
     print(f"paging while scrolling up for {seconds:.0f} s: {paged} messages paged in; {probe.summary()}")
     print(f"  no frame over 16 ms: {met(probe.over() == 0)}")
     view.grab().save("/tmp/foya-bench-paging.png")
-    bar = getattr(view, "session_bar", inner)
+    bar = view.session_bar
     probe.start()
     t0 = time.perf_counter()
     reached = False

@@ -222,15 +222,12 @@ def _replace_frame(frame: StartWindow, kernel: Kernel, data: Home, use_tray: boo
     """Build the real window at the frame's place and size, show it, then close the frame."""
     from foya_desktop.ui.bridge import EngineBridge
     from foya_desktop.ui.main_window import MainWindow
-    from foya_desktop.ui.window_host import WindowHost
+    from foya_desktop.ui.window_host import WindowHost, take_place
 
     host = WindowHost(lambda: MainWindow(kernel, EngineBridge(kernel.bus), use_tray=use_tray,
                                          preferences=PreferencesFile(data)))
     window = host.window
-    window.restoreGeometry(frame.saveGeometry())  # where the person has the frame now
-    window.resize(frame.size())
-    window.move(frame.pos())
-    window.setWindowState(frame.windowState())
+    take_place(window, frame)  # where the person has the frame now
     window.show()
     _close_frame(frame, instance)
     return host
@@ -298,12 +295,14 @@ class FirstPaint(QObject):
         self._window = window
         self._quit_after_ms = quit_after_ms
         self.done = False
+        self._waited = False  # one wait for the paint, not one per caller (main, then _run)
         window.installEventFilter(self)
 
     def wait_here(self, seconds: float) -> None:
         """Run Qt's loop until the first paint, or ``seconds`` at most (before asyncio exists)."""
-        if self.done:
+        if self.done or self._waited:
             return
+        self._waited = True
         loop = QEventLoop()
         self.painted.connect(loop.quit)
         QTimer.singleShot(int(seconds * 1000), loop.quit)
@@ -314,8 +313,9 @@ class FirstPaint(QObject):
         """Until the first paint, or ``seconds`` at most."""
         import asyncio
 
-        if self.done:
+        if self.done or self._waited:
             return
+        self._waited = True
         painted = asyncio.Event()
         self.painted.connect(painted.set)
         try:

@@ -22,7 +22,7 @@ on this machine), so the frame uses Qt's defaults, layouts and one property valu
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize, Signal
+from PySide6.QtCore import QCoreApplication, QSize
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -51,13 +51,8 @@ def _main_text(text: str) -> str:
 
 
 class StartWindow(QMainWindow):
-    """The frame shown while the engine opens.
-
-    Signals:
-        quit_requested(): the person closed the frame or chose Quit before the engine was open.
-    """
-
-    quit_requested = Signal()
+    """The frame shown while the engine opens (Quit meanwhile sets :attr:`quitting`, which
+    ``app._run`` honours once the engine is open)."""
 
     def __init__(self, preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,7 +130,6 @@ class StartWindow(QMainWindow):
         if not self.quitting:
             self.quitting = True
             self.statusBar().showMessage(self.tr("Quitting…"))
-            self.quit_requested.emit()
 
     def handle_launch(self, folder: str = "", activation_token: str = "") -> None:
         """A second launch handed over: come to the front now, its folder opens in the real window."""

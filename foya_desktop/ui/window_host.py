@@ -20,6 +20,7 @@ import asyncio
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QMainWindow
 
 from foya_desktop.store.preferences import Language
 from foya_desktop.ui import i18n
@@ -61,8 +62,7 @@ class WindowHost(QObject):
         await old.runner.drain()
         session_id = old.current_session_id()
         draft = old.pane.composer.input.toPlainText()
-        geometry, state, shown = old.saveGeometry(), old.windowState(), old.isVisible()
-        size, where = old.size(), old.pos()
+        shown = old.isVisible()
         old.memory.save()
         i18n.install(language)
         # the old window's tray icon goes first: never two icons
@@ -70,10 +70,7 @@ class WindowHost(QObject):
         if old.quit_controller.tray is not None:
             old.quit_controller.tray.hide()
         new = self._adopt(self._make())
-        new.restoreGeometry(geometry)
-        new.resize(size)  # restoreGeometry fits the window to the screen; the same window keeps its size
-        new.move(where)
-        new.setWindowState(state)
+        take_place(new, old)
         if shown:
             new.show()
         await new.start()
@@ -91,3 +88,15 @@ class WindowHost(QObject):
         old.hide()
         old.deleteLater()
         return new
+
+
+def take_place(new: QMainWindow, old: QMainWindow) -> None:
+    """Put ``new`` exactly where ``old`` is: geometry, size, position and state (the start frame
+    giving way to the real window, a language switch rebuilding it).
+
+    NOTE: ``restoreGeometry`` alone fits the window to the screen; the same window keeps its size.
+    """
+    new.restoreGeometry(old.saveGeometry())
+    new.resize(old.size())
+    new.move(old.pos())
+    new.setWindowState(old.windowState())

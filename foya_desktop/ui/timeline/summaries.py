@@ -8,6 +8,7 @@ the status line.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any
@@ -49,6 +50,17 @@ def summarize_result(result: ToolResultPart) -> str:
 
     The lines our tools write around the output are said in the window's language
     (``tool_words``); the output itself stays as the program wrote it.
+    """
+    return _summary(result, i18n.active())
+
+
+@functools.lru_cache(maxsize=2048)
+def _summary(result: ToolResultPart, _language: str) -> str:
+    """:func:`summarize_result`, once per result and language.
+
+    NOTE: every line of the result is matched against ``tool_words``' sentences, and tool rows
+    are painted and measured again and again on the GUI thread: the answer is kept (results are
+    frozen; the language is part of the key, so a live language switch says it anew).
     """
     translate = QCoreApplication.translate
     reading = tool_words.read(result.name, result.content)

@@ -117,11 +117,12 @@ class ToolRows:
     def _tool_details(self, c: Canvas, row: MessageRow, call: ToolCallPart, col: Column) -> None:
         result_msg = row.results.get(call.call_id)
         result = row.result_for(call.call_id)
-        body = json.dumps(call.arguments, indent=2, ensure_ascii=False)
-        if result is not None:
-            body += "\n\n" + _clip(tool_words.translated(result.content))
         key = (row.key, call.call_id, result_msg.id if result_msg else "")
-        doc = self._cached(key, lambda: plain_document(body, self.mono))
+
+        def body() -> str:  # built only when the cached document is missing (painting repeats)
+            text = json.dumps(call.arguments, indent=2, ensure_ascii=False)
+            return text if result is None else text + "\n\n" + tool_words.translated(_clip(result.content))
+        doc = self._cached(key, lambda: plain_document(body(), self.mono))
         inner = col.indented(8)
         doc.setTextWidth(inner.width - 8)
         c.rounded_rect(QRect(col.x, c.y + 2, col.width, round(doc.size().height()) + 12),

@@ -306,15 +306,17 @@ class Reading:
 
     lines: tuple[str, ...]
     notes: tuple[str, ...]
-    empty: bool
-    """Nothing came out (or only run_command's "(no output)")."""
+
+    @property
+    def empty(self) -> bool:
+        """Nothing came out (or only run_command's "(no output)")."""
+        return not self.lines
 
 
 def read(tool: str, content: str) -> Reading:
     """Split ``content`` into output lines and notes; ``tool`` decides tool-specific columns."""
     lines: list[str] = []
     notes: list[str] = []
-    empty = True
     for raw in content.strip().split("\n"):
         if not raw.strip():
             continue
@@ -324,7 +326,6 @@ def read(tool: str, content: str) -> Reading:
             continue
         if raw.strip() == "(no output)":
             continue
-        empty = False
         text = found[0] if found is not None else raw
         lines.append(_READ_NUMBER.sub("", text) if tool == "read_file" else text)
-    return Reading(tuple(lines), tuple(notes), empty)
+    return Reading(tuple(lines), tuple(notes))
