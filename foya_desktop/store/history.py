@@ -60,7 +60,7 @@ def append_message(message: Message) -> Message:
     seq = append_event_json(message.session_id, "message_added", payload)
     row = _row(message, message.session_id, seq, parts, meta)
     database_proxy.connection().execute(_INSERT_MESSAGE_SQL, row)
-    search.note_queued(1)
+    search.note_queued((message,))
     shas = artifacts_of(message)
     if shas:
         _reference_artifacts(message.session_id, shas)
@@ -80,7 +80,7 @@ def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
     database_proxy.connection().executemany(_INSERT_MESSAGE_SQL, [
         _row(m, session_id, seq, parts, meta)
         for m, seq, (parts, meta, _) in zip(messages, seqs, encoded, strict=True)])
-    search.note_queued(len(messages))
+    search.note_queued(messages)
     stored = [replace(m, session_id=session_id, seq=s) for m, s in zip(messages, seqs, strict=True)]
     shas: set[str] = set()
     for m in stored:
@@ -98,7 +98,7 @@ def update_message(message: Message) -> Message:
     append_event_json(message.session_id, "message_updated", payload)
     (MessageRow.update(parts=parts, status=str(message.status), meta=meta)
      .where(MessageRow.id == message.id).execute())
-    search.note_queued(1)
+    search.note_queued((message,))
     _reference_artifacts(message.session_id, artifacts_of(message))
     return replace(message, seq=row.seq)
 

@@ -32,12 +32,14 @@ is silenced for that); every value the person typed goes in as a parameter.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import peewee as pw
 
 from foya_desktop.core.errors import NotFound
+from foya_desktop.core.messages import Message
 from foya_desktop.store.schema import MessageRow, database_proxy
 
 TABLE = "message_search"
@@ -103,10 +105,15 @@ _queued_since_catch_up = 0
 """Rows this process queued since it last indexed (one writer thread per process writes it)."""
 
 
-def note_queued(count: int) -> None:
-    """Writer thread, inside the transaction that queued ``count`` rows: index the queue every ``BATCH``."""
+SEARCHED_ROLES = ("user", "assistant")
+"""The roles the queue trigger takes (``_QUEUE``): tool results are not searched."""
+
+
+def note_queued(messages: Iterable[Message]) -> None:
+    """Writer thread, inside the transaction that wrote ``messages``: index the queue every ``BATCH``
+    rows the trigger queued (only searched roles count)."""
     global _queued_since_catch_up
-    _queued_since_catch_up += count
+    _queued_since_catch_up += sum(m.role in SEARCHED_ROLES for m in messages)
     if _queued_since_catch_up >= BATCH:
         catch_up()
 

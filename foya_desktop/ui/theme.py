@@ -7,9 +7,6 @@ Colours derive from the application palette so a dark desktop theme works.
 
 from __future__ import annotations
 
-import atexit
-import shutil
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -256,6 +253,10 @@ def sidebar_palette(dark: bool) -> QPalette:
 @cache
 def _glyph_folder() -> Path:
     """A private folder for glyph files: style sheets take images by file name only."""
+    import atexit  # off the start frame's path: only a window with combo boxes needs glyph files
+    import shutil
+    import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix="foya-glyphs-"))
     atexit.register(shutil.rmtree, folder, True)
     return folder
