@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.lag import LagProbe
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.bootstrap import build_kernel
@@ -52,43 +53,21 @@ async def _session(kernel: Kernel, count: int) -> tuple[str, str]:
     return session.id, messages[-1].id
 
 
-class LagProbe:
-    """The event loop's worst lateness while it runs: a task sleeping 1 ms and timing its wake-ups."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _tick(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            started = loop.time()
-            await asyncio.sleep(0.001)
-            self.worst = max(self.worst, loop.time() - started - 0.001)
-
-    def __enter__(self) -> LagProbe:
-        self._task = asyncio.ensure_future(self._tick())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
-
-
 async def _timed(coro: object) -> tuple[float, float, object]:
     """(seconds, worst loop lag in seconds, result)."""
-    with LagProbe() as probe:
-        await asyncio.sleep(0.002)  # the probe runs once before the operation starts
-        started = time.perf_counter()
-        result = await coro  # type: ignore[misc]
-        spent = time.perf_counter() - started
+    probe = LagProbe().start()
+    await asyncio.sleep(0.002)  # the probe runs once before the operation starts
+    started = time.perf_counter()
+    result = await coro  # type: ignore[misc]
+    spent = time.perf_counter() - started
+    await probe.stop()
     return spent, probe.worst, result
 
 
 async def _idle_lag(seconds: float) -> float:
-    with LagProbe() as probe:
-        await asyncio.sleep(seconds)
-    return probe.worst
+    probe = LagProbe().start()
+    await asyncio.sleep(seconds)
+    return (await probe.stop()).worst
 
 
 OPERATIONS = ("branch", "fork", "delete")

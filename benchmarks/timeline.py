@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import statistics
 import sys
@@ -43,6 +42,7 @@ import qasync
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
+from benchmarks.lag import LagProbe
 from foya_desktop.core.events import Event, PartDelta, StreamEnded, StreamStarted, TurnFinished
 from foya_desktop.core.ids import new_id
 from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, ToolState
@@ -178,49 +178,6 @@ def rss_mb() -> float:
     """This process's resident memory now (Linux ``/proc``), in MB."""
     pages = int(Path("/proc/self/statm").read_text().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
-
-
-class LagProbe:
-    """Records how late a 1 ms sleep wakes on the loop: each lateness is one busy GUI stretch."""
-
-    TICK = 0.001
-
-    def __init__(self) -> None:
-        self.lags: list[float] = []
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> LagProbe:
-        self.lags = []
-        self._task = asyncio.ensure_future(self._run())
-        return self
-
-    async def stop(self) -> LagProbe:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        return self
-
-    async def _run(self) -> None:
-        last = time.perf_counter()
-        while True:
-            await asyncio.sleep(self.TICK)
-            now = time.perf_counter()
-            self.lags.append(max(0.0, now - last - self.TICK))
-            last = now
-
-    @property
-    def worst(self) -> float:
-        return max(self.lags, default=0.0)
-
-    def over(self, limit: float = 0.016) -> int:
-        return sum(lag > limit for lag in self.lags)
-
-    def summary(self) -> str:
-        ordered = sorted(self.lags) or [0.0]
-        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-        return (f"longest frame {self.worst * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-                f"{self.over()} of {len(self.lags)} frames over 16 ms")
 
 
 class PaintCounter(QObject):
