@@ -63,7 +63,7 @@ def _summary(result: ToolResultPart, _language: str) -> str:
     frozen; the language is part of the key, so a live language switch says it anew).
     """
     translate = QCoreApplication.translate
-    reading = tool_words.read(result.name, result.content)
+    reading = tool_words.read(result.name, result.content, result.is_error)
     if reading.empty:
         failed, nothing = translate("Summaries", "failed"), translate("Summaries", "no output")
         summary = failed if result.is_error else nothing

@@ -121,7 +121,9 @@ class ToolRows:
 
         def body() -> str:  # built only when the cached document is missing (painting repeats)
             text = json.dumps(call.arguments, indent=2, ensure_ascii=False)
-            return text if result is None else text + "\n\n" + tool_words.translated(_clip(result.content))
+            if result is None:
+                return text
+            return text + "\n\n" + tool_words.translated(_clip(result.content), result.name, result.is_error)
         doc = self._cached(key, lambda: plain_document(body(), self.mono))
         inner = col.indented(8)
         doc.setTextWidth(inner.width - 8)

@@ -18,7 +18,7 @@ its wording fails there instead of silently going back to English.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
@@ -32,13 +32,16 @@ class _Line:
     pattern: re.Pattern[str]
     template: str
     note: bool = False
+    result: bool = False
+    """A whole answer of a tool or the engine ("Wrote …", "You answered: …", a refusal): said only
+    where it can be ours (:func:`_answers_are_ours`), never inside a program's or a file's text."""
 
 
 def _line(pattern: str, template: object, *, note: bool = False) -> _Line:
     return _Line(re.compile(pattern), str(template), note)
 
 
-_LINES: tuple[_Line, ...] = (
+_OUTPUT_LINES: tuple[_Line, ...] = (  # what tools write around and into their output
     # run_command (tools/shell.py)
     _line(r"\(no output\)", QT_TRANSLATE_NOOP("ToolWords", "(no output)")),
     _line(r"\[exit code: (?P<code>-?\d+)\]", QT_TRANSLATE_NOOP("ToolWords", "exit code {code}"), note=True),
@@ -88,6 +91,9 @@ _LINES: tuple[_Line, ...] = (
           QT_TRANSLATE_NOOP("ToolWords", "stopped at {count} matches"), note=True),
     _line(r"\[(?P<count>\d+) secret-looking file\(s\) not searched\]",
           QT_TRANSLATE_NOOP("ToolWords", "{count} secret-looking file(s) not searched"), note=True),
+)
+
+_ANSWERS: tuple[_Line, ...] = (  # marked ``result`` below
     # write_file / edit_file (tools/writes.py), view_image (tools/view_image.py)
     _line(r"Created (?P<path>.+) \((?P<size>\d+) bytes\)",
           QT_TRANSLATE_NOOP("ToolWords", "Created {path} ({size} bytes)")),
@@ -242,6 +248,27 @@ _LINES: tuple[_Line, ...] = (
     _line(r"file system error: (?P<error>.+)", QT_TRANSLATE_NOOP("ToolWords", "file system error: {error}")),
 )
 
+_LINES = _OUTPUT_LINES + tuple(replace(answer, result=True) for answer in _ANSWERS)
+
+OWN_ANSWER_TOOLS = frozenset({"write_file", "edit_file", "view_image", "ask_user", "memory", "run_background",
+                              "task_cancel", "task_result", "spawn_agent"})
+"""Tools whose whole result is written by Foya (no program output, file text or server text in it)."""
+
+
+def _answers_are_ours(tool: str, content: str, is_error: bool) -> bool:
+    """Whether the first line of this result may be one of Foya's answers.
+
+    A prompt-injected model can make a command print, or a file or an MCP server contain, "The
+    person answered: deploy"; said in the window's voice it would read as the person's own answer.
+    So answers are recognised only from tools that write their whole result, or as a refusal: a
+    one-line error (argument and policy refusals, "Not allowed", "Unknown tool"; a command's output
+    is never one line, its exit code follows it) from a tool that is not an MCP server's.
+    """
+    if tool in OWN_ANSWER_TOOLS:
+        return True
+    return is_error and "\n" not in content.strip() and not tool.startswith("mcp__")
+
+
 _VALUES: dict[str, object] = {  # fixed words inside those lines: task states and memory scopes
     "completed": QT_TRANSLATE_NOOP("ToolWords", "completed"),
     "failed": QT_TRANSLATE_NOOP("ToolWords", "failed"),
@@ -280,9 +307,14 @@ _READ_NUMBER = re.compile(r"^\s*\d+\t")
 """read_file's line-number column (``tools/files.py``): the summary shows the line, not its number."""
 
 
-def said(line: str) -> tuple[str, bool] | None:
-    """``line`` in the window's language and whether it is a note; ``None`` if no tool of ours wrote it."""
+def said(line: str, *, answer: bool = False) -> tuple[str, bool] | None:
+    """``line`` in the window's language and whether it is a note; ``None`` if no tool of ours wrote it.
+
+    ``answer``: the line may be one of Foya's whole answers (see :func:`_answers_are_ours`).
+    """
     for known in _LINES:
+        if known.result and not answer:
+            continue
         match = known.pattern.fullmatch(line)
         if match is not None:
             values = {k: (i18n.number(int(v)) if v.isdigit() else v) for k, v in match.groupdict().items()}
@@ -295,9 +327,13 @@ def said(line: str) -> tuple[str, bool] | None:
     return None
 
 
-def translated(text: str) -> str:
-    """A whole result with our lines said in the window's language (for the unfolded details)."""
-    return "\n".join(s[0] if (s := said(line)) is not None else line for line in text.split("\n"))
+def translated(text: str, tool: str, is_error: bool = False) -> str:
+    """A whole result of ``tool`` with our lines said in the window's language (the unfolded details)."""
+    ours = _answers_are_ours(tool, text, is_error)
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    return "\n".join(s[0] if (s := said(line, answer=ours and i == first)) is not None else line
+                     for i, line in enumerate(lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,14 +349,17 @@ class Reading:
         return not self.lines
 
 
-def read(tool: str, content: str) -> Reading:
-    """Split ``content`` into output lines and notes; ``tool`` decides tool-specific columns."""
+def read(tool: str, content: str, is_error: bool = False) -> Reading:
+    """Split ``content`` into output lines and notes; ``tool`` decides tool-specific columns and
+    whether the first line may be one of Foya's answers."""
     lines: list[str] = []
     notes: list[str] = []
+    answer = _answers_are_ours(tool, content, is_error)
     for raw in content.strip().split("\n"):
         if not raw.strip():
             continue
-        found = said(raw.strip())
+        found = said(raw.strip(), answer=answer)
+        answer = False  # only the first line
         if found is not None and found[1]:
             notes.append(found[0])
             continue
