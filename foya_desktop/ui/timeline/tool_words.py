@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from foya_desktop.ui import i18n
+from foya_desktop.ui import error_text, i18n
 
 CONTEXT = "ToolWords"
 
@@ -285,30 +285,6 @@ _VALUES: dict[str, object] = {  # fixed words inside those lines: task states an
     "session": QT_TRANSLATE_NOOP("ToolWords", "this session's"),
 }
 
-_REFUSALS: tuple[_Line, ...] = (  # the command policy's denials (tools/shell_policy.py), joined by "; "
-    _line(r"pipes something downloaded from the network into an interpreter",
-          QT_TRANSLATE_NOOP("ToolWords", "pipes something downloaded from the network into an interpreter")),
-    _line(r"runs code downloaded from the network",
-          QT_TRANSLATE_NOOP("ToolWords", "runs code downloaded from the network")),
-    _line(r"redirects output to (?P<target>'.+'), outside the project or in git internals",
-          QT_TRANSLATE_NOOP("ToolWords",
-                            "redirects output to {target}, outside the project or in git internals")),
-    _line(r"defines a function that spawns itself \(fork bomb\)",
-          QT_TRANSLATE_NOOP("ToolWords", "defines a function that spawns itself (fork bomb)")),
-)
-
-
-def _refusal(reason: str) -> str:
-    """The policy's reason, each known part in the window's language (unknown parts as they are)."""
-    said = []
-    for part in reason.split("; "):
-        known = next((r for r in _REFUSALS if r.pattern.fullmatch(part)), None)
-        match = known.pattern.fullmatch(part) if known is not None else None
-        said.append(QCoreApplication.translate(CONTEXT, known.template).format(**match.groupdict())
-                    if known is not None and match is not None else part)
-    return QCoreApplication.translate("ErrorText", "; ").join(said)
-
-
 _READ_NUMBER = re.compile(r"^\s*\d+\t")
 """read_file's line-number column (``tools/files.py``): the summary shows the line, not its number."""
 
@@ -325,7 +301,7 @@ def said(line: str, *, answer: bool = False) -> tuple[str, bool] | None:
         if match is not None:
             values = {k: (i18n.number(int(v)) if v.isdigit() else v) for k, v in match.groupdict().items()}
             if "reason" in values:
-                values["reason"] = _refusal(values["reason"])
+                values["reason"] = error_text.policy_reason_text(values["reason"])
             for key in ("state", "scope"):
                 if values.get(key) in _VALUES:
                     values[key] = QCoreApplication.translate(CONTEXT, str(_VALUES[values[key]]))
