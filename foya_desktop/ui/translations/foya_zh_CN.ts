@@ -913,6 +913,22 @@
         <translation>cd {name} 会离开项目或进入未知文件夹</translation>
     </message>
     <message>
+        <source>pipes something downloaded from the network into an interpreter</source>
+        <translation>把从网络下载的内容直接交给解释器执行</translation>
+    </message>
+    <message>
+        <source>runs code downloaded from the network</source>
+        <translation>运行从网络下载的代码</translation>
+    </message>
+    <message>
+        <source>redirects output to {target}, outside the project or in git internals</source>
+        <translation>把输出重定向到 {target}，在项目之外或在 git 内部</translation>
+    </message>
+    <message>
+        <source>defines a function that spawns itself (fork bomb)</source>
+        <translation>定义了不断自我复制的函数（fork 炸弹）</translation>
+    </message>
+    <message>
         <source>the file looks like it holds secrets</source>
         <translation>该文件看起来包含机密信息</translation>
     </message>
@@ -4099,22 +4115,6 @@ Ctrl+N starts one.</source>
     <message>
         <source>this session&apos;s</source>
         <translation>本会话的</translation>
-    </message>
-    <message>
-        <source>pipes something downloaded from the network into an interpreter</source>
-        <translation>把从网络下载的内容直接交给解释器执行</translation>
-    </message>
-    <message>
-        <source>runs code downloaded from the network</source>
-        <translation>运行从网络下载的代码</translation>
-    </message>
-    <message>
-        <source>redirects output to {target}, outside the project or in git internals</source>
-        <translation>把输出重定向到 {target}，在项目之外或在 git 内部</translation>
-    </message>
-    <message>
-        <source>defines a function that spawns itself (fork bomb)</source>
-        <translation>定义了不断自我复制的函数（fork 炸弹）</translation>
     </message>
 </context>
 <context>
