@@ -247,7 +247,8 @@ async def test_preferences_dialog_saves_and_applies(real_kernel: Kernel, tmp_pat
         await wait_until(lambda: window.preferences_dialog is not None and window.preferences_dialog.isVisible())
         dialog = window.preferences_dialog
         assert dialog is not None
-        assert dialog.folder.text() == str(home) and dialog.folder.isReadOnly() and dialog.open_folder.isEnabled()
+        assert dialog.folder.text() == str(home) and dialog.folder.toolTip() == str(home)  # shown, not edited
+        assert dialog.open_folder.isEnabled()
         dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
         dialog.notify_finished.setChecked(False)
         dialog.connection.setCurrentIndex(dialog.connection.findData("fake"))

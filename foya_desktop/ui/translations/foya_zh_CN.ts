@@ -57,8 +57,12 @@
         <translation>询问原因：{reason}</translation>
     </message>
     <message>
-        <source>Why not? (optional: the agent reads it and tries another way)</source>
-        <translation>为什么拒绝？（可选：智能体会读到并尝试其他方式）</translation>
+        <source>Why not? (optional)</source>
+        <translation>为什么拒绝？（可选）</translation>
+    </message>
+    <message>
+        <source>Optional: the agent reads why you said no and tries another way</source>
+        <translation>可选：智能体会读到你拒绝的原因并尝试其他方式</translation>
     </message>
     <message>
         <source>▸ All arguments</source>
@@ -596,6 +600,13 @@
     <message>
         <source>request</source>
         <translation>请求</translation>
+    </message>
+</context>
+<context>
+    <name>ElidedLabel</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
 </context>
 <context>
