@@ -13,6 +13,7 @@ from foya_desktop.core.errors import NotFound
 from foya_desktop.core.messages import Message, artifacts_of, part_to_json
 from foya_desktop.store import search
 from foya_desktop.store.codec import (
+    json_text,
     message_from_payload,
     message_from_row,
 )
@@ -35,14 +36,16 @@ INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "ro
 def _encoded(message: Message) -> tuple[str, str, str]:
     """(parts JSON, meta JSON, event payload JSON): the parts are encoded once for both rows.
 
-    The payload is exactly ``json.dumps(message_payload(message))`` (``tests/store/test_search.py``).
+    The payload is exactly ``json.dumps(message_payload(message))`` (``tests/store/test_search.py``),
+    made with ``codec.json_text`` (one prebuilt encoder: the append hot path).
     """
-    parts = json.dumps([part_to_json(p) for p in message.parts])
-    meta = json.dumps(message.meta)
-    payload = (f'{{"id": {json.dumps(message.id)}, "role": {json.dumps(message.role)}, '
-               f'"speaker": {json.dumps(message.speaker)}, "parts": {parts}, '
-               f'"status": {json.dumps(str(message.status))}, "turn_id": {json.dumps(message.turn_id)}, '
-               f'"created_at": {json.dumps(message.created_at)}, "meta": {meta}}}')
+    parts = json_text([part_to_json(p) for p in message.parts])
+    meta = json_text(message.meta)
+    speaker = "null" if message.speaker is None else json_text(message.speaker)
+    payload = (f'{{"id": {json_text(message.id)}, "role": {json_text(message.role)}, '
+               f'"speaker": {speaker}, "parts": {parts}, '
+               f'"status": {json_text(str(message.status))}, "turn_id": {json_text(message.turn_id)}, '
+               f'"created_at": {json_text(message.created_at)}, "meta": {meta}}}')
     return parts, meta, payload
 
 
