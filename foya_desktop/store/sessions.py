@@ -10,8 +10,6 @@ from foya_desktop.core.model import Phase, Session
 from foya_desktop.store.codec import change_columns, session_columns, session_from_row
 from foya_desktop.store.events_log import append_event, check_alive
 from foya_desktop.store.schema import (
-    ArtifactRefRow,
-    ArtifactRow,
     SessionRow,
     TombstoneRow,
 )
@@ -87,23 +85,6 @@ def descendants(session_id: str) -> list[str]:
         out.extend(descendants(child.id))
         out.append(child.id)
     return out
-
-
-def delete_session_rows(session_id: str) -> list[str]:
-    """Delete one session's rows (events, projection cascade) and tombstone it.
-
-    Returns artifact hashes no other session references any more; the caller
-    removes their files after commit.
-    """
-    shas = [r.artifact_id for r in ArtifactRefRow.select().where(ArtifactRefRow.session == session_id)]
-    TombstoneRow.insert(session_id=session_id, deleted_at=now_ms()).on_conflict_ignore().execute()
-    SessionRow.delete().where(SessionRow.id == session_id).execute()
-    orphans = []
-    for sha in shas:
-        if not ArtifactRefRow.select().where(ArtifactRefRow.artifact == sha).exists():
-            ArtifactRow.delete().where(ArtifactRow.sha == sha).execute()
-            orphans.append(sha)
-    return orphans
 
 
 def is_tombstoned(session_id: str) -> bool:

@@ -38,7 +38,7 @@ import peewee as pw
 
 from foya_desktop.core.errors import StorageReadOnly
 from foya_desktop.core.model import Phase
-from foya_desktop.store import leases, sessions
+from foya_desktop.store import leases, ops_delete, sessions
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.database import open_database, open_database_readonly
 from foya_desktop.store.faults import storage_errors
@@ -203,9 +203,16 @@ class Store:
         return self.write_sync(lambda: sessions.reset_phases(
             self.claimed_elsewhere() if exclude is None else exclude))
 
-    async def delete_session(self, session_id: str) -> None:
-        """Delete one session's rows, tombstone it, then drop orphaned blob files."""
-        orphans = await self.write(sessions.delete_session_rows, session_id)
-        for sha in orphans:
-            await self.write(self.files.delete, sha)
+    async def delete_sessions(self, session_ids: list[str]) -> list[str]:
+        """Delete the sessions' rows and tombstone them in one transaction (``ops_delete``), then
+        remove the blob files no remaining session references; returns those hashes.
 
+        The rows' transaction is shielded: a cancelled caller never leaves half a tree deleted.
+        """
+        orphans = await asyncio.shield(self.write(ops_delete.delete_sessions, session_ids))
+        await asyncio.to_thread(self._remove_blobs, orphans)
+        return orphans
+
+    def _remove_blobs(self, shas: list[str]) -> None:
+        for sha in shas:
+            self.files.delete(sha)

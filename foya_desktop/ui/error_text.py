@@ -299,9 +299,25 @@ _FREE_REASONS: tuple[tuple[re.Pattern[str], object], ...] = (
      QT_TRANSLATE_NOOP("ErrorText", "cd without exactly one folder")),
     (re.compile(r"^cd (?P<name>\S+) leaves the project or goes to an unknown folder$"),
      QT_TRANSLATE_NOOP("ErrorText", "cd {name} leaves the project or goes to an unknown folder")),
+    # the command policy's denials (tools/shell_policy.py), in a "Not allowed: …" tool result
+    (re.compile(r"^pipes something downloaded from the network into an interpreter$"),
+     QT_TRANSLATE_NOOP("ErrorText", "pipes something downloaded from the network into an interpreter")),
+    (re.compile(r"^runs code downloaded from the network$"),
+     QT_TRANSLATE_NOOP("ErrorText", "runs code downloaded from the network")),
+    (re.compile(r"^redirects output to (?P<target>'.+'), outside the project or in git internals$"),
+     QT_TRANSLATE_NOOP("ErrorText", "redirects output to {target}, outside the project or in git internals")),
+    (re.compile(r"^defines a function that spawns itself \(fork bomb\)$"),
+     QT_TRANSLATE_NOOP("ErrorText", "defines a function that spawns itself (fork bomb)")),
 )
-"""The command checker's own sentences (tools/shell_readonly.py) that carry no code yet: the
-frequent ones by their fixed shape, the names in them kept as they are."""
+"""The command checker's own sentences (tools/shell_readonly.py, tools/shell_policy.py) that carry no
+code yet: the frequent ones by their fixed shape, the names in them kept as they are. One table for
+both places they are shown: an approval's reason and a refused call's tool row."""
+
+
+def policy_reason_text(reason: str) -> str:
+    """A command policy's reason as a tool result writes it (parts joined by "; "), each known part
+    in the window's language, unknown parts as they are."""
+    return QCoreApplication.translate("ErrorText", "; ").join(_free_reason(p) for p in reason.split("; "))
 
 
 def _free_reason(english: str) -> str:

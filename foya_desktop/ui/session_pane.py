@@ -101,6 +101,7 @@ class SessionPane(QWidget):
         self.debug.hide()
         self.queue = QueueWidget()
         self.composer = Composer()
+        self.composer.add_pickers(self.status.pickers)
         self._layout()
         self._connect_signals()
 

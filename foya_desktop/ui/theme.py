@@ -312,10 +312,20 @@ QPushButton#sendButton {{ border: none; border-radius: {HIT_SIZE // 2}px; paddin
     background: {c['highlight']}; color: {c['highlighted_text']}; font-weight: 600; }}
 QPushButton#sendButton:hover {{ background: {QColor(c['highlight']).lighter(112).name()}; }}
 QPushButton#sendButton:pressed {{ background: {QColor(c['highlight']).darker(112).name()}; }}
-QToolButton#stopButton {{ border: 1px solid {c['mid']}; border-radius: {HIT_SIZE // 2}px;
-    padding: 0px 4px 0px 0px; }}
-QToolButton#stopButton:hover {{ background: {c['hover']}; }}
-QToolButton#stopButton::menu-button {{ border: none; width: 12px; }}
+QPushButton#sendButton[queueing="true"] {{ border: 1px solid {c['mid']}; background: transparent;
+    color: {c['text']}; font-weight: normal; }}
+QPushButton#sendButton[queueing="true"]:hover {{ background: {c['hover']}; }}
+QToolButton#stopButton {{ border: none; border-radius: {HIT_SIZE // 2}px; padding: 0px 20px 0px 10px;
+    background: {c['highlight']}; color: {c['highlighted_text']}; font-weight: 600; }}
+QToolButton#stopButton:hover {{ background: {QColor(c['highlight']).lighter(112).name()}; }}
+QToolButton#stopButton::menu-button {{ border: none; width: 20px; }}
+QToolButton#stopButton::menu-arrow {{ image: url("{glyph_file('down', c['highlighted_text'])}"); width: 10px;
+    height: 10px; }}
+QComboBox#composerPicker {{ border: 1px solid transparent; background: transparent; color: {c['dim']};
+    padding: 2px 0px 2px 6px; }}
+QComboBox#composerPicker:hover {{ background: {c['hover']}; color: {c['text']}; }}
+QComboBox#composerPicker:focus, QComboBox#composerPicker:on {{ border: 1px solid {c['highlight']}; }}
+QComboBox#composerPicker:editable {{ background: transparent; }}
 TimelineView {{ border: none; background: {c['base']}; }}
 QScrollBar:vertical {{ width: 10px; background: transparent; margin: 0px; }}
 QScrollBar:horizontal {{ height: 10px; background: transparent; margin: 0px; }}

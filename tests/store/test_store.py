@@ -114,7 +114,7 @@ async def test_tombstone_refuses_late_writes_even_after_reopen(home: Home) -> No
     s = await store.write(create_session, make_session())
     await store.write(append_message, user(s.id, "bye"))
     await store.write(record_usage, s.id, "t", "omni", "m", Usage(10, 5))
-    await store.delete_session(s.id)
+    await store.delete_sessions([s.id])
     with pytest.raises(SessionDeleted):
         await store.write(append_message, user(s.id, "late"))
     await store.close()
@@ -138,7 +138,7 @@ async def test_artifacts_shared_blobs_survive_deletion(store: Store, home: Home)
     for sid, shas in ((a.id, (shared, own)), (b.id, (shared,))):
         parts = tuple(ImagePart(sha, "image/png") for sha in shas)
         await store.write(append_message, Message(id=new_id("msg"), session_id=sid, role="user", parts=parts))
-    await store.delete_session(a.id)
+    await store.delete_sessions([a.id])
     assert await store.read(store.files.get, shared) == b"\x89PNG shared"
     with pytest.raises(FileNotFoundError):
         await store.read(store.files.get, own)

@@ -29,6 +29,7 @@ from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.ui.conftest import _window
 from tests.ui.helpers import settle, wait_until
+from tests.ui.test_fit import clipped_placeholders
 from tests.ui.test_questions import _question_card
 from tests.ui.test_zh_views import _painted_texts, english_in, leftovers
 
@@ -138,6 +139,7 @@ async def test_main_flow_screenshots(flow_window: MainWindow, real_kernel: Kerne
     _grab(window, shots, f"{name}_3_approval")
     card = window.pane.attention.card
     assert card is not None
+    assert clipped_placeholders(card) == [], "the approval card's placeholder is cut"
     if zh:
         call = frozenset(["touch index.html", "command: touch index.html", "run_command",
                           "⚠  Omni 想要使用 run_command", "询问原因：touch 不在只读命令列表中"])

@@ -247,7 +247,8 @@ async def test_preferences_dialog_saves_and_applies(real_kernel: Kernel, tmp_pat
         await wait_until(lambda: window.preferences_dialog is not None and window.preferences_dialog.isVisible())
         dialog = window.preferences_dialog
         assert dialog is not None
-        assert dialog.folder.text() == str(home) and dialog.folder.isReadOnly() and dialog.open_folder.isEnabled()
+        assert dialog.folder.text() == str(home) and dialog.folder.toolTip() == str(home)  # shown, not edited
+        assert dialog.open_folder.isEnabled()
         dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
         dialog.notify_finished.setChecked(False)
         dialog.connection.setCurrentIndex(dialog.connection.findData("fake"))
@@ -305,7 +306,8 @@ async def test_system_theme_is_followed_live_and_a_manual_choice_wins(
 
 async def test_narrow_window_wraps_the_status_strip_instead_of_clipping_it(real_kernel: Kernel) -> None:
     """Known defect: "0 tool executions" was cut to "0 too" at narrow widths. Now the figures wrap and
-    the settings row stacks under the state row, and the window can be made narrow."""
+    the composer's pickers (the status line's settings once) take their own line, and the window can be
+    made narrow."""
     (sid,) = await _sessions(real_kernel, "Narrow")
     async with window_on(real_kernel, _home(real_kernel)) as window:
         await wait_until(lambda: window.pane.session is not None and window.pane.session.id == sid)
@@ -317,7 +319,7 @@ async def test_narrow_window_wraps_the_status_strip_instead_of_clipping_it(real_
         window.resize(760, 700)
         await settle(5)
         assert window.width() == 760, "the window could not be made narrow"
-        assert status.stacked()
+        assert window.pane.composer.stacked(), "the composer's pickers take their own line"
         block = status.vp_panel.blocks["omni"]
         label = block.figures_label
         assert "0 tool executions" in label.text()

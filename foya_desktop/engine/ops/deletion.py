@@ -10,14 +10,11 @@ commits, so a message sent meanwhile is queued and dropped, never run.
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import AsyncExitStack
 
 from foya_desktop.core.events import SessionDeletedEvent
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
-from foya_desktop.store.artifacts import ArtifactFiles
-from foya_desktop.store.ops_delete import delete_sessions
 from foya_desktop.store.sessions import descendants, get_session
 
 
@@ -39,8 +36,7 @@ async def delete_tree(svc: Services, scheduler: Scheduler, session_id: str) -> l
                 held_ids.append(sid)
             pending = [d for d in await svc.store.read(descendants, session_id) if d not in held_ids]
         ids = [*await svc.store.read(descendants, session_id), session_id]
-        orphans = await asyncio.shield(svc.store.write(delete_sessions, ids))
-    await asyncio.to_thread(_remove_blobs, svc.store.files, orphans)
+        await svc.store.delete_sessions(ids)
     for sid in ids:
         scheduler.forget(sid)
         svc.grants.pop(sid, None)
@@ -58,8 +54,3 @@ async def _quiesce(svc: Services, scheduler: Scheduler, session_id: str) -> None
     if len(owner.queue):
         owner.queue.clear()
     await svc.providers.forget_session(session_id)
-
-
-def _remove_blobs(files: ArtifactFiles, shas: list[str]) -> None:
-    for sha in shas:
-        files.delete(sha)

@@ -29,6 +29,7 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.cards.common import button, card_frame, label
 from foya_desktop.ui.cards.diff_view import DiffView
 from foya_desktop.ui.error_text import approval_reason_text, approval_summary_text
+from foya_desktop.ui.fit import fit_placeholder
 from foya_desktop.ui.timeline.summaries import first_line
 
 
@@ -116,8 +117,9 @@ class ApprovalCard(QFrame):
             reason = approval_reason_text(request.reason_code, request.reason_params, request.reason)
             layout.addWidget(label(self.tr("Why you are asked: {reason}").format(reason=reason),
                                    color=theme.dim_color()))
-        self.feedback = QLineEdit(
-            placeholderText=self.tr("Why not? (optional: the agent reads it and tries another way)"))
+        self.feedback = QLineEdit(placeholderText=self.tr("Why not? (optional)"))
+        self.feedback.setToolTip(self.tr("Optional: the agent reads why you said no and tries another way"))
+        fit_placeholder(self.feedback)
         self.buttons: dict[str, QPushButton] = {}
         layout.addLayout(self._answer_row(has_project))
         self.state = label("", color=theme.dim_color())

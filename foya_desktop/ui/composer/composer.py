@@ -1,9 +1,12 @@
-"""The composer: input, attachments, Send, and Stop with its queue-aware choices.
+"""The composer: input, attachments, the session's pickers, Send, and Stop with its queue-aware choices.
 
 Sending while a turn runs is normal: the kernel queues the message, so the
-Send button reads "Queue" then. Stop offers the three things a person may
-mean: stop and keep the queue (paused), stop and clear it, or interrupt and
-send one particular queued message next.
+Send button reads "Queue" then and steps back to a quiet button; the one Stop
+of the window takes Send's place at the right end (as in the peers' composers).
+Stop offers the three things a person may mean: stop and keep the queue
+(paused), stop and clear it, or interrupt and send one particular queued
+message next. The pickers (approval mode, service, model, effort) are the
+status line's selectors, placed here beside Send where people look for them.
 """
 
 from __future__ import annotations
@@ -11,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QDragMoveEvent, QDropEvent
+from PySide6.QtGui import QDragMoveEvent, QDropEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QMenu,
     QPushButton,
     QSizePolicy,
@@ -88,6 +93,7 @@ class Composer(QWidget):
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send_requested)
         self.stop_button = self._make_stop_button()
+        self._pickers: QWidget | None = None
         self.chips = AttachmentChips()
         self.chips.remove_requested.connect(self._remove_attachment)
         self.notice = QLabel()
@@ -111,7 +117,7 @@ class Composer(QWidget):
         button = _tool_button(self.tr("Stop"),
                               self.tr("Stop the current reply (Esc; the queue is kept, paused)"))
         button.setObjectName("stopButton")
-        button.setIcon(icon("stop"))
+        button.setIcon(icon("stop", "#ffffff"))
         button.setIconSize(QSize(16, 16))
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         button.setMinimumHeight(theme.HIT_SIZE)
@@ -133,13 +139,21 @@ class Composer(QWidget):
         inner.addWidget(self.notice)
         inner.addWidget(self.input)
         inner.addWidget(self.mention_warning)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(theme.SPACE)
-        buttons.addWidget(self.attach_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.stop_button)
-        buttons.addWidget(self.send_button)
-        inner.addLayout(buttons)
+        # attach and the pickers | Send (or Queue and Stop): one line when there is room, else two
+        self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self._row.setSpacing(theme.SPACE)
+        self._tools_row, self._send_row = QHBoxLayout(), QHBoxLayout()
+        for part in (self._tools_row, self._send_row):
+            part.setSpacing(theme.SPACE)
+        self._tools_row.addWidget(self.attach_button)
+        self._tools_row.addStretch(1)
+        self._send_row.addStretch(1)
+        self._send_row.addWidget(self.send_button)
+        self._send_row.addWidget(self.stop_button)  # the right end, where Send is when nothing runs
+        self._row.addLayout(self._tools_row, 1)
+        self._row.addLayout(self._send_row)
+        inner.addLayout(self._row)
+        inner.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # minimumSizeHint decides
         # the composer lines up with the reading column of the timeline (theme.READING_WIDTH)
         frame.setMaximumWidth(theme.READING_WIDTH + 2 * theme.SPACE)
         frame.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -150,6 +164,35 @@ class Composer(QWidget):
         centred.addWidget(frame, 1000)  # takes all the room up to its maximum; the stretches the rest
         centred.addStretch(1)
         outer.addLayout(centred)
+
+    def add_pickers(self, pickers: QWidget) -> None:
+        """Place the session's selectors (``StatusLine.pickers``) after the attach button."""
+        self._pickers = pickers
+        self._tools_row.insertWidget(1, pickers)
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the two-line layout of the button row allows."""
+        hint = super().minimumSizeHint()
+        width = max(self._tools_row.minimumSize().width(), self._send_row.minimumSize().width())
+        return QSize(min(hint.width(), width + 48), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Put the pickers on their own line when they and Send do not fit side by side."""
+        super().resizeEvent(event)
+        self._fit_row(self._row.geometry().width() or event.size().width() - 48)
+
+    def _fit_row(self, width: int) -> None:
+        side_by_side = (self._tools_row.minimumSize().width() + self._send_row.minimumSize().width()
+                        + self._row.spacing())
+        direction = (QBoxLayout.Direction.LeftToRight if width >= side_by_side
+                     else QBoxLayout.Direction.TopToBottom)
+        if direction != self._row.direction():
+            self._row.setDirection(direction)
+            self.updateGeometry()
+
+    def stacked(self) -> bool:
+        """Whether the pickers and Send are on two lines now (tests)."""
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
 
     def _fill_stop_menu(self, menu: QMenu) -> None:
         menu.clear()
@@ -173,9 +216,15 @@ class Composer(QWidget):
     # ---- state from the owner -------------------------------------------------------------
 
     def set_busy(self, busy: bool) -> None:
-        """A turn is running: Stop is enabled and Send queues."""
+        """A turn is running: the one Stop shows where Send was, and Send becomes a quiet Queue."""
         self.stop_button.setEnabled(busy)
+        self.stop_button.setVisible(busy)
         self.send_button.setText(self.tr("Queue") if busy else self.tr("Send"))
+        if self.send_button.property("queueing") != busy:
+            self.send_button.setProperty("queueing", busy)
+            self.send_button.setIcon(icon("send", None if busy else "#ffffff"))
+            self.send_button.style().unpolish(self.send_button)
+            self.send_button.style().polish(self.send_button)
         send = "Ctrl+Enter" if self.input.send_key == "ctrl_enter" else "Enter"
         self.send_button.setToolTip(self.tr("Add to the queue; it is sent when the current turn ends")
                                     if busy else self.tr("Send ({keys})").format(keys=send))

@@ -1,4 +1,9 @@
-"""The line above the composer: what the session is doing, and which model it uses.
+"""The line above the composer: what the session is doing; and the session's pickers.
+
+The pickers (approval mode, service, model, effort) belong to this line — it
+reflects the session and emits the choices — but sit in the composer beside
+Send (``pickers``; the pane hands it to ``Composer.add_pickers``), compact, as
+the peers' composers put the model picker.
 
 Per-VP progress (``VPStatusPanel``) shows what the provider reported — tokens,
 requests, executions, failures — never a guess. Connection, model, reasoning
@@ -127,24 +132,10 @@ class StatusLine(QWidget):
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.approval = QComboBox()
-        for mode, label in approval_labels().items():
-            self.approval.addItem(label, str(mode))
-        self.approval.setToolTip(self.tr("What tools may do without asking you"))
-        self.connection = QComboBox()
-        self.connection.setToolTip(self.tr("Model service for this session"))
-        self.connection.setPlaceholderText(self.tr("Choose a service"))
-        self.connection.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.connection.setMinimumContentsLength(8)
-        self.model = QComboBox()
-        self.model.setEditable(True)
-        self.model.setMinimumContentsLength(10)
-        # a narrow window shrinks the selectors instead of pushing the pane off the screen
-        for combo in (self.approval, self.effort, self.connection, self.model):
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.approval.setMinimumContentsLength(15)
-        self.effort.setMinimumContentsLength(9)
-        self.model.setToolTip(self.tr("Model name (type any name the service offers)"))
+        self.approval, self.connection, self.model = QComboBox(), QComboBox(), QComboBox()
+        self.pickers = QWidget()
+        """The selectors, for the composer's button row."""
+        self._make_pickers()
         self._layout()
         self.approval.activated.connect(lambda _i: self.approval_chosen.emit(self.approval.currentData()))
         self.effort.activated.connect(lambda _i: self.effort_chosen.emit(self.effort.currentData()))
@@ -156,6 +147,23 @@ class StatusLine(QWidget):
         self.usage.clicked.connect(self.usage_requested)
         self.connection.activated.connect(self._on_connection)
         self.model.activated.connect(self._emit_choice)
+
+    def _make_pickers(self) -> None:
+        for mode, label in approval_labels().items():
+            self.approval.addItem(label, str(mode))
+        self.approval.setToolTip(self.tr("What tools may do without asking you"))
+        self.connection.setToolTip(self.tr("Model service for this session"))
+        self.connection.setPlaceholderText(self.tr("Choose a service"))
+        self.connection.setMaximumWidth(180)  # a long service name is cut, the row still fits
+        self.model.setEditable(True)
+        self.model.setMinimumContentsLength(9)
+        self.model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model.setToolTip(self.tr("Model name (type any name the service offers)"))
+        for combo in (self.approval, self.effort, self.connection):  # as wide as their words
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for combo in (self.approval, self.connection, self.model, self.effort):
+            combo.setObjectName("composerPicker")  # quiet until hovered (theme.style_sheet)
+            combo.setFont(theme.small_font())
 
     def _layout(self) -> None:
         outer = QVBoxLayout(self)
@@ -179,9 +187,13 @@ class StatusLine(QWidget):
             part.setSpacing(8)
         self._state_row.addWidget(self.phase_label)
         self._state_row.addWidget(self.vp_label, 1)
-        self._state_row.addWidget(self.agent_mode)
-        for widget in (self.approval, self.connection, self.model, self.effort, self.usage, self.debug):
+        for widget in (self.agent_mode, self.usage, self.debug):
             self._settings_row.addWidget(widget)
+        pickers = QHBoxLayout(self.pickers)
+        pickers.setContentsMargins(0, 0, 0, 0)
+        pickers.setSpacing(2)
+        for combo in (self.approval, self.connection, self.model, self.effort):
+            pickers.addWidget(combo)
         self._row.addLayout(self._state_row, 1)
         self._row.addLayout(self._settings_row)
         outer.addLayout(self._row)

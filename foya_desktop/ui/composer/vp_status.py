@@ -1,6 +1,8 @@
 """Per-VP session status while a turn runs (Yeaft seed Y40-Y46).
 
-One block per VP: a title line with the VP's name, its run state and Stop;
+One block per VP: a title line with the VP's name, its run state and Stop
+(the VP's own Stop shows while two or more VPs run: with one, the composer's
+Stop is that VP's Stop, and the window shows one Stop, not two);
 below it the provider-reported figures of this turn (input incl. cache,
 output, as full numbers or "not provided"), model requests, executions and
 failed calls. "failed" expands a per-tool table (executions / failures /
@@ -60,6 +62,7 @@ class VPStatusBlock(QWidget):
             label.hide()
         self.stop_button.clicked.connect(self.stop_requested)
         self._figures = RunFigures()
+        self.running = False
         self._layout()
 
     def _layout(self) -> None:
@@ -86,7 +89,7 @@ class VPStatusBlock(QWidget):
         if status.error:
             state += " — " + coded_text(status.error_code, status.error_params, status.error)
         self.state_label.setText(state)
-        self.stop_button.setVisible(running)
+        self.running = running
         # the headline counters are the event's own (the engine fills them from the same figures)
         failures = status.tool_failures
         failed = self.tr("%n failed", "", failures)
@@ -136,6 +139,9 @@ class VPStatusPanel(QWidget):
             self.blocks[status.speaker] = block
             self._box.addWidget(block)
         block.show_status(status)
+        several = sum(b.running for b in self.blocks.values()) > 1
+        for each in self.blocks.values():
+            each.stop_button.setVisible(each.running and several)
         self.show()
 
     def clear(self) -> None:

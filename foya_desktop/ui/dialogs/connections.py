@@ -33,6 +33,7 @@ from foya_desktop.core.errors import FoyaError, KeyringUnavailable
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.ui.aio import TaskRunner, describe_error
 from foya_desktop.ui.error_text import error_text
+from foya_desktop.ui.fit import fit_placeholder
 from foya_desktop.ui.kernel_api import KernelApi
 
 DEFAULT_URLS = {ProviderKind.OPENAI: "https://api.openai.com/v1",
@@ -65,6 +66,7 @@ class ConnectionsDialog(QDialog):
         self.api_key = QLineEdit(echoMode=QLineEdit.EchoMode.Password)
         self.api_key.setPlaceholderText(
             self.tr("Stored in the system keyring; leave empty to keep the current key"))
+        fit_placeholder(self.api_key)
         self.key_env = QLineEdit()
         self.problem = QLabel(wordWrap=True)
         self.use_env_button = QPushButton(self.tr("Use an environment variable"))
@@ -149,6 +151,8 @@ class ConnectionsDialog(QDialog):
         """The key variable placeholder names the usual variable of the chosen kind."""
         self.key_env.setPlaceholderText(self.tr("e.g. {variable} (read from the environment instead)").format(
             variable=KEY_VARIABLES[self._kind()]))
+        self.key_env.setToolTip("")  # the placeholder names the kind's variable: the tooltip follows it
+        fit_placeholder(self.key_env)
 
     def use_env_variable(self) -> None:
         """The no-keyring route: fill in the kind's usual variable name and focus it."""

@@ -35,6 +35,7 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.model import OMNI, VP, Connection, Project, Session
 from foya_desktop.ui import theme
 from foya_desktop.ui.error_text import error_text
+from foya_desktop.ui.fit import fit_placeholder
 from foya_desktop.ui.picker import folders
 from foya_desktop.ui.picker.dialog import choose_folder
 
@@ -80,6 +81,7 @@ class NewSessionDialog(QDialog):
         self.setMinimumWidth(480)
         self.title = QLineEdit(placeholderText=self.tr("What is this session about? (optional)"))
         self.folder = QLineEdit(folder, placeholderText=self.tr("No folder — the session goes to Recents"))
+        fit_placeholder(self.folder)
         self.project_choice = QComboBox()
         self.project_choice.addItem(self.tr("Choose a project…"), "")
         for project in projects:

@@ -34,6 +34,7 @@ from foya_desktop.core.model import ApprovalMode, Connection
 from foya_desktop.store.preferences import Preferences
 from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.composer.status_line import approval_labels
+from foya_desktop.ui.fit import ElidedLabel, fit_placeholder
 
 
 class PreferencesDialog(QDialog):
@@ -66,14 +67,15 @@ class PreferencesDialog(QDialog):
                                  keep_unknown=True)
         self.model = QLineEdit(prefs.default_model)
         self.model.setPlaceholderText(self.tr("The service's own default model"))
+        fit_placeholder(self.model)
         self.approval = _combo([("", self.tr("Ask before acting (default)"))]
                                + [(str(m), label) for m, label in approval_labels().items()
                                   if m != ApprovalMode.ASK], prefs.default_approval)
         self.send_enter = QRadioButton(self.tr("Enter sends, Shift+Enter adds a line"))
         self.send_ctrl_enter = QRadioButton(self.tr("Ctrl+Enter sends, Enter adds a line"))
         (self.send_ctrl_enter if prefs.send_key == "ctrl_enter" else self.send_enter).setChecked(True)
-        self.folder = QLineEdit(str(data_folder) if data_folder else self.tr("(not stored: a test window)"))
-        self.folder.setReadOnly(True)
+        # read-only, one line: a long path is shortened in the middle, the whole of it on hover and Copy
+        self.folder = ElidedLabel(str(data_folder) if data_folder else self.tr("(not stored: a test window)"))
         self.open_folder = QPushButton(self.tr("Open folder"))
         self.open_folder.setEnabled(data_folder is not None)
         self.open_folder.clicked.connect(self._open_folder)
@@ -116,7 +118,7 @@ class PreferencesDialog(QDialog):
             layout.addWidget(group)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
-        self.setMinimumWidth(520)
+        self.setMinimumWidth(560)
 
     def values(self) -> Preferences:
         """The preferences as edited (window state fields unchanged)."""

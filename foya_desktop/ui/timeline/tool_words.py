@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from foya_desktop.ui import i18n
+from foya_desktop.ui import error_text, i18n
 
 CONTEXT = "ToolWords"
 
@@ -39,6 +39,12 @@ class _Line:
 
 def _line(pattern: str, template: object, *, note: bool = False) -> _Line:
     return _Line(re.compile(pattern), str(template), note)
+
+
+_LAST_LINE_NOTES = re.compile(r"\[exit code: -?\d+\]|\[timed out after \d+ s; .*\]")
+"""run_command's verdict: written once, as the very last line (``tools/shell.py``)."""
+_INNER_NOTE = re.compile(r"\[… \d+ bytes truncated …\]")
+"""The one note written inside the output: where the captured head ends (``tools/process.py``)."""
 
 
 _OUTPUT_LINES: tuple[_Line, ...] = (  # what tools write around and into their output
@@ -279,30 +285,6 @@ _VALUES: dict[str, object] = {  # fixed words inside those lines: task states an
     "session": QT_TRANSLATE_NOOP("ToolWords", "this session's"),
 }
 
-_REFUSALS: tuple[_Line, ...] = (  # the command policy's denials (tools/shell_policy.py), joined by "; "
-    _line(r"pipes something downloaded from the network into an interpreter",
-          QT_TRANSLATE_NOOP("ToolWords", "pipes something downloaded from the network into an interpreter")),
-    _line(r"runs code downloaded from the network",
-          QT_TRANSLATE_NOOP("ToolWords", "runs code downloaded from the network")),
-    _line(r"redirects output to (?P<target>'.+'), outside the project or in git internals",
-          QT_TRANSLATE_NOOP("ToolWords",
-                            "redirects output to {target}, outside the project or in git internals")),
-    _line(r"defines a function that spawns itself \(fork bomb\)",
-          QT_TRANSLATE_NOOP("ToolWords", "defines a function that spawns itself (fork bomb)")),
-)
-
-
-def _refusal(reason: str) -> str:
-    """The policy's reason, each known part in the window's language (unknown parts as they are)."""
-    said = []
-    for part in reason.split("; "):
-        known = next((r for r in _REFUSALS if r.pattern.fullmatch(part)), None)
-        match = known.pattern.fullmatch(part) if known is not None else None
-        said.append(QCoreApplication.translate(CONTEXT, known.template).format(**match.groupdict())
-                    if known is not None and match is not None else part)
-    return QCoreApplication.translate("ErrorText", "; ").join(said)
-
-
 _READ_NUMBER = re.compile(r"^\s*\d+\t")
 """read_file's line-number column (``tools/files.py``): the summary shows the line, not its number."""
 
@@ -319,7 +301,7 @@ def said(line: str, *, answer: bool = False) -> tuple[str, bool] | None:
         if match is not None:
             values = {k: (i18n.number(int(v)) if v.isdigit() else v) for k, v in match.groupdict().items()}
             if "reason" in values:
-                values["reason"] = _refusal(values["reason"])
+                values["reason"] = error_text.policy_reason_text(values["reason"])
             for key in ("state", "scope"):
                 if values.get(key) in _VALUES:
                     values[key] = QCoreApplication.translate(CONTEXT, str(_VALUES[values[key]]))
@@ -327,13 +309,48 @@ def said(line: str, *, answer: bool = False) -> tuple[str, bool] | None:
     return None
 
 
+def _our_notes(lines: list[str]) -> set[int]:
+    """Which of ``lines`` are notes our tools wrote about the output, by where they stand.
+
+    A note is a claim about the output ("exit code 0"), so a program or a file must not be able to
+    make one: a command that prints "[exit code: 0]" and then fails would read as a success. Our
+    tools write notes after the output, each kind once: so only the trailing run of note lines
+    counts, no kind twice, with run_command's verdict only as the very last line — plus the one
+    truncation marker a command's captured output holds inside it (the first such line).
+    """
+    ours: set[int] = set()
+    seen: set[re.Pattern[str]] = set()
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    for position, i in enumerate(reversed(filled)):
+        line = lines[i].strip()
+        known = next((k for k in _OUTPUT_LINES if k.note and k.pattern.fullmatch(line)), None)
+        if known is None or known.pattern in seen or (position > 0 and _LAST_LINE_NOTES.fullmatch(line)):
+            break
+        seen.add(known.pattern)
+        ours.add(i)
+    inner = next((i for i in filled if _INNER_NOTE.fullmatch(lines[i].strip())), None)
+    if inner is not None:
+        ours.add(inner)
+    return ours
+
+
+def _said_at(lines: list[str], answer: bool) -> list[tuple[str, bool] | None]:
+    """:func:`said` for each line: notes only where :func:`_our_notes` puts them, an answer only first."""
+    notes = _our_notes(lines)
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    out: list[tuple[str, bool] | None] = []
+    for i, line in enumerate(lines):
+        found = said(line.strip(), answer=answer and i == first) if line.strip() else None
+        out.append(None if found is not None and found[1] and i not in notes else found)
+    return out
+
+
 def translated(text: str, tool: str, is_error: bool = False) -> str:
     """A whole result of ``tool`` with our lines said in the window's language (the unfolded details)."""
-    ours = _answers_are_ours(tool, text, is_error)
     lines = text.split("\n")
-    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
-    return "\n".join(s[0] if (s := said(line, answer=ours and i == first)) is not None else line
-                     for i, line in enumerate(lines))
+    return "\n".join(s[0] if s is not None else line
+                     for line, s in zip(lines, _said_at(lines, _answers_are_ours(tool, text, is_error)),
+                                        strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,12 +371,10 @@ def read(tool: str, content: str, is_error: bool = False) -> Reading:
     whether the first line may be one of Foya's answers."""
     lines: list[str] = []
     notes: list[str] = []
-    answer = _answers_are_ours(tool, content, is_error)
-    for raw in content.strip().split("\n"):
+    raws = content.strip().split("\n")
+    for raw, found in zip(raws, _said_at(raws, _answers_are_ours(tool, content, is_error)), strict=True):
         if not raw.strip():
             continue
-        found = said(raw.strip(), answer=answer)
-        answer = False  # only the first line
         if found is not None and found[1]:
             notes.append(found[0])
             continue

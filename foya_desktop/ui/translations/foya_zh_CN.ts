@@ -57,8 +57,12 @@
         <translation>询问原因：{reason}</translation>
     </message>
     <message>
-        <source>Why not? (optional: the agent reads it and tries another way)</source>
-        <translation>为什么拒绝？（可选：智能体会读到并尝试其他方式）</translation>
+        <source>Why not? (optional)</source>
+        <translation>为什么拒绝？（可选）</translation>
+    </message>
+    <message>
+        <source>Optional: the agent reads why you said no and tries another way</source>
+        <translation>可选：智能体会读到你拒绝的原因并尝试其他方式</translation>
     </message>
     <message>
         <source>▸ All arguments</source>
@@ -599,6 +603,13 @@
     </message>
 </context>
 <context>
+    <name>ElidedLabel</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
     <name>ErrorText</name>
     <message>
         <source>The session is busy; the message waits in the queue.</source>
@@ -911,6 +922,22 @@
     <message>
         <source>cd {name} leaves the project or goes to an unknown folder</source>
         <translation>cd {name} 会离开项目或进入未知文件夹</translation>
+    </message>
+    <message>
+        <source>pipes something downloaded from the network into an interpreter</source>
+        <translation>把从网络下载的内容直接交给解释器执行</translation>
+    </message>
+    <message>
+        <source>runs code downloaded from the network</source>
+        <translation>运行从网络下载的代码</translation>
+    </message>
+    <message>
+        <source>redirects output to {target}, outside the project or in git internals</source>
+        <translation>把输出重定向到 {target}，在项目之外或在 git 内部</translation>
+    </message>
+    <message>
+        <source>defines a function that spawns itself (fork bomb)</source>
+        <translation>定义了不断自我复制的函数（fork 炸弹）</translation>
     </message>
     <message>
         <source>the file looks like it holds secrets</source>
@@ -4099,22 +4126,6 @@ Ctrl+N starts one.</source>
     <message>
         <source>this session&apos;s</source>
         <translation>本会话的</translation>
-    </message>
-    <message>
-        <source>pipes something downloaded from the network into an interpreter</source>
-        <translation>把从网络下载的内容直接交给解释器执行</translation>
-    </message>
-    <message>
-        <source>runs code downloaded from the network</source>
-        <translation>运行从网络下载的代码</translation>
-    </message>
-    <message>
-        <source>redirects output to {target}, outside the project or in git internals</source>
-        <translation>把输出重定向到 {target}，在项目之外或在 git 内部</translation>
-    </message>
-    <message>
-        <source>defines a function that spawns itself (fork bomb)</source>
-        <translation>定义了不断自我复制的函数（fork 炸弹）</translation>
     </message>
 </context>
 <context>
