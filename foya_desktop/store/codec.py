@@ -20,6 +20,7 @@ from foya_desktop.core.model import (
 )
 from foya_desktop.store.schema import ConnectionRow, MessageRow, ProjectRow, SessionRow, VPRow
 
+
 def _json_text_function() -> Callable[[Any], str]:
     """``json.dumps(value)`` with its default arguments, built once.
 

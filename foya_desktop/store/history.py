@@ -6,7 +6,6 @@ rebuilds it from events alone, which tests use to prove the two agree.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from foya_desktop.core.errors import NotFound
