@@ -30,7 +30,7 @@ def _json_text_function() -> Callable[[Any], str]:
     it skips only the circular-reference check, and stored values are JSON data, never circular.
     Where the C accelerator is missing, this is ``json.dumps`` itself.
     """
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # the C accelerator (private, not in typeshed)
     if make is None:  # pragma: no cover - CPython always has it
         return json.dumps
 

@@ -34,6 +34,7 @@ def test_the_hot_path_json_text_is_json_dumps_text() -> None:
 
     from foya_desktop.core.messages import (
         ImagePart,
+        Part,
         ReasoningPart,
         TextPart,
         ToolCallPart,
@@ -42,7 +43,7 @@ def test_the_hot_path_json_text_is_json_dumps_text() -> None:
     )
     from foya_desktop.store.codec import json_text
 
-    parts = [TextPart('héllo 数据 "q" \\ \n\t\x00 😀'), ReasoningPart("r", signature="S"),
+    parts: list[Part] = [TextPart('héllo 数据 "q" \\ \n\t\x00 😀'), ReasoningPart("r", signature="S"),
              ToolCallPart("c1", "run", {"cmd": ["ls", 1, 2.5, None, True, {"é": -0.0}]}),
              ToolResultPart("c1", "run", "out", is_error=True, images=(ImagePart("ab", "image/png", "n"),))]
     values: list[object] = [[part_to_json(p) for p in parts], {}, [], {"k": [1, {"x": None}]}, "é", 7, -1.5,
