@@ -5,17 +5,18 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import CompactionCheckpoint, PhaseChanged
 from foya_desktop.core.llm import LlmMessage
+from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Connection, ProviderKind, Session
 from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.request import context_window
+from foya_desktop.engine.request.context import ContextCompiler
 from foya_desktop.engine.request.context_window import (
     SUMMARY_HEADING,
     CompactionPolicy,
@@ -123,18 +124,27 @@ async def test_compaction_refused_while_busy_and_stoppable(
 
 async def test_the_request_history_is_compiled_once_per_step_off_the_event_loop_thread(
         kernel: Kernel, session: Session, say: Say, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 14: compiling the whole history for a request never runs on the loop thread (the GUI
-    thread in the window: the first message into a 50,000-message session froze it), once per step."""
-    threads: list[threading.Thread] = []
-    real = context_window.compile_for_request
+    """Issue 14: compiling the history for a request never runs on the loop thread (the GUI
+    thread in the window: the first message into a 50,000-message session froze it), once per
+    step, and in chunks of at most ``READ_CHUNK`` messages."""
+    feeds: list[tuple[threading.Thread, int]] = []
+    finishes: list[threading.Thread] = []
+    real_feed, real_finish = ContextCompiler.feed, ContextCompiler.finish
 
-    def recording(*args: Any) -> tuple[LlmMessage, ...]:
-        threads.append(threading.current_thread())
-        return real(*args)
+    def feed(self: ContextCompiler, messages: list[Message]) -> None:
+        feeds.append((threading.current_thread(), len(messages)))
+        real_feed(self, messages)
 
-    monkeypatch.setattr(context_window, "compile_for_request", recording)
+    def finish(self: ContextCompiler) -> list[LlmMessage]:
+        finishes.append(threading.current_thread())
+        return real_finish(self)
+
+    monkeypatch.setattr(ContextCompiler, "feed", feed)
+    monkeypatch.setattr(ContextCompiler, "finish", finish)
+    monkeypatch.setattr(context_window, "READ_CHUNK", 2)
     loop_thread = threading.current_thread()
     await say("first question")
-    assert len(threads) == 1 and threads[0] is not loop_thread
+    assert len(finishes) == 1 and [n for _t, n in feeds] == [1]
     await say("second question")
-    assert len(threads) == 2 and loop_thread not in threads
+    assert len(finishes) == 2 and [n for _t, n in feeds] == [1, 2, 1]  # 3 messages, chunks of 2
+    assert loop_thread not in finishes + [t for t, _n in feeds]

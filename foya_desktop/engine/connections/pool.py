@@ -6,6 +6,7 @@ when a provider is built and are held only inside that provider.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Callable
 
@@ -96,13 +97,21 @@ class ProviderPool:
         self.key_env_names |= {c.api_key_env for c in connections if c.api_key_env}
         key = (session.id, conn)
         if key not in self._cache:
-            api_key = resolve_api_key(conn, self.keystore)
+            # NOTE: on a worker thread: the keyring can block, and a new HTTP client loads the
+            # CA bundle into an SSL context (30–60 ms on the loop, the GUI thread: issue 14).
+            api_key, provider = await asyncio.to_thread(self._build, conn, session.id)
             if api_key:
                 self.key_values.add(api_key)
-            self._cache[key] = _Pooled(make_provider(conn, api_key,
-                                                     timeouts=self.timeouts, retry=self.retry,
-                                                     on_retry=self._notice(session.id)))
+            if key in self._cache:  # another step of the session built one meanwhile
+                await provider.aclose()
+            else:
+                self._cache[key] = _Pooled(provider)
         return self._cache[key], model
+
+    def _build(self, conn: Connection, session_id: str) -> tuple[str | None, Provider]:
+        api_key = resolve_api_key(conn, self.keystore)
+        return api_key, make_provider(conn, api_key, timeouts=self.timeouts, retry=self.retry,
+                                      on_retry=self._notice(session_id))
 
     def _notice(self, session_id: str) -> Callable[[int, float, ProviderError], None]:
         def on_retry(attempt: int, delay: float, error: ProviderError) -> None:

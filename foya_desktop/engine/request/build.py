@@ -5,6 +5,15 @@ the policy's share of the context window, everything before the current turn
 is summarised, so the turn itself stays verbatim. The session shows phase
 ``compaction`` meanwhile, set through its owner; parallel VPs of one turn
 share a lock so they compact once, not twice.
+
+A long history is read and compiled once per request, not twice around the
+compaction (issue 14: the first message into a 50,000-message session froze the
+window): SQLite first says how much text the history before the turn carries
+at least (``text_chars_between``, no message decoded). When that alone is over
+the limit, the history is compacted right away — reading only the newest part
+a summary can carry (``summary_tail``) — and the request is compiled from the
+new checkpoint; otherwise it is compiled, estimated, and compacted only if
+needed.
 """
 
 from __future__ import annotations
@@ -16,10 +25,10 @@ from foya_desktop.core.events import Notice
 from foya_desktop.core.llm import LlmRequest
 from foya_desktop.core.model import VP, Phase, Session
 from foya_desktop.engine.request.context_window import compose, estimate_tokens, load_policy
-from foya_desktop.engine.request.summary import summarise, write_checkpoint
+from foya_desktop.engine.request.summary import summarise, summary_tail, transcript_room, write_checkpoint
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
-from foya_desktop.store.history import valid_messages
+from foya_desktop.store.context_reads import text_chars_between
 from foya_desktop.store.ops_checkpoints import latest_checkpoint, turn_start_seq
 
 
@@ -27,13 +36,27 @@ async def build_request(svc: Services, session: Session, vp: VP, roster: list[VP
                         model: str, owner: SessionOwner, lock: asyncio.Lock) -> LlmRequest:
     """The next request for ``vp``; compacts older history first if it would not fit."""
     policy = await load_policy(svc.store)
-    request = await compose(svc, session, vp, roster, turn_id, model, policy)
     conn = await svc.providers.connection_for(session)
-    tokens = await asyncio.to_thread(estimate_tokens, request)  # proportional to the history
-    if tokens > policy.threshold * conn.context_window and \
+    limit = policy.threshold * conn.context_window
+    if await _surely_too_long(svc, session.id, turn_id, limit) and \
             await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
+        return await compose(svc, session, vp, roster, turn_id, model, policy)
+    request = await compose(svc, session, vp, roster, turn_id, model, policy)
+    tokens = await asyncio.to_thread(estimate_tokens, request)  # proportional to the history
+    if tokens > limit and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
         request = await compose(svc, session, vp, roster, turn_id, model, policy)
     return request
+
+
+async def _surely_too_long(svc: Services, session_id: str, turn_id: str, limit: float) -> bool:
+    """Whether the text before the current turn alone exceeds ``limit`` tokens (a lower bound of
+    the compiled request, asked of SQLite without decoding a message)."""
+    current = await svc.store.read(latest_checkpoint, session_id)
+    start = await svc.store.read(turn_start_seq, session_id, turn_id)
+    if start is None:
+        return False
+    chars = await svc.store.read(text_chars_between, session_id, current.covers_seq if current else 0, start)
+    return chars // 4 > limit
 
 
 async def auto_compact(svc: Services, session: Session, vp: VP, roster: list[VP], turn_id: str,
@@ -47,7 +70,8 @@ async def auto_compact(svc: Services, session: Session, vp: VP, roster: list[VP]
         if current is not None and current.covers_seq >= start - 1:
             return True  # a sibling VP compacted while we waited for the lock
         after = current.covers_seq if current else 0
-        older = [m for m in await svc.store.read(valid_messages, session.id, after) if m.seq < start]
+        room = transcript_room((await svc.providers.connection_for(session)).context_window)
+        older = await summary_tail(svc, session.id, after, start, {v.id: v.name for v in roster}, room)
         if not older:
             return False
         await owner.set_phase(Phase.COMPACTION)

@@ -8,7 +8,9 @@ without a result — a crash or a stop mid-tool — get a synthetic
 Compiling is plain synchronous work over the whole valid history (50,000
 messages take a quarter of a second), so it runs on a worker thread
 (``context_window.compose``), never on the event loop, which is the GUI thread
-in the window (issue 14: the first message into a long session froze it).
+in the window (issue 14: the first message into a long session froze it) — and
+a chunk at a time (``ContextCompiler``), since a worker holding the GIL for long
+stalls the loop just the same.
 Images are read with a blocking loader on that thread.
 """
 
@@ -56,40 +58,64 @@ def compile_messages(history: list[Message], vp: VP, names: dict[str, str],
 
     Blocking (see the module docstring): call it on a worker thread.
     """
-    st = _State(out=[], notes=[], open_calls={}, routes={})
-    for msg in history:
-        mine = msg.speaker == vp.id
-        st.routes.update({c.call_id: c for c in msg.tool_calls if c.name == ROUTE_FORWARD})
-        if msg.role == "user":
-            _close_calls(st)
-            _flush_notes(st)
-            st.out.append(LlmMessage("user", _user_parts(msg, load)))
-        elif msg.role == "assistant" and mine:
-            _close_calls(st)
-            _flush_notes(st)
-            st.out.append(_assistant(msg))
-            st.open_calls = {c.call_id: c.name for c in msg.tool_calls}
-        elif msg.role == "tool" and mine:
-            result = msg.tool_result
-            if result is not None and result.call_id in st.open_calls:
-                st.open_calls.pop(result.call_id)
-                images = tuple([InlineImage(i.mime, _load(load, i.artifact)) for i in result.images])
-                gone = [_image_label(i) for i, got in zip(result.images, images, strict=True) if not got.data]
-                content = result.content + "".join(
-                    f"\n[image {label} is no longer available]" for label in gone)
-                st.out.append(LlmMessage("tool", (LlmToolResult(
-                    result.call_id, result.name, content, result.is_error,
-                    tuple(i for i in images if i.data)),)))
-        elif msg.role == "tool" and (handoff := _handoff_to(vp, msg, st, names)) is not None:
-            _close_calls(st)
-            _flush_notes(st)
-            st.out.append(LlmMessage("user", (TextPart(handoff),)))
-        elif msg.role == "assistant" and msg.text and msg.turn_id != exclude_turn:
-            who = names.get(msg.speaker or "", msg.speaker or "another VP")
-            st.notes.append(f"[{who} replied]\n{msg.text}")
-    _close_calls(st)
-    _flush_notes(st)
-    return st.out
+    compiler = ContextCompiler(vp, names, load, exclude_turn=exclude_turn)
+    compiler.feed(history)
+    return compiler.finish()
+
+
+class ContextCompiler:
+    """``compile_messages`` a chunk at a time: ``feed`` consecutive slices of the history (oldest
+    first), then ``finish``. The result is the same as compiling the whole list at once; each
+    ``feed`` is short, so a long history never holds the GIL for long (issue 14)."""
+
+    def __init__(self, vp: VP, names: dict[str, str], load: ArtifactLoader, *,
+                 exclude_turn: str = "") -> None:
+        self._vp, self._names, self._load, self._exclude = vp, names, load, exclude_turn
+        self._st = _State(out=[], notes=[], open_calls={}, routes={})
+
+    def feed(self, messages: list[Message]) -> None:
+        """Compile the next slice of the history."""
+        st, vp, names, load = self._st, self._vp, self._names, self._load
+        for msg in messages:
+            mine = msg.speaker == vp.id
+            st.routes.update({c.call_id: c for c in msg.tool_calls if c.name == ROUTE_FORWARD})
+            if msg.role == "user":
+                _close_calls(st)
+                _flush_notes(st)
+                st.out.append(LlmMessage("user", _user_parts(msg, load)))
+            elif msg.role == "assistant" and mine:
+                _close_calls(st)
+                _flush_notes(st)
+                st.out.append(_assistant(msg))
+                st.open_calls = {c.call_id: c.name for c in msg.tool_calls}
+            elif msg.role == "tool" and mine:
+                _own_result(st, msg, load)
+            elif msg.role == "tool" and (handoff := _handoff_to(vp, msg, st, names)) is not None:
+                _close_calls(st)
+                _flush_notes(st)
+                st.out.append(LlmMessage("user", (TextPart(handoff),)))
+            elif msg.role == "assistant" and msg.text and msg.turn_id != self._exclude:
+                who = names.get(msg.speaker or "", msg.speaker or "another VP")
+                st.notes.append(f"[{who} replied]\n{msg.text}")
+
+    def finish(self) -> list[LlmMessage]:
+        """The compiled messages (open calls closed, pending notes flushed)."""
+        _close_calls(self._st)
+        _flush_notes(self._st)
+        return self._st.out
+
+
+def _own_result(st: _State, msg: Message, load: ArtifactLoader) -> None:
+    result = msg.tool_result
+    if result is not None and result.call_id in st.open_calls:
+        st.open_calls.pop(result.call_id)
+        images = tuple([InlineImage(i.mime, _load(load, i.artifact)) for i in result.images])
+        gone = [_image_label(i) for i, got in zip(result.images, images, strict=True) if not got.data]
+        content = result.content + "".join(
+            f"\n[image {label} is no longer available]" for label in gone)
+        st.out.append(LlmMessage("tool", (LlmToolResult(
+            result.call_id, result.name, content, result.is_error,
+            tuple(i for i in images if i.data)),)))
 
 
 def _handoff_to(vp: VP, msg: Message, st: _State, names: dict[str, str]) -> str | None:

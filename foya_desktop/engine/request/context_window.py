@@ -19,21 +19,23 @@ from dataclasses import asdict, dataclass, replace
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
-from foya_desktop.core.messages import Message, ReasoningPart, TextPart, ToolCallPart
+from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.memory.context import context_sections
 from foya_desktop.engine.project_files.catalog import SKILL_TOOL, context_prompt
 from foya_desktop.engine.project_files.session_files import session_files
-from foya_desktop.engine.request.context import ArtifactLoader, compile_messages
+from foya_desktop.engine.request.context import ContextCompiler
 from foya_desktop.engine.request.prompt import system_prompt
 from foya_desktop.engine.services import Services
 from foya_desktop.store.catalog import get_project
-from foya_desktop.store.history import valid_messages
+from foya_desktop.store.context_reads import valid_messages_after
 from foya_desktop.store.ops_checkpoints import get_policy, latest_checkpoint, set_policy
 from foya_desktop.store.store import Store
 
 IMAGE_TOKENS = 1_000
 SUMMARY_HEADING = "Summary of the earlier conversation (compacted; the full history is kept in the session):"
+READ_CHUNK = 250
+"""Messages read and compiled per step (about 10 ms of GIL each; see ``compile_history``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +66,8 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
                   model: str, policy: CompactionPolicy) -> LlmRequest:
     """The request as it would be sent now (no compaction triggered here)."""
     checkpoint = await svc.store.read(latest_checkpoint, session.id)
-    history = await svc.store.read(valid_messages, session.id, checkpoint.covers_seq if checkpoint else 0)
-    names = {v.id: v.name for v in roster}
-    messages = await asyncio.to_thread(compile_for_request, history, vp, names, svc.store.files.get,
-                                       turn_id, policy.tool_output_budget * 4)
+    messages = await compile_history(svc, session.id, checkpoint.covers_seq if checkpoint else 0, vp,
+                                     {v.id: v.name for v in roster}, turn_id, policy.tool_output_budget * 4)
     project = await svc.store.read(get_project, session.project_id) if session.project_id else None
     files = await session_files(svc, session)
     system = system_prompt(vp, session, roster, project,
@@ -85,14 +85,32 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
                       reasoning_effort=session.reasoning_effort)
 
 
-def compile_for_request(history: list[Message], vp: VP, names: dict[str, str], load: ArtifactLoader,
-                        turn_id: str, tool_output_chars: int) -> tuple[LlmMessage, ...]:
-    """The request's messages: ``history`` compiled for ``vp``, older tool outputs elided.
+async def compile_history(svc: Services, session_id: str, after_seq: int, vp: VP, names: dict[str, str],
+                          turn_id: str, tool_output_chars: int) -> tuple[LlmMessage, ...]:
+    """The request's messages: the valid history after ``after_seq`` compiled for ``vp``, older
+    tool outputs elided.
 
-    Blocking and proportional to the whole history: ``compose`` runs it on a worker thread.
+    Read and compiled ``READ_CHUNK`` messages at a time, each read on the store's reader thread
+    and each compile on a worker thread, the loop free in between: decoding and compiling hold
+    the GIL, and one call over 50,000 messages held it for seconds, stalling the loop (the GUI
+    thread in the window) as surely as running on it (issue 14). Chunks follow each other by
+    seq, so a message appended meanwhile is simply one more at the end (a rewind or delete
+    cannot run during the session's turn).
     """
-    messages = compile_messages(history, vp, names, load, exclude_turn=turn_id)
-    return tuple(elide_tool_outputs(messages, tool_output_chars))
+    compiler = ContextCompiler(vp, names, svc.store.files.get, exclude_turn=turn_id)
+    after = after_seq
+    while True:
+        chunk = await svc.store.read(valid_messages_after, session_id, after, READ_CHUNK)
+        if chunk:
+            await asyncio.to_thread(compiler.feed, chunk)
+            after = chunk[-1].seq
+        if len(chunk) < READ_CHUNK:
+            break
+    return tuple(await asyncio.to_thread(_finish, compiler, tool_output_chars))
+
+
+def _finish(compiler: ContextCompiler, tool_output_chars: int) -> list[LlmMessage]:
+    return elide_tool_outputs(compiler.finish(), tool_output_chars)
 
 
 async def _context_window(svc: Services, session: Session) -> int:

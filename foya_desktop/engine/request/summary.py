@@ -20,6 +20,7 @@ from foya_desktop.core.model import VP, Session
 from foya_desktop.core.records import Checkpoint
 from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
+from foya_desktop.store.history import history_page
 from foya_desktop.store.ledger import record_usage
 from foya_desktop.store.ops_checkpoints import add_checkpoint
 
@@ -30,6 +31,8 @@ SUMMARY_SYSTEM = (
     "questions and next steps. Drop pleasantries and repetition. Write plain prose and short lists.")
 SUMMARY_ASK = "Write the summary of the conversation above now. Reply with the summary only."
 CLIP_RESULT, CLIP_ARGS = 1_500, 500
+TAIL_CHUNK = 250
+"""Messages read per step while collecting the part of the history a summary can carry."""
 
 
 async def write_checkpoint(svc: Services, session_id: str, covers_seq: int, summary: str, *,
@@ -46,9 +49,9 @@ async def summarise(svc: Services, session: Session, vp: VP, roster: list[VP],
     """Ask the session's model for a summary of ``previous`` + ``messages`` (no tools offered)."""
     provider, model = await svc.providers.resolve(session, vp)
     conn = await svc.providers.connection_for(session)
-    # NOTE: the whole older history: on a worker thread, not the loop (the GUI thread in the window).
+    # NOTE: on a worker thread, not the loop (the GUI thread in the window).
     transcript = await asyncio.to_thread(render_transcript, messages, {v.id: v.name for v in roster})
-    room = max(4_000, int(conn.context_window * 4 * 0.6))
+    room = transcript_room(conn.context_window)
     if len(transcript) > room:
         transcript = "[… earliest part cut …]\n" + transcript[-room:]
     earlier = f"Summary of what came before:\n{previous.summary}\n\n" if previous else ""
@@ -66,6 +69,33 @@ async def summarise(svc: Services, session: Session, vp: VP, roster: list[VP],
     if not summary:
         raise InvalidOperation("The model returned an empty summary; nothing was compacted.")
     return summary
+
+
+def transcript_room(context_window: int) -> int:
+    """Characters of transcript a summary request carries (its newest part; the rest is cut)."""
+    return max(4_000, int(context_window * 4 * 0.6))
+
+
+async def summary_tail(svc: Services, session_id: str, after_seq: int, before_seq: int,
+                       names: dict[str, str], room: int) -> list[Message]:
+    """The valid messages with ``after_seq < seq < before_seq`` that ``summarise`` can use: read
+    newest first, a chunk at a time, only until their transcript is longer than ``room`` (the
+    summary keeps that much of its end), so the summary of a 50,000-message session reads a few
+    hundred, not all of them (issue 14). ``summarise`` sees the same transcript as with all."""
+    chunks: list[list[Message]] = []
+    rendered: list[int] = []
+    before = before_seq
+    while True:
+        page = await svc.store.read(history_page, session_id, before_seq=before, limit=TAIL_CHUNK)
+        chunk = [m for m in page if m.seq > after_seq]
+        if chunk:
+            chunks.insert(0, chunk)
+            text = await asyncio.to_thread(render_transcript, chunk, names)
+            if text:
+                rendered.append(len(text))
+        if len(chunk) < TAIL_CHUNK or sum(rendered) + 2 * (len(rendered) - 1) > room:
+            return [m for c in chunks for m in c]
+        before = chunk[0].seq
 
 
 def render_transcript(messages: list[Message], names: dict[str, str]) -> str:
