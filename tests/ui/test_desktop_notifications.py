@@ -139,7 +139,8 @@ async def test_without_a_tray_a_waiting_approval_goes_to_the_notification_servic
     assert (app_name, replaces, summary) == ("Foya", 0, "Foya needs you")
     assert body.startswith("Writer: ") and actions == ["default", "Open"]
     assert hints["desktop-entry"] == ["s", "foya"]
-    assert window.tray_agent.desktop.shown == [call["id"]]
+    # the service records the call before its reply reaches the window: wait for the reply, too
+    await wait_until(lambda: window.tray_agent.desktop.shown == [call["id"]], what="the Notify reply")
     # the person clicks the bubble: the window shows the waiting session at its card
     service.click(call["id"])
     await wait_until(lambda: window.current_session_id() == sid, timeout=10, what="the waiting session opened")
