@@ -40,8 +40,9 @@ STICK_SLACK_PX = 8
 """Within this distance of the bottom counts as "at the bottom"."""
 TAIL_REPAINT_PX = 72
 """How much of a streaming tail above its old end is repainted per flush (the last few lines)."""
-SETTLE_BUDGET_S = 0.006
-"""GUI time one pass of measuring rows ahead of the viewport may take (a frame is 16 ms)."""
+SETTLE_BUDGET_S = 0.004
+"""GUI time one pass of measuring rows ahead of the viewport may take (a frame is 16 ms, and a
+scrolling frame also paints and settles)."""
 NEAR_PX = 160
 """Rows this close to the viewport get their real heights before they scroll into view."""
 
