@@ -4,7 +4,7 @@ MET. Figures, not tests: nothing here fails a build.
 
 Sections: start-up vs a bare PySide6 window, offscreen and under Xvfb (``benchmarks.startup``);
 store append vs raw sqlite3, recovery and rewind preview/confirm at 500 vs 50,000 messages
-(``benchmarks.store``); branch and delete at 500 vs 50,000 (``benchmarks.operations``); timeline
+(``benchmarks.store``); branch, fork and delete at 500 vs 50,000 (``benchmarks.operations``); timeline
 open, streaming CPU and loop lag with the window vs none, RSS with a 50k session shown, idle
 repaints, paging while scrolling up, the top by dragging the scroll bar and the first message
 into a 50k session (``benchmarks.timeline``); search latency (``benchmarks.search``, at reduced sizes here).
@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 NOT_MEASURED = (
-    "fork and merge of a 50k session",
+    "merge of a 50k session",
 )
 
 SECTIONS = (

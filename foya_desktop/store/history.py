@@ -6,13 +6,13 @@ rebuilds it from events alone, which tests use to prove the two agree.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from foya_desktop.core.errors import NotFound
 from foya_desktop.core.messages import Message, artifacts_of, part_to_json
 from foya_desktop.store import search
 from foya_desktop.store.codec import (
+    json_text,
     message_from_payload,
     message_from_row,
 )
@@ -25,8 +25,8 @@ _VALID = VALID
 
 _MESSAGE_FIELDS = ("id", "session", "seq", "role", "speaker", "parts", "status", "turn_id", "meta", "valid",
                    "created_at")
-"""The columns of ``_INSERT_MESSAGE_SQL``, in its order (``tests/store/test_append_sql.py``)."""
-_INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "role", "speaker", "parts", '
+"""The columns of ``INSERT_MESSAGE_SQL``, in its order (``tests/store/test_append_sql.py``)."""
+INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "role", "speaker", "parts", '
                        '"status", "turn_id", "meta", "valid", "created_at") '
                        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
 """The projection insert as plain SQL (the append hot path; see ``events_log``)."""
@@ -35,14 +35,16 @@ _INSERT_MESSAGE_SQL = ('INSERT INTO "message_row" ("id", "session_id", "seq", "r
 def _encoded(message: Message) -> tuple[str, str, str]:
     """(parts JSON, meta JSON, event payload JSON): the parts are encoded once for both rows.
 
-    The payload is exactly ``json.dumps(message_payload(message))`` (``tests/store/test_search.py``).
+    The payload is exactly ``json.dumps(message_payload(message))`` (``tests/store/test_search.py``),
+    made with ``codec.json_text`` (one prebuilt encoder: the append hot path).
     """
-    parts = json.dumps([part_to_json(p) for p in message.parts])
-    meta = json.dumps(message.meta)
-    payload = (f'{{"id": {json.dumps(message.id)}, "role": {json.dumps(message.role)}, '
-               f'"speaker": {json.dumps(message.speaker)}, "parts": {parts}, '
-               f'"status": {json.dumps(str(message.status))}, "turn_id": {json.dumps(message.turn_id)}, '
-               f'"created_at": {json.dumps(message.created_at)}, "meta": {meta}}}')
+    parts = json_text([part_to_json(p) for p in message.parts])
+    meta = json_text(message.meta)
+    speaker = "null" if message.speaker is None else json_text(message.speaker)
+    payload = (f'{{"id": {json_text(message.id)}, "role": {json_text(message.role)}, '
+               f'"speaker": {speaker}, "parts": {parts}, '
+               f'"status": {json_text(str(message.status))}, "turn_id": {json_text(message.turn_id)}, '
+               f'"created_at": {json_text(message.created_at)}, "meta": {meta}}}')
     return parts, meta, payload
 
 
@@ -59,11 +61,11 @@ def append_message(message: Message) -> Message:
     parts, meta, payload = _encoded(message)
     seq = append_event_json(message.session_id, "message_added", payload)
     row = _row(message, message.session_id, seq, parts, meta)
-    database_proxy.connection().execute(_INSERT_MESSAGE_SQL, row)
+    database_proxy.connection().execute(INSERT_MESSAGE_SQL, row)
     search.note_queued((message,))
     shas = artifacts_of(message)
     if shas:
-        _reference_artifacts(message.session_id, shas)
+        reference_artifacts(message.session_id, shas)
     return replace(message, seq=seq)
 
 
@@ -77,7 +79,7 @@ def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
         return []
     encoded = [_encoded(m) for m in messages]
     seqs = append_events_json(session_id, [("message_added", e[2]) for e in encoded])
-    database_proxy.connection().executemany(_INSERT_MESSAGE_SQL, [
+    database_proxy.connection().executemany(INSERT_MESSAGE_SQL, [
         _row(m, session_id, seq, parts, meta)
         for m, seq, (parts, meta, _) in zip(messages, seqs, encoded, strict=True)])
     search.note_queued(messages)
@@ -85,7 +87,7 @@ def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
     shas: set[str] = set()
     for m in stored:
         shas |= artifacts_of(m)
-    _reference_artifacts(session_id, shas)
+    reference_artifacts(session_id, shas)
     return stored
 
 
@@ -99,11 +101,12 @@ def update_message(message: Message) -> Message:
     (MessageRow.update(parts=parts, status=str(message.status), meta=meta)
      .where(MessageRow.id == message.id).execute())
     search.note_queued((message,))
-    _reference_artifacts(message.session_id, artifacts_of(message))
+    reference_artifacts(message.session_id, artifacts_of(message))
     return replace(message, seq=row.seq)
 
 
-def _reference_artifacts(session_id: str, shas: set[str]) -> None:
+def reference_artifacts(session_id: str, shas: set[str]) -> None:
+    """Record that the session uses these blobs (``NotFound`` for one the store does not know)."""
     for sha in shas:
         if ArtifactRow.get_or_none(ArtifactRow.sha == sha) is None:
             raise NotFound(f"Message references unknown artifact {sha}.")

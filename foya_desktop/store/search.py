@@ -112,8 +112,13 @@ SEARCHED_ROLES = ("user", "assistant")
 def note_queued(messages: Iterable[Message]) -> None:
     """Writer thread, inside the transaction that wrote ``messages``: index the queue every ``BATCH``
     rows the trigger queued (only searched roles count)."""
+    note_queued_count(sum(m.role in SEARCHED_ROLES for m in messages))
+
+
+def note_queued_count(count: int) -> None:
+    """:func:`note_queued` for ``count`` searched rows written in SQL (``ops_copy``)."""
     global _queued_since_catch_up
-    _queued_since_catch_up += sum(m.role in SEARCHED_ROLES for m in messages)
+    _queued_since_catch_up += count
     if _queued_since_catch_up >= BATCH:
         catch_up()
 

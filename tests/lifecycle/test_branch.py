@@ -141,10 +141,11 @@ async def test_branch_references_images_that_outlive_the_source(
 async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
         kernel: Kernel, session: Session, say: Say, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 14: branch/fork/merge of a long session never stalls the GUI thread — the boundary checks and
-    the copies run on a worker thread (the store's reads and writes on its own threads)."""
+    the copies run on a worker thread (branch and fork copy inside SQLite on the store's writer thread)."""
     import threading
 
     from foya_desktop.engine.ops import branching, forking, merging
+    from foya_desktop.store.ops_copy import copy_messages as real_sql_copy
 
     threads: list[tuple[str, bool]] = []
     real_check, real_copy = branching.check_boundary, branching.copy_history
@@ -157,9 +158,13 @@ async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
         threads.append(("copy", threading.current_thread() is threading.main_thread()))
         return real_copy(*args)  # type: ignore[arg-type]
 
+    def sql_copy(*args: object) -> int:
+        threads.append(("copy", threading.current_thread() is threading.main_thread()))
+        return real_sql_copy(*args)  # type: ignore[arg-type]
+
     monkeypatch.setattr(branching, "check_boundary", check)
-    monkeypatch.setattr(branching, "copy_history", copy)
-    monkeypatch.setattr(forking, "copy_history", copy)
+    monkeypatch.setattr(branching, "copy_messages", sql_copy)
+    monkeypatch.setattr(forking, "copy_messages", sql_copy)
     await say("hello")
     reply = (await kernel.store.read(valid_messages, session.id))[1]
     branch = await kernel.lifecycle.branch(session.id, reply.id)

@@ -12,7 +12,6 @@ sub-agent state, compaction checkpoints or event sequence numbers.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from foya_desktop.core.errors import InvalidOperation
@@ -30,25 +29,33 @@ from foya_desktop.engine.ops.eligibility import BranchBlock, branch_block
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
-from foya_desktop.store.ops_branch import BranchSource, branch_source, create_branch
+from foya_desktop.store.ops_branch import BranchSource, branch_source
+from foya_desktop.store.ops_copy import copy_messages
+from foya_desktop.store.sessions import create_session
 
 
 async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_message_id: str) -> Session:
     """Create the branch and publish ``SessionChanged`` + ``SessionBranched``.
 
     Allowed while the source runs: only committed messages are read, and the
-    source is not touched.
+    source is not touched. One write transaction reads what the boundary checks
+    need (narrow queries, not the prefix), checks, and copies the prefix inside
+    SQLite (``store.ops_copy``): a 50,000-message branch neither holds the GIL
+    nor stalls the GUI thread (issue 14: loop lag <= 16 ms).
     """
-    src = await svc.store.read(branch_source, session_id, after_message_id)
     owner = scheduler.peek(session_id)
     running = owner is not None and owner.busy and owner.phase == Phase.TURN
-    session = _new_session(src.session)
-    # The boundary checks and the copies walk the whole prefix: a worker thread's work, so a
-    # 50,000-message branch never stalls the GUI thread (issue 14: loop lag <= 16 ms).
-    copies = await asyncio.to_thread(_checked_copies, session.id, src, running)
-    created, stored = await svc.store.write(create_branch, session, copies)
+
+    def job() -> tuple[Session, int]:
+        src = branch_source(session_id, after_message_id)
+        check_boundary(src, running)
+        created = create_session(_new_session(src.session))
+        count = copy_messages(session_id, created.id, src.last.seq, src.dead, INTERRUPTED_RESULT)
+        return created, count
+
+    created, count = await svc.store.write(job)
     svc.bus.publish(SessionChanged(created.id, created))
-    svc.bus.publish(SessionBranched(created.id, session_id, after_message_id, len(stored)))
+    svc.bus.publish(SessionBranched(created.id, session_id, after_message_id, count))
     return created
 
 
@@ -65,23 +72,16 @@ BRANCH_REFUSALS: dict[BranchBlock, str] = {
 
 def check_boundary(src: BranchSource, running: bool) -> None:
     """Raise ``InvalidOperation`` with a plain reason unless the boundary is a valid one (``eligibility``)."""
-    block = branch_block(src.prefix[-1], bool(src.answered_later))
+    block = branch_block(src.last, bool(src.answered_later))
     if block is not None:
-        raise InvalidOperation(BRANCH_REFUSALS[block], code=f"branch_{block}",
-                               message_id=src.prefix[-1].id)
-    if running and src.prefix[-1].turn_id == src.active_turn:
+        raise InvalidOperation(BRANCH_REFUSALS[block], code=f"branch_{block}", message_id=src.last.id)
+    if running and src.last.turn_id == src.active_turn:
         raise InvalidOperation("Cannot branch inside the turn that is still running: branch after an "
                                "earlier turn's reply, or wait until this one ends.",
-                               code="branch_inside_running_turn", message_id=src.prefix[-1].id)
-    if running and _unanswered_in_turn(src.prefix, src.active_turn):
+                               code="branch_inside_running_turn", message_id=src.last.id)
+    if running and any(c.turn_id == src.active_turn for c in src.dead):
+        # calls of the running turn without a result yet: those tools are still at work
         raise InvalidOperation("Cannot branch here: a tool call before this point is still running.")
-
-
-def _unanswered_in_turn(prefix: list[Message], turn_id: str) -> list[str]:
-    """Call ids of the running turn that have no result yet: those tools are still at work."""
-    answered = {r.call_id for m in prefix if (r := m.tool_result) is not None}
-    return [c.call_id for m in prefix for c in m.tool_calls
-            if c.call_id not in answered and m.turn_id == turn_id]
 
 
 def _new_session(src: Session) -> Session:
@@ -95,13 +95,9 @@ def _new_session(src: Session) -> Session:
         default_vp=src.default_vp, created_at=now, updated_at=now)
 
 
-def _checked_copies(new_session_id: str, src: BranchSource, running: bool) -> list[Message]:
-    check_boundary(src, running)
-    return copy_history(new_session_id, src.prefix)
-
-
 def copy_history(new_session_id: str, prefix: list[Message]) -> list[Message]:
-    """Fresh copies for a new session (branch, fork, merge).
+    """Fresh copies for a new session, as ``Message`` objects (merge, whose order is its own; branch
+    and fork copy inside SQLite by the same rules: ``store.ops_copy``).
 
     A call that died without a result (stop, crash) gets an interrupted one. Provider-private
     continuation — Anthropic thinking signatures — is dropped: the new session continues from

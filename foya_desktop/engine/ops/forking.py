@@ -13,7 +13,8 @@ everything — when the turn id is missing, the turn is still running, its messa
 interleaved with another turn's (an ambiguous boundary), or the boundary would separate a
 tool call from its result.
 
-Copies drop provider-private continuation (``copy_history``). Attachments are checked byte
+Copies drop provider-private continuation (``branching.copy_history``'s rules, applied inside
+SQLite by ``store.ops_copy``). Attachments are checked byte
 for byte against their content hash: a readable one stays available to the fork (the new
 session references the blob), one that cannot be read is listed in the copied message's
 ``unavailable_attachments`` meta and told to the model as unavailable — never dropped.
@@ -21,7 +22,6 @@ session references the blob), one that cannot be read is listed in the copied me
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from dataclasses import replace
 
@@ -30,12 +30,19 @@ from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import ImagePart, Message
 from foya_desktop.core.model import AgentMode, Session
-from foya_desktop.engine.ops.branching import copy_history
+from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.store.artifacts import ArtifactFiles
-from foya_desktop.store.history import valid_messages
-from foya_desktop.store.ops_branch import create_branch
-from foya_desktop.store.sessions import get_session
+from foya_desktop.store.ops_copy import (
+    calls_answered_after,
+    copy_messages,
+    dead_calls,
+    last_valid_seq,
+    message_id_at,
+    turn_span,
+    valid_message,
+)
+from foya_desktop.store.sessions import create_session, get_session
 
 
 class ForkInProgress(InvalidOperation):
@@ -67,37 +74,39 @@ class Forks:
         source = await self._svc.store.read(get_session, session_id)
         if source.parent_id is not None:
             raise InvalidOperation("A sub-agent's child session cannot be forked; fork its parent.")
-        history = await self._svc.store.read(valid_messages, session_id)
         active = self._svc.routes.active_turn(session_id)
-        session = fork_session(source)
+        files = self._svc.store.files
 
-        def prepare() -> tuple[list[Message], list[Message]]:
-            # Walks and copies the whole history: a worker thread's work, never the GUI thread's.
-            prefix = before_active(history, active) if message_id is None else \
-                through_turn(history, message_id, active)
-            return prefix, mark_unavailable(copy_history(session.id, prefix), self._svc.store.files)
+        def job() -> tuple[Session, int, str]:
+            # One write transaction: the boundary from narrow queries, the copy inside SQLite
+            # (``store.ops_copy``): nothing history-sized runs in Python, so the GUI thread's loop
+            # is not starved of the GIL (issue 14).
+            through = before_active(session_id, active) if message_id is None else \
+                through_turn(session_id, message_id, active)
+            created = create_session(fork_session(source))
+            count = copy_messages(session_id, created.id, through, dead_calls(session_id, through),
+                                  INTERRUPTED_RESULT, lambda sha: readable(files, sha))
+            return created, count, message_id_at(session_id, through)
 
-        prefix, copies = await asyncio.to_thread(prepare)
-        created, stored = await self._svc.store.write(create_branch, session, copies)
+        created, count, last_id = await self._svc.store.write(job)
         self._svc.bus.publish(SessionChanged(created.id, created))
-        self._svc.bus.publish(SessionBranched(created.id, session_id, prefix[-1].id if prefix else "",
-                                              len(stored)))
+        self._svc.bus.publish(SessionBranched(created.id, session_id, last_id, count))
         return created
 
 
-def before_active(history: list[Message], active_turn: str) -> list[Message]:
-    """The whole history, or everything before the first message of the running turn."""
-    if not active_turn:
-        return history
-    cut = next((i for i, m in enumerate(history) if m.turn_id == active_turn), len(history))
-    return history[:cut]
+def before_active(session_id: str, active_turn: str) -> int:
+    """The last seq to copy: the whole valid history, or everything before the first message of the
+    running turn (writer thread)."""
+    span = turn_span(session_id, active_turn) if active_turn else None
+    return last_valid_seq(session_id, below=span.first if span is not None else None)
 
 
-def through_turn(history: list[Message], message_id: str, active_turn: str) -> list[Message]:
-    """The history up to and including the whole turn of ``message_id``; refuses when unclear."""
-    chosen = next((m for m in history if m.id == message_id), None)
-    if chosen is None:
-        raise NotFound(f"No message {message_id} in this session's history.")
+def through_turn(session_id: str, message_id: str, active_turn: str) -> int:
+    """The last seq of the whole turn of ``message_id``; refuses when unclear (writer thread)."""
+    try:
+        chosen = valid_message(session_id, message_id)
+    except (NotFound, InvalidOperation):
+        raise NotFound(f"No message {message_id} in this session's history.") from None
     turn = chosen.turn_id
     if not turn:
         raise InvalidOperation("This message has no reliable turn id (an old record), so the turn it "
@@ -105,18 +114,15 @@ def through_turn(history: list[Message], message_id: str, active_turn: str) -> l
     if turn == active_turn:
         raise InvalidOperation("This turn is still generating: fork from an earlier, completed turn, "
                                "or fork the whole session (it stops before this turn).")
-    positions = [i for i, m in enumerate(history) if m.turn_id == turn]
-    first, last = positions[0], positions[-1]
-    if len(positions) != last - first + 1:
+    span = turn_span(session_id, turn)
+    if span is None or span.count != span.between:
         raise InvalidOperation("The turn's messages are interleaved with another turn's, so where it "
                                "ends is ambiguous; nothing was copied.")
-    prefix = history[:last + 1]
-    after = {r.call_id for m in history[last + 1:] if (r := m.tool_result) is not None}
-    split = [c.name for m in prefix for c in m.tool_calls if c.call_id in after]
+    split = calls_answered_after(session_id, span.last)
     if split:
         raise InvalidOperation(f"Forking here would separate a tool call ({split[0]}) from its result, "
                                "which comes after this turn; nothing was copied.")
-    return prefix
+    return span.last
 
 
 def fork_session(src: Session) -> Session:

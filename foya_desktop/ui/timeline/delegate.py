@@ -23,17 +23,19 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     QRect,
+    QRectF,
     QSize,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QGuiApplication, QMouseEvent, QPainter
-from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtGui import QColor, QFontMetrics, QGuiApplication, QMouseEvent, QPainter
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from foya_desktop.ui.timeline.canvas import Canvas
+from foya_desktop.ui import theme
+from foya_desktop.ui.timeline.canvas import Canvas, copy_label
 from foya_desktop.ui.timeline.model import HEADER_ROLE, ROW_ROLE, TimelineModel
-from foya_desktop.ui.timeline.render import RowRenderer
+from foya_desktop.ui.timeline.render import RowRenderer, reading_gutter
 from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -60,6 +62,7 @@ class TimelineDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self.renderer = renderer
         self._viewport = viewport
+        viewport.setAttribute(Qt.WidgetAttribute.WA_Hover)  # the row under the pointer shows its Copy
         self._sizes: dict[SizeKey, int] = {}
         self._estimates: dict[SizeKey, int] = {}
         self._seen: set[str] = set()
@@ -165,6 +168,12 @@ class TimelineDelegate(QStyledItemDelegate):
         self._hits[row.key] = list(canvas.hits)
         self._images[row.key] = list(canvas.images)
         self._copies[row.key] = list(canvas.copies)
+        if option.state & QStyle.StateFlag.State_MouseOver and isinstance(row, MessageRow) \
+                and row.message.role in ("user", "assistant"):
+            text = str(index.data() or "")  # what the context menu's "Copy text" copies
+            if text.strip():
+                header = bool(index.data(HEADER_ROLE))
+                self._copies[row.key].append((self._hover_copy(painter, rect, row, text, header), text))
         if len(self._hits) > 2000:
             self._hits.clear()
             self._images.clear()
@@ -193,6 +202,29 @@ class TimelineDelegate(QStyledItemDelegate):
                 model.toggle_part(index.row(), part)
                 return True
         return False
+
+    def _hover_copy(self, painter: QPainter, rect: QRect, row: MessageRow, text: str, header: bool) -> QRect:
+        """The message's Copy chip while the pointer is over it (as the peers' hover actions): at
+        the top right of the reading column beside a reply, at its top left beside your bubble.
+        Painted over the row, never measured: showing it moves nothing. Returns its row box."""
+        font = theme.small_font()
+        metrics = QFontMetrics(font)
+        label = copy_label(text == self.copied)
+        width, height = metrics.horizontalAdvance(label) + 20, metrics.height() + 6
+        gutter = reading_gutter(rect.width())
+        x = gutter + 4 if row.message.role == "user" else rect.width() - gutter - width - 20
+        box = QRect(x, 14 if header else 2, width, height)  # on the speaker's line when it has one
+        c = theme.colors(theme.is_dark())
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QColor(c["mid"]))
+        painter.setBrush(QColor(c["base"]))
+        painter.drawRoundedRect(QRectF(box.translated(rect.topLeft())).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6)
+        painter.setFont(font)
+        painter.setPen(theme.dim_color())
+        painter.drawText(box.translated(rect.topLeft()), Qt.AlignmentFlag.AlignCenter, label)
+        painter.restore()
+        return box
 
     def copy_buttons(self, row_key: str) -> list[tuple[QRect, str]]:
         """The copy buttons painted last in a row (row coordinates, code) — tests click them."""
