@@ -276,6 +276,14 @@ class TimelineModel(CheckpointRowsMixin):
         check through ``rowCount``)."""
         return self._rows[i] if 0 <= i < len(self._rows) else None
 
+    def stream_position(self, message_id: str) -> int | None:
+        """Where the open stream of ``message_id`` is in the window (streams sit at the tail)."""
+        for i in range(len(self._rows) - 1, -1, -1):
+            row = self._rows[i]
+            if isinstance(row, StreamRow) and row.message_id == message_id:
+                return i
+        return None
+
     def find_stream_row(self, message_id: str) -> StreamRow | None:
         """The row of an open stream, if it is in the window."""
         return next((r for r in self._rows if isinstance(r, StreamRow) and r.message_id == message_id),
