@@ -44,8 +44,9 @@ from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.ops.transfer import SessionTransfer
+from foya_desktop.ui.picker.dialog import choose_folder
 from foya_desktop.ui.prefs import PreferencesState
-from foya_desktop.ui.projects.actions import ProjectActions
+from foya_desktop.ui.projects.actions import ProjectActions, default_workdir
 from foya_desktop.ui.projects.broad import confirm_broad
 from foya_desktop.ui.reading.actions import FindActions
 from foya_desktop.ui.reading.jump import reveal_call
@@ -263,6 +264,8 @@ class MainWindow(QMainWindow):
         ops.banner.open_requested.connect(self.tree_view.select_session)
         # welcome page, menus, lifecycle
         self.welcome.new_session_requested.connect(self._actions["new"].trigger)
+        self.welcome.open_folder_requested.connect(
+            lambda: self.runner.spawn(self.open_folder_flow(), self.tr("Open a folder")))
         self.welcome.connections_requested.connect(self._actions["connections"].trigger)
         self.first_run.chosen.connect(lambda offer: self.runner.spawn(
             self.use_offer(offer), self.tr("Creating the connection")))
@@ -394,6 +397,13 @@ class MainWindow(QMainWindow):
             bring_to_front(self, activation_token)
         if folder:
             self.runner.spawn(self.start_in_folder(folder), self.tr("New session"))
+
+    async def open_folder_flow(self) -> Session | None:
+        """The welcome page's "Open a folder…": pick a folder, then a session there (as ``foya PATH``)."""
+        folder = await choose_folder(self, start=default_workdir(), default_dir=default_workdir(),
+                                     title=self.tr("Open a project folder"),
+                                     confirm_text=self.tr("Start a session here"))
+        return await self.start_in_folder(folder) if folder else None
 
     async def start_in_folder(self, folder: str) -> Session | None:
         """Create a session bound to ``folder`` with the Preferences' defaults, and open it

@@ -1,9 +1,13 @@
 """What the window shows before any session exists: a proper empty state.
 
 A first-time user needs two things — a model service and a session — so the
-page offers exactly those as numbered steps with one button each, marks the
-step already done, says plainly when keys cannot be stored, and ends with the
-three shortcuts worth knowing from day one.
+page offers exactly those as numbered steps, marks the step already done, says
+plainly when keys cannot be stored, tells what happens once a session is open
+(step 3: write the task; changes wait for your approval), and ends with the
+three shortcuts worth knowing from day one. As on the peers' start pages, the
+quickest way in is one click: "Open a folder…" starts a session there with the
+Preferences' defaults (what ``foya PATH`` does); "New session…" asks for all
+its settings.
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ class WelcomePage(QWidget):
     """The empty state with the first steps.
 
     Signals:
-        new_session_requested(): "New session" clicked.
+        new_session_requested(): "New session…" clicked.
+        open_folder_requested(): "Open a folder…" clicked (pick a folder, start a session there).
         connections_requested(): "Set up a model service" clicked.
     """
 
     new_session_requested = Signal()
+    open_folder_requested = Signal()
     connections_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -44,18 +50,28 @@ class WelcomePage(QWidget):
         self.connections_button = QPushButton()
         self.connections_button.setIcon(icon("connections"))
         self.connections_button.clicked.connect(self.connections_requested)
-        self.new_button = QPushButton(self.tr("New session"))
+        self.open_button = QPushButton(self.tr("Open a folder…"))
+        self.open_button.setIcon(icon("folder"))
+        self.open_button.setToolTip(self.tr("Pick a project folder and start a session there at once"))
+        self.open_button.clicked.connect(self.open_folder_requested)
+        self.new_button = QPushButton(self.tr("New session…"))
         self.new_button.setIcon(icon("new"))
-        self.new_button.setDefault(True)
+        self.new_button.setToolTip(self.tr("Choose the folder, the VPs, the model and the approval mode"))
         self.new_button.clicked.connect(self.new_session_requested)
-        for button in (self.connections_button, self.new_button):
+        for button in (self.connections_button, self.open_button, self.new_button):
             button.setMinimumHeight(theme.HIT_SIZE)
             button.setIconSize(QSize(18, 18))
         self.step_service = _StepLabel()
         self.step_session = _StepLabel()
         self.step_session.set_text(
             "2", self.tr("Start a session"),
-            self.tr("Pick a project folder and the VPs who work on it."), done=False)
+            self.tr("Open the project folder the agents work in; New session… also picks the VPs and "
+                    "the model."), done=False)
+        self.step_task = _StepLabel()
+        self.step_task.set_text(
+            "3", self.tr("Say what you want done"),
+            self.tr("Write the task in the box at the bottom. The VPs read, edit and run commands; whatever "
+                    "changes your files or runs a command waits for your approval first."), done=False)
         self.body = QLabel(wordWrap=True)
         """The keyring warning, when there is one."""
         self.body.setFont(theme.scaled_font("body"))
@@ -71,8 +87,14 @@ class WelcomePage(QWidget):
         steps = QFrame()
         steps.setObjectName("welcomeSteps")
         steps.setStyleSheet("#welcomeSteps { border: 1px solid palette(mid); border-radius: 12px;"
-                            " background: palette(base); }")
-        steps.setMaximumWidth(560)
+                            " background: palette(base); }"
+                            " #welcomeSteps QPushButton { border: 1px solid palette(mid); border-radius: 8px;"
+                            " padding: 4px 14px; background: palette(button); text-align: left; }"
+                            " #welcomeSteps QPushButton:hover { border: 1px solid palette(dark); }"
+                            # the next thing to do is the accent button (the one Enter presses)
+                            " #welcomeSteps QPushButton:default { background: palette(highlight);"
+                            " color: palette(highlighted-text); border: 1px solid palette(highlight); }")
+        steps.setMaximumWidth(600)
         grid = QGridLayout(steps)
         grid.setContentsMargins(2 * theme.SPACE, 2 * theme.SPACE, 2 * theme.SPACE, 2 * theme.SPACE)
         grid.setHorizontalSpacing(2 * theme.SPACE)
@@ -80,15 +102,20 @@ class WelcomePage(QWidget):
         grid.addWidget(self.step_service, 0, 0)
         grid.addWidget(self.connections_button, 0, 1)
         grid.addWidget(self.step_session, 1, 0)
-        grid.addWidget(self.new_button, 1, 1)
-        grid.addWidget(self.body, 2, 0, 1, 2)
+        session_buttons = QVBoxLayout()
+        session_buttons.setSpacing(theme.SPACE)
+        session_buttons.addWidget(self.open_button)
+        session_buttons.addWidget(self.new_button)
+        grid.addLayout(session_buttons, 1, 1)
+        grid.addWidget(self.step_task, 2, 0, 1, 2)
+        grid.addWidget(self.body, 3, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         self._grid = grid
         return steps
 
     def add_offers(self, widget: QWidget) -> None:
         """Place the first-run offers (ui/first_run.py) under the steps."""
-        self._grid.addWidget(widget, 3, 0, 1, 2)
+        self._grid.addWidget(widget, 4, 0, 1, 2)
 
     def _layout(self, logo: QLabel, title: QLabel, lead: QLabel) -> None:
         layout = QVBoxLayout(self)
@@ -121,7 +148,7 @@ class WelcomePage(QWidget):
             done=has)
         self.connections_button.setText(
             self.tr("Connections…") if has else self.tr("Set up a model service…"))
-        self.new_button.setDefault(has)
+        self.open_button.setDefault(has)
         self.connections_button.setDefault(not has)
         if keyring_problem:
             self.body.setText(self.tr("⚠ This system has no secure keyring, so API keys cannot be saved; "

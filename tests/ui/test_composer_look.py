@@ -9,6 +9,8 @@ Everything runs on the real kernel with the fake provider server.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton
@@ -108,7 +110,7 @@ async def test_the_composer_pickers_change_the_sessions_service_model_and_approv
 
 
 async def test_a_narrow_window_puts_the_pickers_on_their_own_line(real_window: MainWindow,
-                                                                   real_kernel: Kernel) -> None:
+                                                                   real_kernel: Kernel, shots: Path) -> None:
     """Nothing clipped or pushed off: below the width the pickers and Send need, they take two lines."""
     await open_session(real_window, real_kernel)
     composer = real_window.pane.composer
@@ -119,6 +121,7 @@ async def test_a_narrow_window_puts_the_pickers_on_their_own_line(real_window: M
     await settle(5)
     assert real_window.width() == 760, "the window could not be made narrow"
     assert composer.stacked()
+    real_window.grab().save(str(shots / "composer_narrow.png"))
     frame = composer.send_button.parentWidget()
     assert frame is not None
     for widget in (composer.send_button, real_window.pane.status.effort):

@@ -1366,6 +1366,10 @@
         <translation>主工具栏</translation>
     </message>
     <message>
+        <source>Open a folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
         <source>Creating the connection</source>
         <translation>创建连接</translation>
     </message>
@@ -1384,6 +1388,14 @@
     <message>
         <source>Opening the session</source>
         <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Open a project folder</source>
+        <translation>打开项目文件夹</translation>
+    </message>
+    <message>
+        <source>Start a session here</source>
+        <translation>在此开始会话</translation>
     </message>
     <message>
         <source>{title} — Foya</source>
@@ -4508,16 +4520,36 @@ Ctrl+N starts one.</source>
         <translation>AI 智能体工作台：每个会话在一个项目文件夹中工作，由一个或多个智能体角色（VP）按你设定的审批规则读取、编辑文件并运行命令。</translation>
     </message>
     <message>
-        <source>New session</source>
-        <translation>新建会话</translation>
-    </message>
-    <message>
         <source>Start a session</source>
         <translation>开始一个会话</translation>
     </message>
     <message>
-        <source>Pick a project folder and the VPs who work on it.</source>
-        <translation>选择项目文件夹以及在其中工作的 VP。</translation>
+        <source>Open a folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>Pick a project folder and start a session there at once</source>
+        <translation>选择项目文件夹，并立即在那里开始会话</translation>
+    </message>
+    <message>
+        <source>New session…</source>
+        <translation>新建会话…</translation>
+    </message>
+    <message>
+        <source>Choose the folder, the VPs, the model and the approval mode</source>
+        <translation>选择文件夹、VP、模型和审批模式</translation>
+    </message>
+    <message>
+        <source>Open the project folder the agents work in; New session… also picks the VPs and the model.</source>
+        <translation>打开智能体工作的项目文件夹；“新建会话…”还可以选择 VP 和模型。</translation>
+    </message>
+    <message>
+        <source>Say what you want done</source>
+        <translation>说出你想完成的事</translation>
+    </message>
+    <message>
+        <source>Write the task in the box at the bottom. The VPs read, edit and run commands; whatever changes your files or runs a command waits for your approval first.</source>
+        <translation>在底部的输入框中写下任务。VP 会读取、编辑文件并运行命令；任何修改文件或运行命令的操作都会先等待你的批准。</translation>
     </message>
     <message>
         <source>Ctrl+N new session  ·  Ctrl+K jump to a session or command  ·  F1 all shortcuts</source>
