@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 import peewee as pw
@@ -43,6 +42,7 @@ from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.database import open_database, open_database_readonly
 from foya_desktop.store.faults import storage_errors
 from foya_desktop.store.home import Home
+from foya_desktop.store.lane import Lane
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -60,16 +60,17 @@ class Store:
     def __init__(self, home: Home, *, kind: str = "cli", read_only: bool = False) -> None:
         self.home = home if read_only else home.ensure()
         self.kind = kind
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="foya-store-writer")
-        self._reader = ThreadPoolExecutor(1, thread_name_prefix="foya-store-reader")
+        self._writer = Lane("foya-store-writer")
+        self._reader = Lane("foya-store-reader")
         self.files = ArtifactFiles(self.home.artifacts)
         self.lease: leases.LeaseFile | None = None
         try:
             if read_only:
                 self._db: pw.SqliteDatabase = self._writer.submit(
-                    open_database_readonly, self.home.database).result()
+                    functools.partial(open_database_readonly, self.home.database)).result()
             else:
-                self._db = self._writer.submit(open_database, self.home.database, self.home.backups).result()
+                self._db = self._writer.submit(
+                    functools.partial(open_database, self.home.database, self.home.backups)).result()
                 self.lease = self._writer.submit(self._take_lease).result()
         except BaseException:
             self._writer.shutdown(wait=False)
@@ -139,8 +140,8 @@ class Store:
 
     async def write(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` in one IMMEDIATE transaction on the writer thread."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._writer, self._job, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(fn, *args, **kwargs)
+        return await self._writer.run(functools.partial(self._job, call))
 
     def _job(self, call: Callable[[], T]) -> T:
         with storage_errors(self.home), self._db.atomic():
@@ -152,12 +153,13 @@ class Store:
 
     async def read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a read-only ``fn(*args, **kwargs)`` on the reader thread (WAL: never blocked by writes)."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._reader, self._read_job, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(fn, *args, **kwargs)
+        return await self._reader.run(functools.partial(self._read_job, call))
 
     def write_sync(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Blocking variant for start-up and command-line paths outside an event loop."""
-        return self._writer.submit(self._job, functools.partial(fn, *args, **kwargs)).result()
+        call = functools.partial(fn, *args, **kwargs)
+        return self._writer.submit(functools.partial(self._job, call)).result()
 
     def close_sync(self) -> None:
         """Blocking :meth:`close` for start-up failures (no event loop needed)."""
@@ -175,15 +177,14 @@ class Store:
 
     async def close(self) -> None:
         """Give up the lease, close both threads' connections and stop the threads."""
-        loop = asyncio.get_running_loop()
         lease = self.lease
         if lease is not None:
             try:
                 await self.write(leases.unregister, lease.lease_id)
             finally:
                 lease.release()
-        await loop.run_in_executor(self._reader, self._db.close)
-        await loop.run_in_executor(self._writer, self._db.close)
+        await self._reader.run(self._db.close)
+        await self._writer.run(self._db.close)
         self._reader.shutdown(wait=True)
         self._writer.shutdown(wait=True)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from foya_desktop.core.events import Notice
 from foya_desktop.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.core.model import VP, Connection, ProviderKind, Session
 from foya_desktop.engine.kernel import Kernel
@@ -15,7 +16,8 @@ from foya_desktop.engine.request.context_window import SUMMARY_HEADING
 from foya_desktop.engine.request.summary import SUMMARY_SYSTEM, render_transcript, summary_tail
 from foya_desktop.store.context_reads import text_chars_between, valid_messages_after
 from foya_desktop.store.history import valid_messages
-from tests.fakeprovider import FakeProviderServer
+from tests.fakeprovider import FakeProviderServer, Reply
+from tests.helpers.engine import Recorder
 from tests.lifecycle.conftest import Say
 
 OMNI = VP(id="omni", name="Omni", display_name="Omni", soul="")
@@ -117,3 +119,21 @@ async def test_a_history_surely_too_long_is_compacted_before_it_is_compiled_and_
     body = fake.requests[-1].body["messages"]
     assert SUMMARY_HEADING in body[0]["content"] and checkpoint.summary in body[0]["content"]
     assert [m["content"] for m in body[1:]] == ["the last question"]
+
+
+async def test_a_failed_compaction_of_a_surely_too_long_history_is_tried_once_per_step(
+        kernel: Kernel, fake: FakeProviderServer, session: Session, say: Say, rec: Recorder) -> None:
+    """The request then goes with the history as it is (the provider decides), one notice."""
+    for i in range(6):
+        await say(f"question {i} " + "padding " * 100)
+    await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, fake.base_url,
+                                                       "fake-model", context_window=1_000))
+    await kernel.sessions.update_session(session.id, connection="fake")
+    before = len(fake.requests)
+    fake.script(Reply(text=""), Reply(text="answered anyway"))  # an empty summary fails
+    await say("the last question")
+    assert await kernel.lifecycle.checkpoints(session.id) == []
+    failed = [e for e in rec.of(Notice) if e.code == "compaction_failed"]  # type: ignore[attr-defined]
+    assert len(failed) == 1 and len(fake.requests) == before + 2
+    sent = [m["content"] for m in fake.requests[-1].body["messages"] if m["role"] == "user"]
+    assert sent[0].startswith("question 0") and sent[-1] == "the last question"

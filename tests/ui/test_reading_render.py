@@ -80,6 +80,20 @@ def test_code_blocks_are_found_with_their_exact_code() -> None:
                           "    return tomllib.loads(Path(path).read_text())")
 
 
+def test_code_block_positions_follow_the_width_and_edits_of_their_document() -> None:
+    """Issue 14: found blocks are kept per document (painting asks on every repaint), never stale."""
+    doc = markdown_document(REPLY + "\n\n" + "word " * 200 + "\n\n```sh\nls\n```\n", QFont())
+    doc.setTextWidth(600)
+    wide = code_blocks_in(doc)
+    assert code_blocks_in(doc) is wide  # the same answer, not found again
+    doc.setTextWidth(200)
+    narrow = code_blocks_in(doc)
+    assert [b.code for b in narrow] == [b.code for b in wide] and narrow[1].top > wide[1].top
+    QTextCursor(doc).insertText("a new first line\n")
+    edited = code_blocks_in(doc)
+    assert edited[0].top > narrow[0].top
+
+
 @pytest.mark.parametrize("choice", ["light", "dark"])
 async def test_reply_with_quote_table_and_code_copy_button(real_window: MainWindow, real_kernel: Kernel,
                                                            shots: Path, choice: str) -> None:

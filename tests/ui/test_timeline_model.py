@@ -51,6 +51,24 @@ async def test_fetch_older_prepends_until_the_start(qtmodeltester: ModelTester) 
     assert await model.fetch_older() == 0
 
 
+async def test_paging_to_the_start_yields_every_message_once_in_order(qtmodeltester: ModelTester) -> None:
+    """Issue 14: the flat list model pages older history in, oldest first, without gaps or repeats."""
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(TimelineModel.MAX_ROWS - 50))
+    model = TimelineModel(theme.body_font())
+    await model.load("s", _loader(kernel, "s"))
+    added = []
+    while model.has_older:
+        added.append(await model.fetch_older())
+        qtmodeltester.check(model)
+    assert added == [TimelineModel.PAGE] * 3 + [0]  # 100 + 3 x 150 = 550; the last asks and learns
+    ids = [row.message.id for row in (model.row_at(i) for i in range(model.rowCount()))
+           if isinstance(row, MessageRow)]
+    assert ids == [f"msg_{i:06d}" for i in range(TimelineModel.MAX_ROWS - 50)]
+    assert not model.index(model.rowCount(), 0).isValid() and model.rowCount(model.index(0, 0)) == 0
+    assert not model.detached
+
+
 async def test_window_never_exceeds_max_rows_and_detaches() -> None:
     kernel = FakeKernel()
     kernel.add_messages("s", conversation(2000))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent
 
@@ -12,6 +13,7 @@ from foya_desktop.core.messages import MessageStatus
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
+from foya_desktop.ui.timeline.rows import Row
 from foya_desktop.ui.timeline.view import TimelineView
 from tests.ui.fakes import FakeKernel
 from tests.ui.helpers import conversation, reply, settle, thinking, tool_call, tool_result, user, wait_until
@@ -154,6 +156,40 @@ async def test_follows_streaming_at_the_bottom_but_not_when_scrolled_up() -> Non
     view.jump_to_latest()
     await settle()
     assert view.following and bar.value() == bar.maximum()
+
+
+async def test_a_burst_of_streamed_text_is_measured_once_per_repaint_slot_and_all_shown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: the bridge flushes up to 60 times a second; the view measures and repaints the
+    streaming row at most every ``STREAM_REPAINT_MS``, showing everything that arrived."""
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(20))
+    view, model = await _view(kernel)
+    delegate = view.timeline_delegate
+    measured: list[str] = []
+    real = delegate._measure
+
+    def counting(row: Row, width: int, header: bool) -> int:
+        measured.append(row.key)
+        return real(row, width, header)
+
+    monkeypatch.setattr(delegate, "_measure", counting)
+    model.start_stream(StreamStarted("s", "st", "omni", "t"))
+    await settle()
+    await wait_until(lambda: not view._stream_timer.isActive(), what="the slot passed")
+    stream = model.row_at(model.rowCount() - 1)
+    before = measured.count(stream.key)
+    model.append_delta("s", "st", "text", "First words. ")  # a slot is free: shown at once
+    assert measured.count(stream.key) == before + 1
+    for i in range(10):  # a burst inside one slot: nothing measured yet
+        model.append_delta("s", "st", "text", f"word{i} ")
+    assert measured.count(stream.key) == before + 1 and view._stream_timer.isActive()
+    model.start_stream(StreamStarted("s", "st2", "omni", "t"))  # rows move meanwhile
+    await wait_until(lambda: not view._stream_timer.isActive(), what="the slot passed")
+    assert measured.count(stream.key) == before + 2  # once for the whole burst
+    row = model.stream_position("st")
+    assert row is not None and model.row_at(row).plain_text().endswith("word9 ")
+    assert delegate.is_measured(model.index(row, 0))  # at the height of all the text
 
 
 async def test_clicking_the_folded_reasoning_line_unfolds_it() -> None:

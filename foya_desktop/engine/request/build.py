@@ -38,10 +38,12 @@ async def build_request(svc: Services, session: Session, vp: VP, roster: list[VP
     policy = await load_policy(svc.store)
     conn = await svc.providers.connection_for(session)
     limit = policy.threshold * conn.context_window
-    if await _surely_too_long(svc, session.id, turn_id, limit) and \
-            await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
+    tried = await _surely_too_long(svc, session.id, turn_id, limit)
+    if tried and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
         return await compose(svc, session, vp, roster, turn_id, model, policy)
     request = await compose(svc, session, vp, roster, turn_id, model, policy)
+    if tried:  # compaction failed or found nothing to compact: the request goes as it is
+        return request
     tokens = await asyncio.to_thread(estimate_tokens, request)  # proportional to the history
     if tokens > limit and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
         request = await compose(svc, session, vp, roster, turn_id, model, policy)

@@ -104,11 +104,14 @@ class TimelineDelegate(QStyledItemDelegate):
 
     def _key(self, index: AnyIndex) -> tuple[Row, SizeKey] | None:
         model = index.model()
-        if not isinstance(model, TimelineModel) or not 0 <= index.row() < model.rowCount():
+        if not isinstance(model, TimelineModel):
             return None
         # NOTE: straight to the model, not ``index.data``: a layout asks every row of the window.
-        row = model.row_at(index.row())
-        return row, (row.key, row.revision, self.width(), model.starts_block(index.row()))
+        i = index.row()
+        row = model.row_or_none(i)
+        if row is None:
+            return None
+        return row, (row.key, row.revision, self.width(), model.starts_block(i))
 
     def _remember(self, row: Row, key: SizeKey) -> int:
         height = self._measure(row, key[2], key[3])

@@ -15,6 +15,7 @@ most of its 70–90 ms (issue 14), for rows nobody looked at.
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -215,10 +216,27 @@ class CodeBlock:
     code: str
 
 
+_BLOCKS: weakref.WeakKeyDictionary[QTextDocument, tuple[tuple[float, int], list[CodeBlock]]] = \
+    weakref.WeakKeyDictionary()
+"""``code_blocks_in`` per document, for the width and revision it was found at: painting asks
+for every visible reply on every repaint, and walking the blocks again cost a few ms a frame
+while scrolling (issue 14)."""
+
+
 def code_blocks_in(doc: QTextDocument) -> list[CodeBlock]:
     """Every fenced code block of a laid-out document (copy buttons, tests)."""
     if not doc.property(CODE_PROPERTY):
         return []
+    key = (doc.textWidth(), doc.revision())
+    cached = _BLOCKS.get(doc)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    blocks = _find_code_blocks(doc)
+    _BLOCKS[doc] = (key, blocks)
+    return blocks
+
+
+def _find_code_blocks(doc: QTextDocument) -> list[CodeBlock]:
     layout = doc.documentLayout()
     out = []
     for run in _code_runs(doc):

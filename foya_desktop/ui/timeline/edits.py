@@ -8,7 +8,7 @@ row just below the change.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Signal
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, Signal
 from PySide6.QtGui import QFont
 
 from foya_desktop.core.events import StreamStarted
@@ -17,7 +17,7 @@ from foya_desktop.ui.timeline.incremental import StreamingDocument
 from foya_desktop.ui.timeline.rows import MessageRow, Row, StreamRow, new_revision
 
 
-class RowEditsMixin(QAbstractItemModel):
+class RowEditsMixin(QAbstractListModel):
     """The rows list plus indexes by message id and tool call id.
 
     Signals:

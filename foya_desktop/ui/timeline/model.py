@@ -7,9 +7,10 @@ If paging up pushes the window past that, the newest rows are dropped and the
 model is *detached*: live messages are not appended (that would leave a hole)
 until the view reloads the tail.
 
-Rows are flat, but this is a ``QAbstractItemModel`` for a ``QTreeView``,
-because a tree view re-lays out only the changed row on ``dataChanged`` while
-a list view re-lays out all of them (DESIGN §4). Row mutation helpers live
+Rows are flat: a ``QAbstractListModel`` (its ``index``/``parent`` are C++, not
+thousands of Python calls per layout pass) shown in a ``QTreeView``, because a
+tree view re-lays out only the changed row on ``dataChanged`` while a list view
+re-lays out all of them (DESIGN §4). Row mutation helpers live
 in ``RowEditsMixin`` (timeline/edits.py) and compaction markers in
 ``CheckpointRowsMixin`` (timeline/checkpoints.py) to keep this file about paging.
 """
@@ -51,7 +52,9 @@ class TimelineModel(CheckpointRowsMixin):
 
     INITIAL_PAGE = 100
     PAGE = 150
-    MAX_ROWS = 1000
+    MAX_ROWS = 600
+    """A layout pass asks every row for its height (Python calls from C++): at 1,000 rows the
+    pass after paging in took 40–100 ms on this 2-core machine (issue 14)."""
 
     loading_changed = Signal(bool)
     detached_changed = Signal(bool)
@@ -237,31 +240,12 @@ class TimelineModel(CheckpointRowsMixin):
 
     # ---- Qt model interface ---------------------------------------------------------------
 
-    def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """Flat: only top-level rows exist."""
-        if parent.isValid() or column != 0 or not 0 <= row < len(self._rows):
-            return QModelIndex()
-        return self.createIndex(row, 0)
-
-    def parent(self, index: AnyIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        """No row has a parent."""
-        return QModelIndex()
+    # NOTE: no ``flags`` override either: the view selects nothing (``NoSelection``), and every
+    # Python override here is called from C++ for each row of each layout pass.
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         """Rows in the window (children: none)."""
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        """One column: the delegate paints the whole row."""
-        return 1
-
-    def hasChildren(self, parent: AnyIndex = QModelIndex()) -> bool:  # noqa: B008
-        """Only the root has children; no expand arrows."""
-        return not parent.isValid() and bool(self._rows)
-
-    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
-        """Rows are enabled but not selectable: the delegate draws no selection."""
-        return Qt.ItemFlag.ItemIsEnabled if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """The row object, header flag, or plain text for copying and accessibility."""
@@ -286,6 +270,19 @@ class TimelineModel(CheckpointRowsMixin):
     def row_at(self, i: int) -> Row:
         """The row object at position ``i`` (tests, benchmarks)."""
         return self._rows[i]
+
+    def row_or_none(self, i: int) -> Row | None:
+        """The row at ``i`` if there is one (the delegate's height lookup: one call, no bounds
+        check through ``rowCount``)."""
+        return self._rows[i] if 0 <= i < len(self._rows) else None
+
+    def stream_position(self, message_id: str) -> int | None:
+        """Where the open stream of ``message_id`` is in the window (streams sit at the tail)."""
+        for i in range(len(self._rows) - 1, -1, -1):
+            row = self._rows[i]
+            if isinstance(row, StreamRow) and row.message_id == message_id:
+                return i
+        return None
 
     def find_stream_row(self, message_id: str) -> StreamRow | None:
         """The row of an open stream, if it is in the window."""
