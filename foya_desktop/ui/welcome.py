@@ -13,7 +13,16 @@ its settings.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from foya_desktop.ui import theme
 from foya_desktop.ui.icons import app_pixmap, icon
@@ -118,7 +127,21 @@ class WelcomePage(QWidget):
         self._grid.addWidget(widget, 4, 0, 1, 2)
 
     def _layout(self, logo: QLabel, title: QLabel, lead: QLabel) -> None:
-        layout = QVBoxLayout(self)
+        # the page scrolls in a short window instead of making the window taller than it was left
+        content = QWidget()
+        scroll = QScrollArea()
+        scroll.setObjectName("welcomeScroll")
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setStyleSheet("#welcomeScroll { background: transparent; }")
+        scroll.viewport().setAutoFillBackground(False)
+        content.setAutoFillBackground(False)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(4 * theme.SPACE, 4 * theme.SPACE, 4 * theme.SPACE, 4 * theme.SPACE)
         layout.addStretch(2)
         layout.addWidget(logo)
