@@ -206,6 +206,7 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
         await done
     finally:
         window = host.window
+        window.runner.close()
         window.bridge.close()
         await window.tray_agent.close()
         await kernel.close()

@@ -38,6 +38,7 @@ class TaskRunner(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
 
     def spawn(self, coro: Coroutine[Any, Any, Any], what: str = "") -> asyncio.Task[Any] | None:
         """Run ``coro`` in the background; ``what`` names it in error reports.
@@ -46,6 +47,10 @@ class TaskRunner(QObject):
         down), there is nothing to run it on: it is dropped (``None``) instead of failing with
         "no running event loop" in the status bar.
         """
+        if self._closed:
+            log.debug("window closing; %s not started", what or coro)
+            coro.close()
+            return None
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -56,6 +61,17 @@ class TaskRunner(QObject):
         self._tasks.add(task)
         task.add_done_callback(lambda t: self._finished(t, what))
         return task
+
+    def close(self) -> None:
+        """Start nothing new: the window is going away and its kernel may be closing.
+
+        NOTE: closing a window still delivers events (a deactivation, a timer) whose slots
+        spawn work — re-checking project folders when a window activates. Started after the
+        last :meth:`drain`, such a task outlived the window and met a closed store; and one
+        started while the loop was being stopped never got its first step, so the loop's
+        final cancel-and-wait (pytest-asyncio's runner) waited for it forever.
+        """
+        self._closed = True
 
     @property
     def pending(self) -> int:

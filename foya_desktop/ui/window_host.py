@@ -83,6 +83,7 @@ class WindowHost(QObject):
         await new.runner.drain()
         self.window = new
         self.window_changed.emit(new)
+        old.runner.close()
         old.bridge.close()
         await old.tray_agent.close()
         old.hide()

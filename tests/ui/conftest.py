@@ -204,6 +204,7 @@ class _window:
             if isinstance(widget, QDialog) and widget.isVisible():
                 widget.reject()
         await asyncio.wait_for(self.window.runner.drain(), 30)
+        self.window.runner.close()  # closing delivers events whose slots would start more work
         self.bridge.close()
         self.window.quit_controller.quitting = True  # closing in tests is not quitting the app
         self.window.close()
