@@ -126,3 +126,19 @@ async def test_a_narrow_window_puts_the_pickers_on_their_own_line(real_window: M
     assert frame is not None
     for widget in (composer.send_button, real_window.pane.status.effort):
         assert widget.geometry().right() <= frame.width(), "cut off at the right edge"
+
+
+async def test_the_service_picker_is_as_wide_as_the_service_it_shows(real_window: MainWindow,
+                                                                      real_kernel: Kernel, shots: Path) -> None:
+    """A short service name leaves no gap after it: "Choose a service" sizes the picker only while
+    no service is set (it is the placeholder then)."""
+    await open_session(real_window, real_kernel)
+    status = real_window.pane.status
+    await settle(3)
+    picker = status.connection
+    assert picker.currentText() == "fake"
+    words = picker.fontMetrics()
+    assert picker.placeholderText() == ""
+    assert picker.width() < words.horizontalAdvance("Choose a service"), picker.width()
+    assert picker.width() >= words.horizontalAdvance("fake"), "the name itself is not cut"
+    real_window.grab().save(str(shots / "composer_short_service.png"))

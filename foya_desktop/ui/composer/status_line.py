@@ -15,7 +15,7 @@ that keeps a VP to reading and discussing.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -265,6 +265,15 @@ class StatusLine(QWidget):
             # an empty setting runs on the first configured service: show that one, not "Choose"
             used = effective_connection(session.connection, list(self._connections.values()))
             self.connection.setCurrentIndex(self.connection.findText(used.name) if used else -1)
+            # only an unset picker says "Choose a service": kept, the placeholder would size the
+            # picker for itself and leave a gap after a short service name
+            placeholder = "" if used else self.tr("Choose a service")
+            if placeholder != self.connection.placeholderText():
+                self.connection.setPlaceholderText(placeholder)
+                # NOTE: QComboBox keeps the size hints it measured with the old placeholder; only
+                # a style change forgets both (qcombobox.cpp changeEvent)
+                QCoreApplication.sendEvent(self.connection, QEvent(QEvent.Type.StyleChange))
+                self.connection.updateGeometry()
             self._fill_models(session.model)
             self.approval.setCurrentIndex(max(0, self.approval.findData(str(session.approval_mode))))
             self.effort.setCurrentIndex(max(0, self.effort.findData(session.reasoning_effort)))
