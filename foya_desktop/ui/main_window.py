@@ -339,6 +339,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self._title_for(session) if session else self.tr("Foya"))
         await self.pane.show_session(session)
         if session is not None:
+            self.pane.status.vp_panel.set_waiting(self._waiting_speakers(session.id))
             self.session_shown.emit(session.id)
             if session.project_id and session.project_id not in self._mcp_offered:
                 self._mcp_offered.add(session.project_id)
@@ -447,9 +448,16 @@ class MainWindow(QMainWindow):
         # NOTE: an answered question (or resolved approval) is still listed as pending while
         # its event is delivered; leave it out, or the badge outlives the answer.
         done = _settled_id(event)
-        waiting = [a for a in self.kernel.asks.pending_approvals(sid) if a.request_id != done] + [
-            q for q in self.kernel.asks.pending_questions(sid) if q.question_id != done]
+        waiting = self._waiting_speakers(sid, done)
         self.tree_model.set_waiting(sid, bool(waiting))
+        if self.pane.session is not None and self.pane.session.id == sid:
+            self.pane.status.vp_panel.set_waiting(waiting)
+
+    def _waiting_speakers(self, session_id: str, settled: str | None = None) -> set[str]:
+        """The VPs whose approval or question waits for the person in ``session_id``."""
+        asks = self.kernel.asks
+        return {a.speaker for a in asks.pending_approvals(session_id) if a.request_id != settled} | {
+            q.speaker for q in asks.pending_questions(session_id) if q.question_id != settled}
 
     def _on_notice(self, notice: Notice) -> None:
         mark = {"error": "✗ ", "warning": "⚠ "}.get(notice.level, "")

@@ -155,3 +155,36 @@ async def test_a_session_on_the_default_service_shows_the_service_it_runs_on(
     await real_kernel.turns.send(session.id, "which one?")
     await wait_until(lambda: bool(fake_provider.requests), timeout=10, what="a request")
     assert fake_provider.requests[0].body["model"] == "fake-model", "the engine uses the one the window shows"
+
+
+async def test_a_vp_waiting_for_an_approval_says_so_not_running(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
+        shots: Path) -> None:
+    """While the VP's approval card is open its status says "Waiting for you", not "Running" (it does
+    not work until the person answers); after the answer it runs again. Leaving the session and
+    coming back keeps the word (the state is the engine's pending requests, not the card)."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    fake_provider.script(
+        Reply(tool_calls=[ToolCallSpec("write_file", {"path": "a.txt", "content": "x"})]),
+        Reply(text="Written and done. " * 20, chunk_size=4, delay_per_chunk=0.05))
+    sid = await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.ASK)
+    pane = real_window.pane
+    panel = pane.status.vp_panel
+    pane.composer.input.setPlainText("write it")
+    pane.composer.send_button.click()
+    await wait_until(lambda: pane.attention.card is not None, timeout=15, what="the approval card")
+    await wait_until(lambda: "omni" in panel.blocks and panel.blocks["omni"].state_label.text() == "Waiting for you",
+                     timeout=10, what="the VP waiting for the person")
+    real_window.grab().save(str(shots / "status_waiting_for_you.png"))
+    other = await real_kernel.sessions.create_session(title="Elsewhere")
+    await show(real_window, other.id)
+    await show(real_window, sid)
+    await wait_until(lambda: "omni" in panel.blocks and panel.blocks["omni"].state_label.text() == "Waiting for you",
+                     timeout=10, what="still waiting after coming back")
+    card = pane.attention.card
+    assert card is not None
+    card.buttons["once"].click()
+    await wait_until(lambda: panel.blocks.get("omni") is None
+                     or panel.blocks["omni"].state_label.text() == "Running", timeout=10, what="running again")
+    assert (project / "a.txt").read_text() == "x"

@@ -63,6 +63,9 @@ class VPStatusBlock(QWidget):
         self.stop_button.clicked.connect(self.stop_requested)
         self._figures = RunFigures()
         self.running = False
+        self.waiting = False
+        """An approval or a question of this VP waits for the person (it runs, but it does not work)."""
+        self._state = ""
         self._layout()
 
     def _layout(self) -> None:
@@ -88,8 +91,9 @@ class VPStatusBlock(QWidget):
         state = _state_text(status.state)
         if status.error:
             state += " — " + coded_text(status.error_code, status.error_params, status.error)
-        self.state_label.setText(state)
+        self._state = state
         self.running = running
+        self._show_state()
         # the headline counters are the event's own (the engine fills them from the same figures)
         failures = status.tool_failures
         failed = self.tr("%n failed", "", failures)
@@ -104,6 +108,16 @@ class VPStatusBlock(QWidget):
             f"{_escape(figures)} · {failed} · <a href='details'>{_escape(details)}</a>")
         self.tools_label.setText(_tools_table(f))
         self.details_label.setText(_details(f))
+
+    def set_waiting(self, waiting: bool) -> None:
+        """Say "Waiting for you" instead of "Running" while the VP's approval or question is open."""
+        self.waiting = waiting
+        self._show_state()
+
+    def _show_state(self) -> None:
+        waiting = self.running and self.waiting
+        self.state_label.setText(self.tr("Waiting for you") if waiting else self._state)
+        self.state_label.setStyleSheet(f"color: {theme.warning_color().name()}" if waiting else "")
 
     def _toggle(self, which: str) -> None:
         label = self.tools_label if which == "failed" else self.details_label
@@ -123,6 +137,7 @@ class VPStatusPanel(QWidget):
         super().__init__(parent)
         self._speakers = speakers
         self.blocks: dict[str, VPStatusBlock] = {}
+        self._waiting: set[str] = set()
         self._box = QVBoxLayout(self)
         self._box.setContentsMargins(12, 2, 12, 2)
         self._box.setSpacing(2)
@@ -138,11 +153,18 @@ class VPStatusPanel(QWidget):
             block.stop_requested.connect(lambda: self.stop_requested.emit(speaker))
             self.blocks[status.speaker] = block
             self._box.addWidget(block)
+        block.waiting = status.speaker in self._waiting
         block.show_status(status)
         several = sum(b.running for b in self.blocks.values()) > 1
         for each in self.blocks.values():
             each.stop_button.setVisible(each.running and several)
         self.show()
+
+    def set_waiting(self, speakers: set[str]) -> None:
+        """The VPs of the session on screen whose approval or question waits for the person."""
+        self._waiting = set(speakers)
+        for speaker, block in self.blocks.items():
+            block.set_waiting(speaker in self._waiting)
 
     def clear(self) -> None:
         """The turn ended or the session changed: live figures are not kept."""

@@ -4455,6 +4455,10 @@ Ctrl+N starts one.</source>
         <translation>运行详情</translation>
     </message>
     <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
         <source>tokens: not provided by the service</source>
         <translation>token 用量：服务未提供</translation>
     </message>
