@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent
-from PySide6.QtWidgets import QFrame, QLineEdit, QMenu, QSizePolicy, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLayout, QLineEdit, QMenu, QSizePolicy, QWidget
 
 _EDIT_PADDING = 2 * 8 + 4
 """What a themed line edit takes around its text: the style sheet's padding and the frame."""
@@ -79,3 +79,18 @@ class ElidedLabel(QFrame):
         menu = QMenu(self)
         menu.addAction(self.tr("Copy"), lambda: QGuiApplication.clipboard().setText(self._text))
         menu.exec(event.globalPos())
+
+
+def stack_when_narrow(row: QBoxLayout, first: QLayout, second: QLayout, width: int) -> bool:
+    """Lay ``first`` and ``second`` side by side in ``row`` when ``width`` holds both, else one above
+    the other (nothing clipped, nothing pushed off); True when the direction changed (the owner
+    then calls ``updateGeometry``). The status row and the composer's pickers row both do this."""
+    margins = row.contentsMargins()
+    side_by_side = (first.minimumSize().width() + second.minimumSize().width() + row.spacing()
+                    + margins.left() + margins.right())
+    wide = width >= side_by_side
+    direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+    if direction == row.direction():
+        return False
+    row.setDirection(direction)
+    return True

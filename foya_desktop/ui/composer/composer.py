@@ -47,6 +47,7 @@ from foya_desktop.ui.composer.attachments import (
 )
 from foya_desktop.ui.composer.chips import AttachmentChips
 from foya_desktop.ui.composer.input import ComposerInput
+from foya_desktop.ui.fit import stack_when_narrow
 from foya_desktop.ui.icons import icon
 from foya_desktop.ui.timeline.summaries import first_line
 
@@ -182,12 +183,7 @@ class Composer(QWidget):
         self._fit_row(self._row.geometry().width() or event.size().width() - 48)
 
     def _fit_row(self, width: int) -> None:
-        side_by_side = (self._tools_row.minimumSize().width() + self._send_row.minimumSize().width()
-                        + self._row.spacing())
-        direction = (QBoxLayout.Direction.LeftToRight if width >= side_by_side
-                     else QBoxLayout.Direction.TopToBottom)
-        if direction != self._row.direction():
-            self._row.setDirection(direction)
+        if stack_when_narrow(self._row, self._tools_row, self._send_row, width):
             self.updateGeometry()
 
     def stacked(self) -> bool:

@@ -34,6 +34,7 @@ from foya_desktop.core.events import VPStatus
 from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session, effective_connection
 from foya_desktop.ui import theme
 from foya_desktop.ui.composer.vp_status import VPStatusPanel
+from foya_desktop.ui.fit import stack_when_narrow
 from foya_desktop.ui.icons import icon
 from foya_desktop.ui.speakers import SpeakerDirectory
 
@@ -209,13 +210,7 @@ class StatusLine(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Stack the two rows when they do not fit side by side (nothing clipped, nothing pushed off)."""
         super().resizeEvent(event)
-        margins = self._row.contentsMargins()
-        side_by_side = (self._state_row.minimumSize().width() + self._settings_row.minimumSize().width()
-                        + self._row.spacing() + margins.left() + margins.right())
-        direction = (QBoxLayout.Direction.LeftToRight if event.size().width() >= side_by_side
-                     else QBoxLayout.Direction.TopToBottom)
-        if direction != self._row.direction():
-            self._row.setDirection(direction)
+        if stack_when_narrow(self._row, self._state_row, self._settings_row, event.size().width()):
             self.updateGeometry()
 
     def stacked(self) -> bool:
