@@ -9,7 +9,8 @@ result reaches the awaiting coroutine with one ``call_soon_threadsafe``.
 
 The executor's semantics the store relied on are kept: jobs run one at a time in submission
 order on one named thread (SQLite connections are per thread); a job whose awaiting caller was
-cancelled before it started is skipped; ``shutdown`` runs what is queued, then stops.
+cancelled before it started is skipped; ``shutdown`` runs what is queued, then stops; a call after
+``shutdown`` raises ``RuntimeError`` at once (queued, it would wait forever for a thread that is gone).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Lane:
 
     def __init__(self, name: str) -> None:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._closed = False
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
 
@@ -49,6 +51,11 @@ class Lane:
                 deliver(result, None)
             del job, call, skipped, deliver
 
+    def _put(self, job: _Job) -> None:
+        if self._closed:
+            raise RuntimeError("cannot run a store call after the store was closed")
+        self._jobs.put(job)
+
     def submit(self, call: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Queue ``call``; a ``concurrent.futures.Future`` for blocking callers (start-up, CLI)."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
@@ -58,7 +65,7 @@ class Lane:
                 future.set_exception(error)
             else:
                 future.set_result(result)
-        self._jobs.put((call, lambda: not future.set_running_or_notify_cancel(), deliver))
+        self._put((call, lambda: not future.set_running_or_notify_cancel(), deliver))
         return future
 
     async def run(self, call: Callable[[], T]) -> T:
@@ -77,11 +84,12 @@ class Lane:
         def deliver(result: Any, error: BaseException | None) -> None:
             with contextlib.suppress(RuntimeError):  # the loop closed while the job ran: nobody waits
                 loop.call_soon_threadsafe(settle, result, error)
-        self._jobs.put((call, future.cancelled, deliver))
+        self._put((call, future.cancelled, deliver))
         return await future
 
     def shutdown(self, wait: bool = True) -> None:
         """Stop after the queued jobs; ``wait`` joins the thread."""
+        self._closed = True
         self._jobs.put(None)
         if wait and self._thread is not threading.current_thread():
             self._thread.join()

@@ -67,3 +67,14 @@ def test_shutdown_runs_the_queued_jobs_then_stops() -> None:
     gate.set()
     lane.shutdown(wait=True)
     assert done == [0, 1, 2, 3, 4] and all(f.done() for f in futures)
+
+
+async def test_a_call_after_shutdown_fails_at_once_instead_of_waiting_forever() -> None:
+    """As the executor did ("cannot schedule new futures after shutdown"): a late store call — a window
+    task meeting a closed store at quit — gets an error, never a future nobody will ever settle."""
+    lane = Lane("foya-test-lane")
+    lane.shutdown(wait=True)
+    with pytest.raises(RuntimeError, match="closed"):
+        await asyncio.wait_for(lane.run(lambda: 1), 5)
+    with pytest.raises(RuntimeError, match="closed"):
+        lane.submit(lambda: 1)
