@@ -263,3 +263,37 @@ async def test_scrolling_repaints_only_the_strip_scrolled_in_and_shows_the_same_
     fmt = QImage.Format.Format_RGB32
     assert on_screen.convertToFormat(fmt) == fresh.convertToFormat(fmt)
     _assert_rows_tile(view, model)
+
+
+async def test_rows_shown_before_are_not_measured_again_when_the_window_is_reloaded() -> None:
+    """Issue 14 (paging, jumps): reloading the window (a jump, the session shown again) builds new
+    row objects; rows the person saw before were all measured for real in the one layout pass
+    that inserted the page. Far from the viewport they now keep their last real height as an
+    estimate, and are measured when they come near it, at the same height."""
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(TimelineModel.INITIAL_PAGE))
+    view, model = await _view(kernel)
+    view.scrollToTop()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the top measured")
+    await settle()
+    delegate = view.timeline_delegate
+    heights = [view.row_rect(i).height() for i in range(5)]
+    assert not delegate.is_estimated_row(0)
+    view.scrollToBottom()
+    await settle()
+
+    async def loader(before: int | None, limit: int):  # type: ignore[no-untyped-def]
+        return await kernel.history.history_page("s", before_seq=before, limit=limit)
+
+    await model.load("s", loader)
+    await settle()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the bottom measured")
+    assert view.following
+    assert delegate.is_estimated_row(0)  # seen before, far from the viewport: not measured again
+    assert [view.row_rect(i).height() for i in range(5)] == heights  # its last real height
+    view.scrollToTop()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the top measured")
+    await settle()
+    assert not delegate.is_estimated_row(0)
+    assert [view.row_rect(i).height() for i in range(5)] == heights
+    _assert_rows_tile(view, model)

@@ -140,12 +140,14 @@ class TimelineView(QTreeView):
         old = self.model()
         if isinstance(old, TimelineModel):
             old.rows_shifting.disconnect(self._on_rows_shifting)
+            old.page_arriving.disconnect(self.timeline_delegate.estimate_rows)
             old.stream_grew.disconnect(self._on_stream_grew)
             old.detached_changed.disconnect(self._update_jump)
             old.modelReset.disconnect(self._on_reset)
         super().setModel(model)
         if model is not None:
             model.rows_shifting.connect(self._on_rows_shifting)
+            model.page_arriving.connect(self.timeline_delegate.estimate_rows)
             model.stream_grew.connect(self._on_stream_grew)
             model.detached_changed.connect(self._update_jump)
             model.modelReset.connect(self._on_reset)
