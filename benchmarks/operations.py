@@ -6,7 +6,8 @@ A command, not a test::
 
 Each round builds one session of each size (the store's batch import), then times the kernel's
 ``branch`` after the last reply, ``fork`` of the whole session, ``merge`` of the session with a
-branch of it that has one turn of its own, and ``delete_session`` of the source. Sizes alternate within each round and the medians are compared. While each operation
+branch of it that has one turn of its own, and ``delete_session`` of the source. Sizes
+alternate within each round and the medians are compared. While each operation
 runs, a ticker on the event loop records how late its 1 ms sleeps wake (the GUI thread's loop
 lag); the same ticker over an idle loop in the same run is printed beside it, since a loaded
 machine delays even an idle loop.
