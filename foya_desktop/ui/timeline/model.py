@@ -85,6 +85,7 @@ class TimelineModel(CheckpointRowsMixin):
         """The session's newest message seq as last seen (the session scroll bar's bottom)."""
         self._generation = 0
         self._loading = False
+        self._page_pending = False
         self.has_older = False
         self.detached = False
 
@@ -165,7 +166,7 @@ class TimelineModel(CheckpointRowsMixin):
         row. Within the window nothing loads; elsewhere the window is reloaded around it
         (detached, like a search hit), or to the newest messages when ``seq`` is among them."""
         window, loader = self.window_seqs(), self._loader
-        if window is None or loader is None or self._loading:
+        if window is None or loader is None or self.loading:
             return None
         oldest = self.oldest_seq if self.oldest_seq is not None else window[0]
         seq = max(seq, oldest)
@@ -190,7 +191,7 @@ class TimelineModel(CheckpointRowsMixin):
 
     async def fetch_older(self) -> int:
         """Page one batch of older messages in at the top; returns how many rows were added."""
-        if self._loading or not self.has_older or self._loader is None or not self._rows:
+        if self.loading or not self.has_older or self._loader is None or not self._rows:
             return 0
         generation = self._generation
         oldest = next((r.seq for r in self._rows if isinstance(r, MessageRow)), None)
@@ -203,7 +204,11 @@ class TimelineModel(CheckpointRowsMixin):
         rows = self._rows_from([m for m in messages if m.id not in self._ids])
         if rows:
             self.page_arriving.emit(rows, self.block_starts(rows))
-            await asyncio.sleep(PAGE_GAP_S)  # the insert (a layout of every row) gets a frame of its own
+            self._page_pending = True  # still this page's request: no second one for it
+            try:
+                await asyncio.sleep(PAGE_GAP_S)  # the insert (a layout of every row): a frame of its own
+            finally:
+                self._page_pending = False
             if generation != self._generation:
                 return 0
             rows = [r for r in rows if r.key not in self._ids]  # a live event may have shown one
@@ -217,8 +222,8 @@ class TimelineModel(CheckpointRowsMixin):
 
     @property
     def loading(self) -> bool:
-        """A page request is in flight."""
-        return self._loading
+        """A page request is in flight (or its rows are about to be inserted)."""
+        return self._loading or self._page_pending
 
     async def _fetch(self, loader: PageLoader, before: int | None, limit: int) -> list[Message]:
         self._loading = True
