@@ -186,13 +186,33 @@ def view_of(session_id: str) -> View:
 
 def inherit(session_id: str, base_id: str, through_seq: int, unavailable: set[str]) -> None:
     """Make a just-created session begin with ``base_id``'s history up to ``through_seq``
-    (inside the creating transaction; its own seqs continue after it)."""
+    (inside the creating transaction; its own seqs continue after it). It references the base's
+    blobs, so they outlive the base."""
     base = SessionRow.get_by_id(base_id)
+    database_proxy.execute_sql('INSERT OR IGNORE INTO "artifact_ref_row" ("session_id", "artifact_id") '
+                               'SELECT ?, "artifact_id" FROM "artifact_ref_row" WHERE "session_id" = ?',
+                               (session_id, base_id))
     marked = sorted(unavailable | set(json.loads(base.unavailable or "[]")))
     (SessionRow.update(base_session_id=base_id, base_seq=through_seq, inherited_seq=through_seq,
                        head_seq=pw.fn.MAX(SessionRow.head_seq, through_seq), unavailable=json.dumps(marked))
      .where(SessionRow.id == session_id).execute())
     append_event(session_id, "history_inherited", {"base_session_id": base_id, "through_seq": through_seq})
+
+
+def shared_prefix(a_id: str, b_id: str) -> int:
+    """The seq up to which two sessions' histories are the same stored rows (0: none), e.g. a
+    source and its branch up to where the branch's own messages begin."""
+    through = 0
+    for sa, sb in zip(reversed(view_of(a_id).segments), reversed(view_of(b_id).segments), strict=False):
+        if sa.session_id != sb.session_id or sa.after != sb.after:
+            break
+        ends = [t for t in (sa.through, sb.through) if t is not None]
+        if not ends:
+            break  # one and the same session
+        through = min(ends)
+        if sa.through != sb.through:
+            break
+    return through
 
 
 def hand_over(session_id: str, from_seq: int | None) -> None:
