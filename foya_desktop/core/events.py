@@ -310,7 +310,8 @@ class SessionBranched(Event):
     source_id: str
     after_message_id: str
     copied: int
-    """How many messages were copied into the branch."""
+    """How many messages were written for the branch (the finished turns it inherits are shared with
+    the source, not copied: ``store.history_view``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -158,6 +158,16 @@ def part_from_json(data: dict[str, Any]) -> Part:
     raise ValueError(f"unknown message part kind: {kind!r}")
 
 
+def attachments_in_order(message: Message) -> list[str]:
+    """The message's image hashes in order, then its tool result's (the order
+    ``unavailable_attachments`` lists them in)."""
+    shas = [p.artifact for p in message.parts if isinstance(p, ImagePart)]
+    result = message.tool_result
+    if result is not None:
+        shas += [i.artifact for i in result.images]
+    return shas
+
+
 def artifacts_of(message: Message) -> set[str]:
     """Every artifact hash a message references (images and tool-result images)."""
     found: set[str] = set()

@@ -4,37 +4,30 @@ Decoding a message row is Python work that holds the GIL (about 30–50 µs a ro
 50,000-message history in one call kept the reader thread on the GIL for seconds, and the
 event loop (the GUI thread in the window) waited for it at every wake-up (issue 14: the first
 message into a long session froze the window). The request compiler therefore reads in
-chunks (``valid_messages_after``) and first asks SQLite — which releases the GIL while it
+chunks (``history.valid_messages`` with a limit) and first asks SQLite — which releases the GIL while it
 works — how much text there is at least (``text_chars_between``), to know without decoding
 anything when the history certainly needs compacting.
 """
 
+
+
 from __future__ import annotations
 
-from foya_desktop.core.messages import Message
-from foya_desktop.store.codec import message_from_row
-from foya_desktop.store.history import VALID
-from foya_desktop.store.schema import MessageRow, database_proxy
+from foya_desktop.store.history_view import view_of
+from foya_desktop.store.schema import database_proxy
 
 _TEXT_CHARS_SQL = (
     'SELECT COALESCE(SUM(LENGTH(json_extract(j.value, \'$.text\'))), 0) '
     'FROM "message_row" AS m, json_each(m.parts) AS j '
-    "WHERE m.session_id = ? AND m.valid = 1 AND m.seq > ? AND m.seq < ? "
+    "WHERE {view} AND m.valid = 1 AND m.seq > ? AND m.seq < ? "
     "AND m.role IN ('user', 'assistant') AND json_extract(j.value, '$.kind') = 'text'")
-
-
-def valid_messages_after(session_id: str, after_seq: int, limit: int) -> list[Message]:
-    """At most ``limit`` valid messages after ``after_seq``, oldest first (one chunk)."""
-    rows = (MessageRow.select()
-            .where((MessageRow.session == session_id) & VALID & (MessageRow.seq > after_seq))
-            .order_by(MessageRow.seq).limit(limit))
-    return [message_from_row(r) for r in rows]
 
 
 def text_chars_between(session_id: str, after_seq: int, before_seq: int) -> int:
     """Characters of text parts of the valid user and assistant messages with
     ``after_seq < seq < before_seq``: a lower bound of what a compiled request of that
     history carries (every such text reaches it, verbatim or as another VP's note)."""
-    cursor = database_proxy.execute_sql(_TEXT_CHARS_SQL, (session_id, after_seq, before_seq))
+    view, args = view_of(session_id).sql()
+    cursor = database_proxy.execute_sql(_TEXT_CHARS_SQL.format(view=view), (*args, after_seq, before_seq))
     row = cursor.fetchone()
     return int(row[0]) if row else 0

@@ -1,7 +1,9 @@
 """Messages: event + projection writes and paged reads (sync; worker threads).
 
 The projection (``MessageRow``) is derived from the event log; ``replay``
-rebuilds it from events alone, which tests use to prove the two agree.
+rebuilds it from events alone, which tests use to prove the two agree. Reads go
+through the session's ``history_view.View``: a branch or fork inherits its
+source's messages instead of storing copies (copy-on-write).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from foya_desktop.store.codec import (
     message_from_row,
 )
 from foya_desktop.store.events_log import append_event_json, append_events_json, events_of
+from foya_desktop.store.history_view import hand_over, lower_base, row_in, view_of
 from foya_desktop.store.schema import ArtifactRefRow, ArtifactRow, FileChangeRow, MessageRow, database_proxy
 
 VALID = MessageRow.valid == True  # noqa: E712
@@ -100,10 +103,13 @@ def append_messages(session_id: str, messages: list[Message]) -> list[Message]:
 
 
 def update_message(message: Message) -> Message:
-    """Replace a stored message's parts/status (e.g. a tool call finished)."""
+    """Replace a stored message's parts/status (e.g. a tool call finished).
+
+    Only a session's own rows change: inherited ones belong to finished turns (``history_view``).
+    """
     row = MessageRow.get_or_none(MessageRow.id == message.id)
-    if row is None:
-        raise NotFound(f"No message {message.id}.")
+    if row is None or row.session_id != message.session_id:
+        raise NotFound(f"No message {message.id} stored in session {message.session_id}.")
     parts, meta, payload = _encoded(message)  # the parts encoded once for the event and the row
     append_event_json(message.session_id, "message_updated", payload)
     (MessageRow.update(parts=parts, status=str(message.status), meta=meta)
@@ -129,46 +135,52 @@ def get_message(message_id: str) -> Message:
     return message_from_row(row)
 
 
-def is_valid(message_id: str) -> bool:
-    """Whether the message is still in the valid history."""
-    row = MessageRow.get_or_none(MessageRow.id == message_id)
+def is_valid(session_id: str, message_id: str) -> bool:
+    """Whether the message is still in the session's valid history."""
+    row = row_in(view_of(session_id), message_id)
     return bool(row and row.valid)
 
 
 def message_count(session_id: str) -> int:
     """Number of valid messages."""
-    return int(MessageRow.select().where((MessageRow.session == session_id) & _VALID).count())
+    return view_of(session_id).count()
 
 
 def history_page(session_id: str, before_seq: int | None = None, limit: int = 200) -> list[Message]:
     """The ``limit`` valid messages just before ``before_seq`` (or the newest), oldest first."""
-    cond = (MessageRow.session == session_id) & _VALID
-    if before_seq is not None:
-        cond &= MessageRow.seq < before_seq
-    rows = list(MessageRow.select().where(cond).order_by(MessageRow.seq.desc()).limit(limit))
-    return [message_from_row(r) for r in reversed(rows)]
+    view = view_of(session_id)
+    where = MessageRow.seq < before_seq if before_seq is not None else None
+    rows = list(view.rows(where, newest_first=True, limit=limit))
+    return [view.decode(r) for r in reversed(rows)]
 
 
-def valid_messages(session_id: str, after_seq: int = 0) -> list[Message]:
-    """All valid messages after ``after_seq``, oldest first (context compilation)."""
-    rows = (MessageRow.select()
-            .where((MessageRow.session == session_id) & _VALID & (MessageRow.seq > after_seq))
-            .order_by(MessageRow.seq))
-    return [message_from_row(r) for r in rows]
+def valid_messages(session_id: str, after_seq: int = 0, limit: int | None = None) -> list[Message]:
+    """The valid messages after ``after_seq`` (at most ``limit``), oldest first (context compilation
+    reads a long history a chunk at a time: ``context_reads``)."""
+    view = view_of(session_id)
+    return [view.decode(r) for r in view.rows(MessageRow.seq > after_seq, limit=limit)]
 
 
 def invalidate_from(session_id: str, seq: int) -> int:
-    """Mark every valid message with ``seq >= seq`` invalid; returns how many."""
+    """Take every valid message with ``seq >= seq`` out of the session's history; returns how many
+    of its own rows were marked invalid. Sessions inheriting them keep them (``hand_over``)."""
+    hand_over(session_id, seq)
+    lower_base(session_id, seq)
     return int(MessageRow.update(valid=False)
                .where((MessageRow.session == session_id) & _VALID & (MessageRow.seq >= seq))
                .execute())
 
 
 def replay(session_id: str) -> list[Message]:
-    """Derive the valid history from the event log alone."""
+    """Derive the valid history from the event log alone (an inherited history from the base's
+    rows: ``history_inherited`` names how far it reaches)."""
     current: dict[str, Message] = {}
     for seq, type_, payload in events_of(session_id):
-        if type_ == "message_added":
+        if type_ == "history_inherited":
+            view = view_of(session_id)
+            rows = view.rows(MessageRow.seq <= payload["through_seq"])
+            current = {m.id: m for m in map(view.decode, rows)}
+        elif type_ == "message_added":
             current[payload["id"]] = message_from_payload(session_id, seq, payload)
         elif type_ == "message_updated" and payload["id"] in current:
             old = current[payload["id"]]

@@ -15,7 +15,7 @@ import peewee as pw
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.messages import Message
-from foya_desktop.store.codec import message_from_row
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.schema import MessageRow, PriceRow, UsageRow
 
 
@@ -34,18 +34,14 @@ class UsageEntry:
 
 def latest_turn_id(session_id: str) -> str | None:
     """The turn of the session's newest valid user message, if any."""
-    row = (MessageRow.select(MessageRow.turn_id)
-           .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.role == "user"))
-           .order_by(MessageRow.seq.desc()).first())
+    row = next(view_of(session_id).rows(MessageRow.role == "user", newest_first=True, limit=1), None)
     return str(row.turn_id) if row is not None and row.turn_id else None
 
 
 def turn_messages(session_id: str, turn_id: str) -> list[Message]:
     """The valid messages of one turn, in order."""
-    rows = (MessageRow.select()
-            .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.turn_id == turn_id))
-            .order_by(MessageRow.seq))
-    return [message_from_row(r) for r in rows]
+    view = view_of(session_id)
+    return [view.decode(r) for r in view.rows(MessageRow.turn_id == turn_id)]
 
 
 def usage_entries(session_id: str | None = None, turn_id: str | None = None) -> list[UsageEntry]:

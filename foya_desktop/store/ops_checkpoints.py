@@ -12,6 +12,7 @@ import json
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.records import Checkpoint
 from foya_desktop.store.events_log import append_event
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.schema import CheckpointRow, MessageRow, MetaRow
 
 POLICY_KEY = "compaction_policy"
@@ -72,8 +73,6 @@ def set_policy(values: dict[str, float]) -> None:
 
 def turn_start_seq(session_id: str, turn_id: str) -> int | None:
     """Seq of the user message that opened ``turn_id`` (``None`` if it is not in the valid history)."""
-    row = (MessageRow.select(MessageRow.seq)
-           .where((MessageRow.session == session_id) & MessageRow.valid & (MessageRow.role == "user")
-                  & (MessageRow.turn_id == turn_id))
-           .order_by(MessageRow.seq).first())
+    row = next(view_of(session_id).rows((MessageRow.role == "user") & (MessageRow.turn_id == turn_id),
+                                        limit=1), None)
     return int(row.seq) if row is not None else None

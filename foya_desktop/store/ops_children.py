@@ -16,6 +16,7 @@ from foya_desktop.core.ids import now_ms
 from foya_desktop.core.model import Session
 from foya_desktop.core.records import TaskRecord
 from foya_desktop.store import sessions, tasks
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.schema import MessageRow, SubagentRow, TaskRow
 
 
@@ -71,9 +72,7 @@ def finish_child(task_id: str, state: str, output: str) -> TaskRecord:
 
 def running_calls(session_id: str, tool_name: str) -> list[RunningCall]:
     """Calls of ``tool_name`` in state ``running`` in the session's newest assistant messages."""
-    rows = (MessageRow.select().where((MessageRow.session == session_id) & MessageRow.valid
-                                      & (MessageRow.role == "assistant"))
-            .order_by(MessageRow.seq.desc()).limit(50))
+    rows = view_of(session_id).rows(MessageRow.role == "assistant", newest_first=True, limit=50)
     out = []
     for r in rows:
         for p in json.loads(r.parts):
@@ -84,10 +83,7 @@ def running_calls(session_id: str, tool_name: str) -> list[RunningCall]:
 
 def last_reply(session_id: str) -> str:
     """The newest assistant text of a session (a sub-agent's answer)."""
-    rows = (MessageRow.select().where((MessageRow.session == session_id) & MessageRow.valid
-                                      & (MessageRow.role == "assistant"))
-            .order_by(MessageRow.seq.desc()).limit(20))
-    for r in rows:
+    for r in view_of(session_id).rows(MessageRow.role == "assistant", newest_first=True, limit=20):
         text = "".join(p.get("text", "") for p in json.loads(r.parts) if p.get("kind") == "text")
         if text.strip():
             return text

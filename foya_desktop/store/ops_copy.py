@@ -1,10 +1,14 @@
-"""Copying a prefix of a session's history into a new session inside SQLite (branch, fork).
+"""Giving a new session a prefix of another's history (branch, fork): inherited, plus a copied tail.
 
-Why set-based: a branch or fork of a 50,000-message session used to read every row into
-``Message`` objects, rebuild each copy and encode it again — seconds of Python on a worker
-thread, and with the GIL that is what made the GUI thread's loop lag by hundreds of
-milliseconds (issue 14). Here the rows are copied by a few ``INSERT … SELECT`` statements:
-SQLite does the work and Python's ``sqlite3`` releases the GIL while a statement runs.
+Why: a branch or fork of a 50,000-message session used to copy every message — seconds of work
+that grew with the history (issue 14: branch ≤ 2× from 500 to 50,000 messages). Now the new
+session *inherits* the source's finished turns (``history_view``: nothing is copied, at any
+size) and copies only the boundary's own turn — the part that may hold a call cut off by the
+boundary, which the copy must close. Inherited messages are shown as the copy rules say
+(``history_view.View.decode``: no provider signatures, unreadable attachments marked); older
+turns have no call without a result (a stop or a crash recovery closes every call), so they
+need no change. The tail is copied by a few ``INSERT … SELECT`` statements: SQLite does the
+work and Python's ``sqlite3`` releases the GIL while a statement runs.
 
 What a copy is (the rules ``engine.ops.branching.copy_history`` applies to ``Message``
 objects, kept identical here): valid messages up to ``through_seq`` in order, each with a
@@ -33,8 +37,9 @@ from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, ToolResultPart, part_to_json
 from foya_desktop.store import history, search
-from foya_desktop.store.codec import message_from_row
 from foya_desktop.store.events_log import head_seq
+from foya_desktop.store.history_view import View, inherit, row_in, view_of
+from foya_desktop.store.indexes import OPEN_CALLS_WHERE
 from foya_desktop.store.schema import MessageRow, database_proxy
 
 INTERRUPTED_META = {"interrupted": True}
@@ -45,17 +50,28 @@ _FIRST_RESULT = ("(SELECT json_extract(r.value, '$.call_id') FROM json_each({row
 
 _CALLS_IN = ("SELECT m.seq, m.id, m.turn_id, m.speaker, m.created_at, json_extract(c.value, '$.call_id'), "
              "json_extract(c.value, '$.name'), c.key FROM message_row AS m, json_each(m.parts) AS c "
-             "WHERE m.session_id = ? AND m.valid = 1 AND m.seq <= ? AND instr(m.parts, 'tool_call') > 0 "
+             "WHERE {view} AND m.valid = 1 AND m.seq > ? AND m.seq <= ? AND instr(m.parts, 'tool_call') > 0 "
              "AND json_extract(c.value, '$.kind') = 'tool_call'")
 _RESULTS_IN = (f"SELECT {_FIRST_RESULT.format(row='t')} FROM message_row AS t "
-               "WHERE t.session_id = ? AND t.valid = 1 AND t.seq {op} ? "
+               "WHERE {view} AND t.valid = 1 AND t.seq {op} ? "
                "AND instr(t.parts, 'tool_result') > 0")
 
-_DEAD_SQL = (f"WITH calls(seq, mid, turn_id, speaker, created_at, call_id, name, pos) AS ({_CALLS_IN}), "
-             f"answered(call_id) AS ({_RESULTS_IN.format(op='<=')}) "
-             "SELECT seq, mid, turn_id, speaker, created_at, call_id, name FROM calls "
-             "WHERE call_id NOT IN (SELECT call_id FROM answered WHERE call_id IS NOT NULL) "
-             "ORDER BY seq, pos")
+
+def _calls_sql(view: View, after_seq: int, through_seq: int, results_op: str,
+               tail: str) -> tuple[str, list[Any]]:
+    """``tail`` over ``calls`` (the calls in ``(after_seq, through_seq]``) and ``results`` (the
+    results ``results_op`` ``through_seq``), both read through ``view``; with its parameters."""
+    calls, calls_args = view.sql("m")
+    results, results_args = view.sql("t")
+    sql = (f"WITH calls(seq, mid, turn_id, speaker, created_at, call_id, name, pos) AS "
+           f"({_CALLS_IN.format(view=calls)}), "
+           f"results(call_id) AS ({_RESULTS_IN.format(view=results, op=results_op)}) {tail}")
+    return sql, [*calls_args, after_seq, through_seq, *results_args, through_seq]
+
+
+_DEAD_TAIL = ("SELECT seq, mid, turn_id, speaker, created_at, call_id, name FROM calls "
+              "WHERE call_id NOT IN (SELECT call_id FROM results WHERE call_id IS NOT NULL) "
+              "ORDER BY seq, pos")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +87,14 @@ class DeadCall:
     name: str
 
 
-def dead_calls(session_id: str, through_seq: int) -> list[DeadCall]:
-    """Calls among the valid messages up to ``through_seq`` without a result there, in order.
+def dead_calls(session_id: str, through_seq: int, after_seq: int = 0) -> list[DeadCall]:
+    """Calls among the valid messages in ``(after_seq, through_seq]`` without a result up to
+    ``through_seq``, in order.
 
     One statement over the prefix's tool rows (SQLite's work, not Python's).
     """
-    args = (session_id, through_seq, session_id, through_seq)
-    rows = database_proxy.execute_sql(_DEAD_SQL, args).fetchall()
+    sql, args = _calls_sql(view_of(session_id), after_seq, through_seq, "<=", _DEAD_TAIL)
+    rows = database_proxy.execute_sql(sql, args).fetchall()
     return [DeadCall(int(r[0]), r[1], r[2] or "", r[3], int(r[4]), str(r[5]), str(r[6] or "")) for r in rows]
 
 
@@ -85,46 +102,42 @@ def answered_after(session_id: str, seq: int, call_ids: set[str]) -> set[str]:
     """Which of ``call_ids`` get their result in a valid message after ``seq``."""
     if not call_ids:
         return set()
-    rows = database_proxy.execute_sql(_RESULTS_IN.format(op=">"), (session_id, seq)).fetchall()
+    view, args = view_of(session_id).sql("t")
+    rows = database_proxy.execute_sql(_RESULTS_IN.format(view=view, op=">"), (*args, seq)).fetchall()
     return {r[0] for r in rows if r[0] in call_ids}
 
 
 def calls_answered_after(session_id: str, seq: int) -> list[str]:
     """Names of the tool calls up to ``seq`` whose result comes after it, in order."""
-    sql = (f"WITH calls(seq, mid, turn_id, speaker, created_at, call_id, name, pos) AS ({_CALLS_IN}), "
-           f"later(call_id) AS ({_RESULTS_IN.format(op='>')}) "
-           "SELECT name FROM calls WHERE call_id IN (SELECT call_id FROM later) ORDER BY seq, pos")
-    rows = database_proxy.execute_sql(sql, (session_id, seq, session_id, seq)).fetchall()
+    sql, args = _calls_sql(view_of(session_id), 0, seq, ">",
+                           "SELECT name FROM calls WHERE call_id IN (SELECT call_id FROM results) "
+                           "ORDER BY seq, pos")
+    rows = database_proxy.execute_sql(sql, args).fetchall()
     return [str(r[0] or "") for r in rows]
 
 
 def valid_message(session_id: str, message_id: str) -> Message:
     """A message of the session's valid history (``NotFound`` / ``InvalidOperation`` otherwise)."""
-    row = MessageRow.get_or_none(MessageRow.id == message_id)
-    if row is None or row.session_id != session_id:
+    view = view_of(session_id)
+    row = row_in(view, message_id)
+    if row is None:
         raise NotFound(f"No message {message_id} in session {session_id}.")
     if not row.valid:
         raise InvalidOperation("That message is no longer in the session's history (it was rewound).")
-    return message_from_row(row)
+    return view.decode(row)
 
 
 def last_valid_seq(session_id: str, below: int | None = None) -> int:
     """The newest valid seq (below ``below`` if given), 0 for none."""
-    sql = "SELECT max(seq) FROM message_row WHERE session_id = ? AND valid = 1"
-    args: list[Any] = [session_id]
-    if below is not None:
-        sql += " AND seq < ?"
-        args.append(below)
-    found = database_proxy.execute_sql(sql, args).fetchone()
-    return int(found[0] or 0)
+    where = MessageRow.seq < below if below is not None else None
+    newest = next(view_of(session_id).rows(where, newest_first=True, limit=1), None)
+    return int(newest.seq) if newest is not None else 0
 
 
 def message_id_at(session_id: str, seq: int) -> str:
     """The id of the valid message at ``seq`` ("" if none)."""
-    found = database_proxy.execute_sql(
-        "SELECT id FROM message_row WHERE session_id = ? AND seq = ? AND valid = 1",
-        (session_id, seq)).fetchone()
-    return str(found[0]) if found else ""
+    found = next(view_of(session_id).rows(MessageRow.seq == seq, limit=1), None)
+    return str(found.id) if found is not None else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,14 +153,15 @@ class TurnSpan:
 
 def turn_span(session_id: str, turn_id: str) -> TurnSpan | None:
     """The span of a turn's valid messages (``None`` when it has none)."""
+    view, args = view_of(session_id).sql("m")
     row = database_proxy.execute_sql(
-        "SELECT min(seq), max(seq), count(*) FROM message_row WHERE session_id = ? AND valid = 1 "
-        "AND turn_id = ?", (session_id, turn_id)).fetchone()
+        f"SELECT min(m.seq), max(m.seq), count(*) FROM message_row AS m WHERE {view} AND m.valid = 1 "
+        "AND m.turn_id = ?", (*args, turn_id)).fetchone()
     if row is None or row[0] is None:
         return None
     between = database_proxy.execute_sql(
-        "SELECT count(*) FROM message_row WHERE session_id = ? AND valid = 1 AND seq BETWEEN ? AND ?",
-        (session_id, row[0], row[1])).fetchone()[0]
+        f"SELECT count(*) FROM message_row AS m WHERE {view} AND m.valid = 1 AND m.seq BETWEEN ? AND ?",
+        (*args, row[0], row[1])).fetchone()[0]
     return TurnSpan(int(row[0]), int(row[1]), int(row[2]), int(between))
 
 
@@ -158,8 +172,8 @@ _COPY_SQL = (
     "lower(hex(randomblob(4)))), :target, :base + n, role, speaker, parts, status, turn_id, "
     "json_set(meta, '$.imported_from', json_object('session_id', session_id, 'message_id', id)), 1, "
     "created_at "
-    "FROM (SELECT *, row_number() OVER (ORDER BY seq) AS n FROM message_row "
-    "WHERE session_id = :source AND valid = 1 AND seq > :lo AND seq <= :hi) ORDER BY n")
+    "FROM (SELECT *, row_number() OVER (ORDER BY seq) AS n FROM message_row AS m "
+    "WHERE {view} AND valid = 1 AND seq > :lo AND seq <= :hi) ORDER BY n")
 """One contiguous stretch of the prefix, copied verbatim but for id, session, seq and meta. The ids
 have ``new_id``'s shape (milliseconds, counter, randomness), so they sort in creation order."""
 
@@ -179,26 +193,74 @@ _WITH_ARTIFACTS_SQL = ("SELECT id, parts, meta FROM message_row WHERE session_id
                        "AND instr(parts, '\"artifact\"') > 0")
 
 
-def copy_messages(source_id: str, target_id: str, through_seq: int, dead: list[DeadCall],
-                  interrupted_text: str, readable: Callable[[str], bool] | None = None) -> int:
-    """Copy the valid messages of ``source_id`` up to ``through_seq`` into ``target_id`` (a session
-    just created, inside the caller's transaction); returns how many messages it now holds.
+_OPEN_CALL_SQL = (f"SELECT min(seq) FROM message_row INDEXED BY message_open_calls WHERE {OPEN_CALLS_WHERE} "
+                  "AND {segment} AND seq <= ?")
+"""The oldest message with a call still pending or running: the partial index ``message_open_calls``
+(named: on its own SQLite's planner prefers walking ``(session, valid, seq)``, which reads every row)."""
 
-    ``dead`` is :func:`dead_calls` for the same prefix; each gets a result saying
+
+def tail_after(session_id: str, through_seq: int) -> int:
+    """Where the copied tail begins: the seq before the boundary's own turn (its newest valid user
+    message up to ``through_seq``), or before an older message whose call never got closed
+    (no stop or recovery wrote its result: found through a partial index, not a scan). 0 when
+    there is no user message: everything is copied."""
+    view = view_of(session_id)
+    where = (MessageRow.role == "user") & (MessageRow.seq <= through_seq)
+    newest = next(view.rows(where, newest_first=True, limit=1), None)
+    start = int(newest.seq) if newest is not None else 1
+    for segment in view.segments:
+        cond, args = segment.sql("")
+        sql = _OPEN_CALL_SQL.format(segment=cond)
+        found = database_proxy.execute_sql(sql, (*args, through_seq)).fetchone()
+        if found is not None and found[0] is not None:
+            start = min(start, int(found[0]))
+    return start - 1
+
+
+def share_history(source_id: str, target_id: str, through_seq: int, after_seq: int, dead: list[DeadCall],
+                  interrupted_text: str, readable: Callable[[str], bool] | None = None) -> int:
+    """Give ``target_id`` (a session just created, inside the caller's transaction) the valid
+    history of ``source_id`` up to ``through_seq``: inherited up to ``after_seq``
+    (:func:`tail_after`), copied after it. Returns how many messages it wrote (the copies and
+    the results of calls that died).
+
+    ``dead`` is :func:`dead_calls` for the copied tail; each gets a result saying
+    ``interrupted_text`` (the engine's wording). ``readable(sha)`` (fork): attachments it
+    says no to are marked in the copies' ``unavailable_attachments`` meta and in the inherited
+    messages' (``history_view.View.decode``).
+    """
+    if after_seq > 0:
+        refs = [r[0] for r in database_proxy.execute_sql(
+            'SELECT "artifact_id" FROM "artifact_ref_row" WHERE "session_id" = ?', (source_id,))]
+        inherit(target_id, source_id, after_seq,
+                {sha for sha in refs if not readable(sha)} if readable is not None else set())
+        history.reference_artifacts(target_id, set(refs))
+    return copy_messages(source_id, target_id, through_seq, dead, interrupted_text, readable, after_seq)
+
+
+def copy_messages(source_id: str, target_id: str, through_seq: int, dead: list[DeadCall],
+                  interrupted_text: str, readable: Callable[[str], bool] | None = None,
+                  after_seq: int = 0) -> int:
+    """Copy the valid messages of ``source_id`` in ``(after_seq, through_seq]`` into ``target_id``
+    (inside the caller's transaction); returns how many messages it wrote.
+
+    ``dead`` is :func:`dead_calls` for the same stretch; each gets a result saying
     ``interrupted_text`` (the engine's wording). ``readable(sha)`` (fork): attachments it
     says no to are listed in the copy's ``unavailable_attachments`` meta.
     """
     con = database_proxy.connection()
     start = head_seq(target_id)
-    base, made, stamp, lo = start, 0, now_ms(), 0
+    view, view_args = view_of(source_id).named_sql("m")
+    copy_sql = _COPY_SQL.format(view=view)
+    base, made, stamp, lo = start, 0, now_ms(), after_seq
     by_seq = {seq: list(calls) for seq, calls in groupby(dead, key=lambda c: c.seq)}
     fixes: dict[str, set[str]] = {}  # new message id -> call ids that died
     interrupted: list[tuple[object, ...]] = []
     for hi in sorted({*by_seq, through_seq}):
         if hi <= lo:
             continue
-        n = con.execute(_COPY_SQL, {"stamp": stamp, "made": made, "target": target_id, "base": base,
-                                    "source": source_id, "lo": lo, "hi": hi}).rowcount
+        n = con.execute(copy_sql, {"stamp": stamp, "made": made, "target": target_id, "base": base,
+                                   "lo": lo, "hi": hi, **view_args}).rowcount
         base, made, lo = base + n, made + n, hi
         if hi in by_seq and n:
             call_message_id = con.execute('SELECT id FROM message_row WHERE session_id = ? AND seq = ?',

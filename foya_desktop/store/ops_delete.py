@@ -2,13 +2,15 @@
 
 Rows go by ``ON DELETE CASCADE`` from the session row: events, projection,
 file changes, artifact references, task records, checkpoints, rewind
-journals. Each id is tombstoned so late writes fail, also after a restart.
+journals — except the messages a branch or fork inherits, which are handed
+to it first (``history_view.hand_over``). Each id is tombstoned so late writes fail, also after a restart.
 The usage ledger has no foreign key and keeps the totals.
 """
 
 from __future__ import annotations
 
 from foya_desktop.core.ids import now_ms
+from foya_desktop.store.history_view import hand_over
 from foya_desktop.store.schema import (
     ArtifactRefRow,
     ArtifactRow,
@@ -27,6 +29,7 @@ def delete_sessions(session_ids: list[str]) -> list[str]:
     shas = _referenced_by(session_ids)
     now = now_ms()
     for sid in session_ids:
+        hand_over(sid, None)  # branches inheriting its messages keep them
         TombstoneRow.insert(session_id=sid, deleted_at=now).on_conflict_ignore().execute()
         SessionRow.delete().where(SessionRow.id == sid).execute()
     orphans = sorted(shas - _still_referenced(shas))

@@ -17,6 +17,7 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, ToolCallPart, ToolResultPart, ToolState
 from foya_desktop.store import history
 from foya_desktop.store.codec import message_from_row
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.indexes import OPEN_CALLS_WHERE
 from foya_desktop.store.schema import MessageRow
 
@@ -56,8 +57,7 @@ def open_call_messages(only: set[str] | None) -> list[Message]:
 
 
 def _answered(session_id: str, call_ids: set[str]) -> set[str]:
-    rows = MessageRow.select(MessageRow.parts).where(
-        (MessageRow.session == session_id) & (MessageRow.role == "tool") & history.VALID)
+    rows = view_of(session_id).rows(MessageRow.role == "tool")
     found: set[str] = set()
     for r in rows:
         found.update(p["call_id"] for p in json.loads(r.parts)

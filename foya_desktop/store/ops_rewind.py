@@ -16,8 +16,8 @@ from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.ids import now_ms
 from foya_desktop.core.messages import Message
 from foya_desktop.store import history
-from foya_desktop.store.codec import message_from_row
 from foya_desktop.store.events_log import append_event, check_alive
+from foya_desktop.store.history_view import row_in, view_of
 from foya_desktop.store.ops_checkpoints import invalidate_checkpoints
 from foya_desktop.store.schema import (
     FileChangeRow,
@@ -66,24 +66,26 @@ class Journal:
 def rewind_target(session_id: str, message_id: str) -> RewindTarget:
     """Check the target is a valid user message of this session and collect the changes after it."""
     session = check_alive(session_id)
-    row = MessageRow.get_or_none(MessageRow.id == message_id)
-    if row is None or row.session_id != session_id:
+    view = view_of(session_id)
+    row = row_in(view, message_id)
+    if row is None:
         raise NotFound(f"No message {message_id} in session {session_id}.")
     if not row.valid:
         raise InvalidOperation("That message is no longer in the session's history.")
     if row.role != "user":
         raise InvalidOperation("Rewind goes back to one of your messages; pick a user message.")
-    removed = MessageRow.select().where((MessageRow.session == session_id) & history.VALID
-                                        & (MessageRow.seq >= row.seq)).count()
-    return RewindTarget(message_from_row(row), session.head_seq, session.workdir, int(removed),
+    removed = view.count(MessageRow.seq >= row.seq)
+    return RewindTarget(view.decode(row), session.head_seq, session.workdir, removed,
                         changes_since(session_id, row.seq))
 
 
 def changes_since(session_id: str, from_seq: int) -> list[TrackedChange]:
     """File changes recorded for still-valid tool results at or after ``from_seq``, oldest first.
 
-    Includes the changes of sub-agents (recursively) whose spawning call is in that range:
-    their edits are part of what the removed turns did.
+    Only the session's own tool results carry recorded changes (an inherited history's edits were
+    made, and are rewound, in the session that made them). Includes the changes of sub-agents
+    (recursively) whose spawning call is in that range: their edits are part of what the removed
+    turns did.
     """
     valid = MessageRow.select(MessageRow.seq).where(
         (MessageRow.session == session_id) & history.VALID & (MessageRow.seq >= from_seq))
@@ -100,7 +102,7 @@ def changes_since(session_id: str, from_seq: int) -> list[TrackedChange]:
 def write_journal(journal: Journal) -> None:
     """Record the rewind about to happen, re-checking (inside the write lock) that nothing moved."""
     session = check_alive(journal.session_id)
-    if session.head_seq != journal.head_seq or not history.is_valid(journal.message_id):
+    if session.head_seq != journal.head_seq or not history.is_valid(journal.session_id, journal.message_id):
         raise InvalidOperation("The session changed since the preview. Preview the rewind again.")
     RewindJournalRow.insert(id=journal.id, session=journal.session_id, message_id=journal.message_id,
                             from_seq=journal.from_seq, head_seq=journal.head_seq,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.schema import database_proxy
 
 PREVIEW_CHARS = 120
@@ -37,9 +38,10 @@ class OutlineEntry:
 
 def session_outline(session_id: str) -> list[OutlineEntry]:
     """User messages and VP block starts of one session, oldest first."""
+    view, args = view_of(session_id).sql("m")
     rows: list[tuple[str, int, str, str | None, int]] = database_proxy.execute_sql(
-        "SELECT id, seq, role, speaker, created_at FROM message_row WHERE session_id = ? AND valid "
-        "AND role IN ('user', 'assistant') ORDER BY seq", [session_id]).fetchall()
+        "SELECT m.id, m.seq, m.role, m.speaker, m.created_at FROM message_row AS m WHERE "
+        f"{view} AND m.valid AND m.role IN ('user', 'assistant') ORDER BY m.seq", args).fetchall()
     starts: list[tuple[str, int, str, int]] = []
     previous = None
     for mid, seq, role, speaker, created_at in rows:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from foya_desktop.store.codec import message_from_row
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.ops_checkpoints import latest_checkpoint
 from foya_desktop.store.schema import MessageRow, SessionRow
 
@@ -40,11 +40,9 @@ def sibling_digests(session_id: str, project_id: str, limit: int) -> list[Siblin
 
 
 def _text(session_id: str, role: str, *, newest: bool) -> str:
-    order = MessageRow.seq.desc() if newest else MessageRow.seq
-    query = (MessageRow.select().where((MessageRow.session == session_id) & MessageRow.valid
-                                       & (MessageRow.role == role)).order_by(order).limit(20))
-    for row in query:
-        text = message_from_row(row).text.strip()
+    view = view_of(session_id)
+    for row in view.rows(MessageRow.role == role, newest_first=newest, limit=20):
+        text = view.decode(row).text.strip()
         if text:
             return text
     return ""

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 database_proxy = pw.DatabaseProxy()
 
@@ -68,6 +68,16 @@ class SessionRow(BaseModel):
     head_seq = pw.IntegerField(default=0)
     created_at = pw.BigIntegerField()
     updated_at = pw.BigIntegerField()
+    base_session_id = pw.CharField(null=True, index=True)
+    """Copy-on-write history (schema 9, ``store/history_view.py``): the session whose valid
+    messages with ``seq <= base_seq`` begin this one's history. Branches and forks share instead
+    of copying; ``None`` for a session that stores its whole history."""
+    base_seq = pw.IntegerField(default=0)
+    inherited_seq = pw.IntegerField(default=0)
+    """The seq up to which this session's history was inherited when it was made: those messages
+    are shown without provider signatures and with ``unavailable`` attachments marked."""
+    unavailable = pw.TextField(default="[]")
+    """JSON list of attachment hashes that could not be read when the history was inherited (fork)."""
 
 
 class EventRow(BaseModel):
@@ -440,6 +450,23 @@ def _v7_cheaper_appends(db: pw.SqliteDatabase) -> None:
     db.execute_sql("DROP INDEX IF EXISTS message_row_session_id")  # type: ignore[no-untyped-call]
 
 
+def _v8_shared_history(db: pw.SqliteDatabase) -> None:
+    """8 → 9: copy-on-write branch and fork history (issue 14: branch ≤ 2× from 500 to 50,000
+    messages). Sessions learn their base; the search index follows a row that changes session
+    (a shared prefix handed to a branch when its source is deleted or rewound)."""
+    from foya_desktop.store import search
+
+    columns = {c.name for c in db.get_columns("session_row")}
+    for name, kind in (("base_session_id", "VARCHAR(255)"), ("base_seq", "INTEGER NOT NULL DEFAULT 0"),
+                       ("inherited_seq", "INTEGER NOT NULL DEFAULT 0"),
+                       ("unavailable", "TEXT NOT NULL DEFAULT '[]'")):
+        if name not in columns:
+            db.execute_sql(f"ALTER TABLE session_row ADD COLUMN {name} {kind}")  # type: ignore[no-untyped-call]
+    db.execute_sql("CREATE INDEX IF NOT EXISTS session_row_base_session_id "  # type: ignore[no-untyped-call]
+                   "ON session_row (base_session_id)")
+    search.reinstall_triggers(db)
+
+
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
-                              5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends}
+                              5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends, 8: _v8_shared_history}
 """``{from_version: callable(db)}`` upgrading one step."""

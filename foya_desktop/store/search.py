@@ -33,13 +33,14 @@ is silenced for that); every value the person typed goes in as a parameter.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import peewee as pw
 
 from foya_desktop.core.errors import NotFound
 from foya_desktop.core.messages import Message
+from foya_desktop.store.history_view import view_of
 from foya_desktop.store.schema import MessageRow, database_proxy
 
 TABLE = "message_search"
@@ -73,7 +74,8 @@ INSTALL = [
     "message_id UNINDEXED, speaker UNINDEXED, role UNINDEXED, created_at UNINDEXED, tokenize='trigram')",
     f"CREATE TABLE IF NOT EXISTS {PENDING} (rid INTEGER PRIMARY KEY)",
     f"CREATE TRIGGER IF NOT EXISTS {TABLE}_insert AFTER INSERT ON message_row BEGIN {_QUEUE}; END",
-    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_update AFTER UPDATE OF parts, valid, role ON message_row BEGIN "
+    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_update AFTER UPDATE OF parts, valid, role, session_id "
+    "ON message_row BEGIN "
     f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; DELETE FROM {PENDING} WHERE rid = OLD.rowid; "
     f"{_QUEUE}; END",
     f"CREATE TRIGGER IF NOT EXISTS {TABLE}_delete AFTER DELETE ON message_row BEGIN "
@@ -88,7 +90,8 @@ def install(db: pw.Database) -> None:
 
 
 def reinstall_triggers(db: pw.Database) -> None:
-    """Replace older triggers of the same names (schema 7 → 8: they indexed every row at once)."""
+    """Replace older triggers of the same names (schema 7 → 8: they indexed every row at once;
+    8 → 9: a row that changes session is indexed again, under its new session)."""
     for name in TRIGGERS:
         db.execute_sql(f"DROP TRIGGER IF EXISTS {TABLE}_{name}")  # type: ignore[no-untyped-call]
     install(db)
@@ -182,7 +185,11 @@ def _like(term: str) -> str:
 
 
 def search(query: SearchQuery) -> list[SearchHit]:
-    """Matching messages, newest first (sync; reader thread): the index plus the queued tail."""
+    """Matching messages, newest first (sync; reader thread): the index plus the queued tail.
+
+    A message a branch inherits is stored once, by the session that wrote it: searching all
+    sessions finds it there; searching the branch finds it as the branch's (``history_view``).
+    """
     long_terms, short_terms = split_terms(query.text)
     if not long_terms and not short_terms:
         return []
@@ -191,7 +198,14 @@ def search(query: SearchQuery) -> list[SearchHit]:
         query, long_terms + short_terms, limit)
     rows.sort(key=lambda r: r[7], reverse=True)  # rowid: insertion order, newest first
     terms = long_terms + short_terms
-    return [SearchHit(r[0], r[1], r[2], r[3], r[4], int(r[5]), snippet(r[6], terms)) for r in rows[:limit]]
+    hits = [SearchHit(r[0], r[1], r[2], r[3], r[4], int(r[5]), snippet(r[6], terms)) for r in rows[:limit]]
+    if query.session_id and any(h.session_id != query.session_id for h in hits):
+        title = next((h.session_title for h in hits if h.session_id == query.session_id), None)
+        if title is None:
+            title = str(database_proxy.execute_sql('SELECT "title" FROM "session_row" WHERE "id" = ?',
+                                                   (query.session_id,)).fetchone()[0])
+        hits = [replace(h, session_id=query.session_id, session_title=title) for h in hits]
+    return hits
 
 
 _HIT_COLUMNS = ("SELECT s.message_id, s.session_id, coalesce(r.title, ''), s.role, s.speaker, s.created_at, "
@@ -200,11 +214,14 @@ _HIT_COLUMNS = ("SELECT s.message_id, s.session_id, coalesce(r.title, ''), s.rol
 
 def _indexed_matches(query: SearchQuery, long_terms: list[str], short_terms: list[str],
                      limit: int) -> list[tuple[Any, ...]]:
-    where, args = _filters(query)
+    filtered = _filters(query)
+    if filtered is None:
+        return []  # the session has no message yet
+    where, args = filtered
     bounds = _rowid_bounds(query)
     if bounds is not None:
         if bounds[0] is None:
-            return []  # the session or project has no message yet
+            return []  # the project has no message yet
         where.append("s.rowid BETWEEN ? AND ?")
         args.extend(bounds)
     if long_terms:
@@ -226,7 +243,10 @@ def _queued_matches(query: SearchQuery, terms: list[str], limit: int) -> list[tu
     Every term is a substring match (``LIKE``, ASCII case folded) — what the trigram index
     does for long terms and the ``LIKE`` fallback for short ones.
     """
-    where, args = _filters(query)
+    filtered = _filters(query)
+    if filtered is None:
+        return []
+    where, args = filtered
     where.append("s.body IS NOT NULL")
     return _hits(_QUEUED, where, args, terms, limit)
 
@@ -248,25 +268,44 @@ _EDGE = ("(SELECT m.rowid FROM message_row AS m WHERE m.session_id = r.id AND m.
 
 
 def _rowid_bounds(query: SearchQuery) -> tuple[int, int] | tuple[None, None] | None:
-    """The rowid range a session or project filter can match in, or ``None`` without such a filter.
+    """The rowid range a project filter can match in, or ``None`` without one (a session filter
+    has its own ranges: :func:`_session_ranges`).
 
     Messages are appended, so a session's rows lie between the rowids of its first and last valid
     message (two index lookups each, on ``(session, valid, seq)``). Handing that range to FTS5 lets
     it skip every newer match of other sessions instead of walking and discarding them — the cost
     that grew with the database for a project or session that was not the latest one written.
     """
-    if query.session_id:
-        where, args = "r.id = ?", [query.session_id]
-    elif query.project_id:
-        where, args = "r.project_id = ?", [query.project_id]
-    else:
+    if query.session_id or not query.project_id:
         return None
     row = database_proxy.execute_sql(
         f"SELECT min({_EDGE.format(order='ASC')}), max({_EDGE.format(order='DESC')}) "
-        f"FROM session_row AS r WHERE {where}", args).fetchone()
+        "FROM session_row AS r WHERE r.project_id = ?", [query.project_id]).fetchone()
     if row is None or row[0] is None:
         return None, None
     return int(row[0]), int(row[1])
+
+
+_SEGMENT_EDGE = ("SELECT rowid FROM message_row WHERE {segment} AND valid = 1 ORDER BY seq {order} LIMIT 1")
+
+
+def _session_ranges(session_id: str) -> tuple[str, list[Any]] | None:
+    """Where one session's messages are: per segment of its history (``history_view``), the
+    storing session and the rowid range of the segment's valid rows (rows are appended, so a
+    stretch of a session's seqs is a stretch of rowids). ``None`` when it has none."""
+    terms: list[str] = []
+    args: list[Any] = []
+    for segment in view_of(session_id).segments:
+        cond, cargs = segment.sql("")
+        first = database_proxy.execute_sql(_SEGMENT_EDGE.format(segment=cond, order="ASC"), cargs).fetchone()
+        if first is None:
+            continue
+        last = database_proxy.execute_sql(_SEGMENT_EDGE.format(segment=cond, order="DESC"), cargs).fetchone()
+        terms.append("(s.session_id = ? AND s.rowid BETWEEN ? AND ?)")
+        args += [segment.session_id, int(first[0]), int(last[0])]
+    if not terms:
+        return None
+    return ("(" + " OR ".join(terms) + ")" if len(terms) > 1 else terms[0]), args
 
 
 def session_matches(session_id: str, text: str, speaker: str | None = None) -> list[str]:
@@ -282,10 +321,9 @@ def session_matches(session_id: str, text: str, speaker: str | None = None) -> l
 
 
 def _speaker_messages(session_id: str, speaker: str) -> list[str]:
-    cond = (MessageRow.session == session_id) & MessageRow.valid
-    cond &= (MessageRow.role == "user") if speaker == "user" else (
+    cond = (MessageRow.role == "user") if speaker == "user" else (
         (MessageRow.role == "assistant") & (MessageRow.speaker == speaker))
-    return [r.id for r in MessageRow.select(MessageRow.id).where(cond).order_by(MessageRow.seq)]
+    return [r.id for r in view_of(session_id).rows(cond)]
 
 
 def message_seq(message_id: str) -> int:
@@ -296,12 +334,16 @@ def message_seq(message_id: str) -> int:
     return int(row.seq)
 
 
-def _filters(query: SearchQuery) -> tuple[list[str], list[Any]]:
+def _filters(query: SearchQuery) -> tuple[list[str], list[Any]] | None:
+    """The WHERE terms of a query (``None``: its session has no message, nothing can match)."""
     where: list[str] = []
     args: list[Any] = []
     if query.session_id:
-        where.append("s.session_id = ?")
-        args.append(query.session_id)
+        ranges = _session_ranges(query.session_id)
+        if ranges is None:
+            return None
+        where.append(ranges[0])
+        args.extend(ranges[1])
     if query.project_id:
         where.append("r.project_id = ?")
         args.append(query.project_id)

@@ -162,7 +162,7 @@ async def _check_in_flight(kernel: Kernel, project: Path, op: tuple[str, list[st
     kind, rest = op
     if kind == "REWIND":
         sid, mid, files = rest[0], rest[1], json.loads(rest[2])
-        after = not await kernel.store.read(is_valid, mid)
+        after = not await kernel.store.read(is_valid, sid, mid)
         for path, (before_sha, target_sha) in files.items():
             assert file_sha(project / path) == (target_sha if after else before_sha), \
                 f"rewind of {sid} left {path} in a mixed state"

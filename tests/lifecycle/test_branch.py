@@ -1,4 +1,5 @@
-"""Branch: a new top-level session from a complete boundary, copying history but no runtime state."""
+"""Branch: a new top-level session from a complete boundary, with the history (finished turns
+inherited copy-on-write, the boundary's turn copied) but no runtime state."""
 
 from __future__ import annotations
 
@@ -39,15 +40,20 @@ async def test_branch_copies_valid_history_and_settings_only(
         session.roster, session.default_vp, "be brief", "high")
     copied = await kernel.store.read(valid_messages, branch.id)
     assert [(m.role, m.text) for m in copied] == [(m.role, m.text) for m in source[:5]]
-    assert not {m.id for m in copied} & {m.id for m in source}
-    assert [m.meta["imported_from"] for m in copied] == [
-        {"session_id": session.id, "message_id": m.id} for m in source[:5]]
+    assert {m.session_id for m in copied} == {branch.id}
+    # the finished first turn is inherited (the same messages); the boundary's turn is copied
+    assert [m.id for m in copied[:2]] == [m.id for m in source[:2]]
+    assert not {m.id for m in copied[2:]} & {m.id for m in source}
+    assert [m.meta["imported_from"] for m in copied[2:]] == [
+        {"session_id": session.id, "message_id": m.id} for m in source[2:5]]
     events = await kernel.store.read(events_of, branch.id)
-    assert [seq for seq, _, _ in events] == list(range(1, 7))  # own sequence, from 1
-    assert events[0][1] == "session_created"
+    assert [type_ for _, type_, _ in events] == ["session_created", "history_inherited"] + ["message_added"] * 3
+    assert events[1][2] == {"base_session_id": session.id, "through_seq": source[2].seq - 1}
+    seqs = [seq for seq, _, _ in events[1:]]  # its own sequence, continuing after what it inherits
+    assert seqs == list(range(source[2].seq, source[2].seq + 4)) and events[0][0] == 1
     assert branch.id not in kernel.svc.grants
     assert await kernel.store.read(list_checkpoints, branch.id) == []
-    assert rec.of(SessionBranched)[-1] == SessionBranched(branch.id, session.id, source[4].id, 5)
+    assert rec.of(SessionBranched)[-1] == SessionBranched(branch.id, session.id, source[4].id, 3)
 
 
 async def test_branches_are_isolated(kernel: Kernel, session: Session, say: Say, rec: Recorder) -> None:
@@ -93,6 +99,8 @@ async def test_interrupted_reply_is_not_a_boundary(kernel: Kernel, session: Sess
 
 
 async def test_dead_tool_call_gets_an_interrupted_result_in_the_branch(kernel: Kernel, session: Session) -> None:
+    """A call never closed (no stop or recovery wrote its result) is copied and closed in the branch,
+    also in an older turn than the boundary's: it is found by the open-calls index, not inherited."""
     await kernel.store.write(append_message, Message("msg_u", session.id, "user", (TextPart("go"),), turn_id="t1"))
     await kernel.store.write(append_message, Message(
         "msg_a", session.id, "assistant",
@@ -145,7 +153,7 @@ async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
     import threading
 
     from foya_desktop.engine.ops import branching, forking, merging
-    from foya_desktop.store.ops_copy import copy_messages as real_sql_copy
+    from foya_desktop.store.ops_copy import share_history as real_sql_copy
 
     threads: list[tuple[str, bool]] = []
     real_check, real_copy = branching.check_boundary, branching.copy_history
@@ -163,8 +171,8 @@ async def test_branch_and_fork_walk_and_copy_the_history_off_the_gui_thread(
         return real_sql_copy(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(branching, "check_boundary", check)
-    monkeypatch.setattr(branching, "copy_messages", sql_copy)
-    monkeypatch.setattr(forking, "copy_messages", sql_copy)
+    monkeypatch.setattr(branching, "share_history", sql_copy)
+    monkeypatch.setattr(forking, "share_history", sql_copy)
     await say("hello")
     reply = (await kernel.store.read(valid_messages, session.id))[1]
     branch = await kernel.lifecycle.branch(session.id, reply.id)

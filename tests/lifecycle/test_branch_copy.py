@@ -1,6 +1,8 @@
-"""Branch and fork copy history inside SQLite (``store.ops_copy``, issue 14): the copy must be exactly what
-the message-by-message rules (``branching.copy_history``) make, and the child's event log must replay to its
-projection."""
+"""Branch and fork give the new session its history copy-on-write (issue 14): the finished turns are
+inherited (``store.history_view``: the same messages, read as the branch's), the rest is copied inside SQLite
+(``store.ops_copy``). What the branch reads must be exactly what the message-by-message rules
+(``branching.copy_history``) make — but for the inherited messages' ids — and the child's event log must
+replay to its projection."""
 
 from __future__ import annotations
 
@@ -37,6 +39,14 @@ def _m(sid: str, mid: str, role: str, turn: str, *parts: object, speaker: str | 
 def _shape(m: Message) -> tuple[object, ...]:
     """Everything but the fresh id, the session and the seq."""
     return (m.role, m.speaker, m.parts, m.status, m.turn_id, m.created_at, m.meta)
+
+
+def _expected(new_id: str, source: list[Message], inherited: int) -> list[Message]:
+    """``copy_history`` of ``source``, but its first ``inherited`` messages shared: their own ids and
+    meta, no provider signatures."""
+    kept = [replace(m, session_id=new_id, parts=tuple(replace(p, signature="") if isinstance(p, ReasoningPart)
+                                                      else p for p in m.parts)) for m in source[:inherited]]
+    return kept + copy_history(new_id, source[inherited:])
 
 
 async def _tricky_history(kernel: Kernel, sid: str) -> str:
@@ -79,9 +89,10 @@ async def _tricky_history(kernel: Kernel, sid: str) -> str:
 
 async def test_branch_copy_in_sql_is_exactly_the_message_rules_copy_and_replays(
         kernel: Kernel, session: Session) -> None:
-    """Issue 14 (branch of a long session copied by SQLite): signatures stripped, dead calls marked error with
-    an interrupted result right after their message, meta kept plus ``imported_from``, rewound messages left
-    out, images referenced — the same messages ``copy_history`` builds — and replay equals the projection."""
+    """Issue 14 (branch of a long session): signatures stripped, dead calls marked error with an interrupted
+    result right after their message, meta kept plus ``imported_from`` on copies, rewound messages left
+    out, images referenced — the same messages ``copy_history`` builds — and replay equals the projection.
+    The first turn holds calls no stop or recovery closed, so the copy starts there; only msg_1 is shared."""
     last = await _tricky_history(kernel, session.id)
     source = await kernel.store.read(valid_messages, session.id)
     assert "msg_5" not in {m.id for m in source}
@@ -89,13 +100,14 @@ async def test_branch_copy_in_sql_is_exactly_the_message_rules_copy_and_replays(
     branch = await kernel.lifecycle.branch(session.id, last)
 
     copied = await kernel.store.read(valid_messages, branch.id)
-    expected = copy_history(branch.id, source)
+    expected = _expected(branch.id, source, 1)
     assert [_shape(m) for m in copied] == [_shape(m) for m in expected]
     assert [m.role for m in copied] == ["user", "assistant", "tool", "tool", "tool", "assistant", "user",
                                         "assistant", "tool", "user", "assistant"]
-    assert [m.seq for m in copied] == list(range(2, 2 + len(copied)))
-    assert not {m.id for m in copied} & {m.id for m in source} and len({m.id for m in copied}) == len(copied)
-    assert all(m.id.startswith("msg_") and len(m.id) == len("msg_") + 24 for m in copied)
+    assert copied[0].id == "msg_1" and copied[0].seq == source[0].seq and copied[0].session_id == branch.id
+    assert [m.seq for m in copied[1:]] == list(range(source[0].seq + 2, source[0].seq + 1 + len(copied)))
+    assert not {m.id for m in copied[1:]} & {m.id for m in source} and len({m.id for m in copied}) == len(copied)
+    assert all(m.id.startswith("msg_") and len(m.id) == len("msg_") + 24 for m in copied[1:])
     states = {c.call_id: c.state for m in copied for c in m.tool_calls}
     assert states == {"c1": ToolState.ERROR, "c2": ToolState.COMPLETED, "c3": ToolState.ERROR,
                       "c4": ToolState.ERROR}
@@ -118,17 +130,21 @@ async def test_fork_copy_in_sql_matches_the_rules_and_replays(kernel: Kernel, se
     source = await kernel.store.read(valid_messages, session.id)
     fork = await kernel.lifecycle.fork(session.id)
     copied = await kernel.store.read(valid_messages, fork.id)
-    assert [_shape(m) for m in copied] == [_shape(m) for m in copy_history(fork.id, source)]
+    assert [_shape(m) for m in copied] == [_shape(m) for m in _expected(fork.id, source, 1)]
     assert await kernel.store.read(replay, fork.id) == copied
 
 
 async def test_branch_of_a_branch_points_at_its_direct_source(kernel: Kernel, session: Session) -> None:
-    """``imported_from`` names the message copied, also when the source was itself a copy."""
+    """``imported_from`` names the message copied, also when the source was itself a branch (the second
+    branch inherits all but the boundary's turn through the first, which inherits from the source)."""
     last = await _tricky_history(kernel, session.id)
     first = await kernel.lifecycle.branch(session.id, last)
     middle = await kernel.store.read(valid_messages, first.id)
     second = await kernel.lifecycle.branch(first.id, middle[-1].id)
     copied = await kernel.store.read(valid_messages, second.id)
-    assert [m.meta["imported_from"]["message_id"] for m in copied] == [m.id for m in middle]
+    tail = max(i for i, m in enumerate(middle) if m.role == "user")
+    assert [m.id for m in copied[:tail]] == [m.id for m in middle[:tail]]
+    assert [m.meta["imported_from"]["message_id"] for m in copied[tail:]] == [m.id for m in middle[tail:]]
     assert [replace(m, id="", session_id="", seq=0, meta={}) for m in copied] == [
         replace(m, id="", session_id="", seq=0, meta={}) for m in middle]
+    assert await kernel.store.read(replay, second.id) == copied

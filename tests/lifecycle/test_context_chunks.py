@@ -14,7 +14,7 @@ from foya_desktop.engine.request import summary
 from foya_desktop.engine.request.context import ContextCompiler, compile_messages
 from foya_desktop.engine.request.context_window import SUMMARY_HEADING
 from foya_desktop.engine.request.summary import SUMMARY_SYSTEM, render_transcript, summary_tail
-from foya_desktop.store.context_reads import text_chars_between, valid_messages_after
+from foya_desktop.store.context_reads import text_chars_between
 from foya_desktop.store.history import valid_messages
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.engine import Recorder
@@ -59,7 +59,7 @@ async def test_chunked_reads_and_the_text_bound_see_exactly_the_valid_history(
         await say(f"question {i}")
     everything = await kernel.store.read(valid_messages, session.id)
     chunks, after = [], 0
-    while chunk := await kernel.store.read(valid_messages_after, session.id, after, 2):
+    while chunk := await kernel.store.read(valid_messages, session.id, after, 2):
         chunks += chunk
         after = chunk[-1].seq
     assert chunks == everything

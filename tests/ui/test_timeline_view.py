@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QMouseEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, Qt
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QMouseEvent, QPaintEvent
 
 from foya_desktop.core.events import StreamStarted
 from foya_desktop.core.messages import MessageStatus
@@ -215,3 +215,85 @@ async def test_empty_session_shows_the_placeholder(shots: Path) -> None:
     image = view.grab().toImage()
     image.save(str(shots / "test_timeline_empty.png"))
     assert _ink(image) > 5
+
+
+class _PaintRects(QObject):
+    """Records the rectangles the viewport repaints."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QRect] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(event, QPaintEvent):
+            self.rects.append(event.rect())
+        return False
+
+
+async def test_scrolling_repaints_only_the_strip_scrolled_in_and_shows_the_same_pixels(shots: Path) -> None:
+    """Issue 14 (paging while scrolling up): a wheel step moves the pixels already on screen and
+    paints only what scrolled in (QTreeView repainted the whole viewport for any step taller than
+    a few pixels, most of every scrolling frame); what is on screen afterwards is exactly what a
+    full repaint draws."""
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(80))
+    view, model = await _view(kernel)
+    bar = view.verticalScrollBar()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the bottom measured")
+    await settle()
+    rects = _PaintRects()
+    view.viewport().installEventFilter(rects)
+    steps: list[list[int]] = []
+    for _ in range(6):
+        rects.rects.clear()
+        bar.setValue(bar.value() - 72)  # one wheel notch: 3 lines of 24 px
+        await settle(2)
+        steps.append([r.height() for r in rects.rects])
+    view.viewport().removeEventFilter(rects)
+    # NOTE: a row that comes near the viewport measured for real is refreshed, and QTreeView
+    # repaints everything after a height change: allowed, but not on most steps.
+    strips = [s for s in steps if s and max(s) <= 72 + 48]
+    assert len(strips) >= 4, steps
+    screen = QGuiApplication.primaryScreen().grabWindow(view.winId())  # the window's backing store
+    top_left = view.viewport().mapTo(view.window(), QPoint(0, 0))
+    on_screen = screen.copy(QRect(top_left, view.viewport().size())).toImage()
+    fresh = view.viewport().grab().toImage()
+    on_screen.save(str(shots / "timeline-scrolled-on-screen.png"))
+    fresh.save(str(shots / "timeline-scrolled-fresh.png"))
+    fmt = QImage.Format.Format_RGB32
+    assert on_screen.convertToFormat(fmt) == fresh.convertToFormat(fmt)
+    _assert_rows_tile(view, model)
+
+
+async def test_rows_shown_before_are_not_measured_again_when_the_window_is_reloaded() -> None:
+    """Issue 14 (paging, jumps): reloading the window (a jump, the session shown again) builds new
+    row objects; rows the person saw before were all measured for real in the one layout pass
+    that inserted the page. Far from the viewport they now keep their last real height as an
+    estimate, and are measured when they come near it, at the same height."""
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(TimelineModel.INITIAL_PAGE))
+    view, model = await _view(kernel)
+    view.scrollToTop()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the top measured")
+    await settle()
+    delegate = view.timeline_delegate
+    heights = [view.row_rect(i).height() for i in range(5)]
+    assert not delegate.is_estimated_row(0)
+    view.scrollToBottom()
+    await settle()
+
+    async def loader(before: int | None, limit: int):  # type: ignore[no-untyped-def]
+        return await kernel.history.history_page("s", before_seq=before, limit=limit)
+
+    await model.load("s", loader)
+    await settle()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the bottom measured")
+    assert view.following
+    assert delegate.is_estimated_row(0)  # seen before, far from the viewport: not measured again
+    assert [view.row_rect(i).height() for i in range(5)] == heights  # its last real height
+    view.scrollToTop()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around the top measured")
+    await settle()
+    assert not delegate.is_estimated_row(0)
+    assert [view.row_rect(i).height() for i in range(5)] == heights
+    _assert_rows_tile(view, model)

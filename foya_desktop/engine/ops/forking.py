@@ -13,8 +13,9 @@ everything — when the turn id is missing, the turn is still running, its messa
 interleaved with another turn's (an ambiguous boundary), or the boundary would separate a
 tool call from its result.
 
-Copies drop provider-private continuation (``branching.copy_history``'s rules, applied inside
-SQLite by ``store.ops_copy``). Attachments are checked byte
+Copies drop provider-private continuation (``branching.copy_history``'s rules: applied to the
+copied last turn inside SQLite by ``store.ops_copy``, and to the inherited turns when they are
+read, ``store.history_view``). Attachments are checked byte
 for byte against their content hash: a readable one stays available to the fork (the new
 session references the blob), one that cannot be read is listed in the copied message's
 ``unavailable_attachments`` meta and told to the model as unavailable — never dropped.
@@ -28,17 +29,18 @@ from dataclasses import replace
 from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
-from foya_desktop.core.messages import ImagePart, Message
+from foya_desktop.core.messages import Message, attachments_in_order
 from foya_desktop.core.model import AgentMode, Session
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.ops_copy import (
     calls_answered_after,
-    copy_messages,
     dead_calls,
     last_valid_seq,
     message_id_at,
+    share_history,
+    tail_after,
     turn_span,
     valid_message,
 )
@@ -78,14 +80,16 @@ class Forks:
         files = self._svc.store.files
 
         def job() -> tuple[Session, int, str]:
-            # One write transaction: the boundary from narrow queries, the copy inside SQLite
-            # (``store.ops_copy``): nothing history-sized runs in Python, so the GUI thread's loop
-            # is not starved of the GIL (issue 14).
+            # One write transaction: the boundary from narrow queries; the finished turns inherited
+            # (copy-on-write, ``store.history_view``), the boundary's turn copied inside SQLite
+            # (``store.ops_copy``): nothing grows with the history (issue 14).
             through = before_active(session_id, active) if message_id is None else \
                 through_turn(session_id, message_id, active)
             created = create_session(fork_session(source))
-            count = copy_messages(session_id, created.id, through, dead_calls(session_id, through),
-                                  INTERRUPTED_RESULT, lambda sha: readable(files, sha))
+            after = tail_after(session_id, through)
+            dead = dead_calls(session_id, through, after)
+            count = share_history(session_id, created.id, through, after, dead, INTERRUPTED_RESULT,
+                                  lambda sha: readable(files, sha))
             return created, count, message_id_at(session_id, through)
 
         created, count, last_id = await self._svc.store.write(job)
@@ -150,9 +154,6 @@ def mark_unavailable(messages: list[Message], files: ArtifactFiles) -> list[Mess
     out: list[Message] = []
     known: dict[str, bool] = {}
     for m in messages:
-        shas = [p.artifact for p in m.parts if isinstance(p, ImagePart)]
-        if (r := m.tool_result) is not None:
-            shas += [i.artifact for i in r.images]
-        missing = [s for s in shas if not known.setdefault(s, readable(files, s))]
+        missing = [s for s in attachments_in_order(m) if not known.setdefault(s, readable(files, s))]
         out.append(replace(m, meta={**m.meta, "unavailable_attachments": missing}) if missing else m)
     return out

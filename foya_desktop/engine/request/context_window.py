@@ -28,7 +28,7 @@ from foya_desktop.engine.request.context import ContextCompiler
 from foya_desktop.engine.request.prompt import system_prompt
 from foya_desktop.engine.services import Services
 from foya_desktop.store.catalog import get_project
-from foya_desktop.store.context_reads import valid_messages_after
+from foya_desktop.store.history import valid_messages
 from foya_desktop.store.ops_checkpoints import get_policy, latest_checkpoint, set_policy
 from foya_desktop.store.store import Store
 
@@ -100,7 +100,7 @@ async def compile_history(svc: Services, session_id: str, after_seq: int, vp: VP
     compiler = ContextCompiler(vp, names, svc.store.files.get, exclude_turn=turn_id)
     after = after_seq
     while True:
-        chunk = await svc.store.read(valid_messages_after, session_id, after, READ_CHUNK)
+        chunk = await svc.store.read(valid_messages, session_id, after, READ_CHUNK)
         if chunk:
             await asyncio.to_thread(compiler.feed, chunk)
             after = chunk[-1].seq

@@ -66,7 +66,10 @@ class TimelineDelegate(QStyledItemDelegate):
         self._sizes: dict[SizeKey, int] = {}
         self._estimates: dict[SizeKey, int] = {}
         self._seen: set[str] = set()
-        """Keys of rows measured for real once: a new revision of theirs is measured, not guessed."""
+        """Keys of rows measured for real once: a new revision of theirs is measured, not guessed
+        (unless ``estimate_rows`` guessed it: a page of older history, built again)."""
+        self._last: dict[tuple[str, int, bool], int] = {}
+        """The last real height of each row key at a width and header flag (any revision)."""
         self._hits: dict[str, list[tuple[QRect, int]]] = {}
         self._images: dict[str, list[tuple[QRect, str]]] = {}
         self._copies: dict[str, list[tuple[QRect, str]]] = {}
@@ -91,7 +94,8 @@ class TimelineDelegate(QStyledItemDelegate):
             return QSize(0, 0)
         row, key = found
         height = self._sizes.get(key)
-        if height is None and isinstance(row, MessageRow) and row.key not in self._seen:
+        if height is None and isinstance(row, MessageRow) and (row.key not in self._seen
+                                                               or key in self._estimates):
             height = self._estimates.get(key)
             if height is None:
                 height = self.renderer.estimate(row, key[2], key[3])
@@ -101,6 +105,24 @@ class TimelineDelegate(QStyledItemDelegate):
         elif height is None:  # a stream, a marker, or a row shown before that changed since
             height = self._remember(row, key)
         return QSize(key[2], height)
+
+    def estimate_rows(self, rows: list[Row], headers: list[bool]) -> None:
+        """Estimate the heights of rows about to be inserted (a page of history), so the layout
+        pass that inserts them finds every height in a dictionary (issue 14).
+
+        A row shown before (the window was reloaded around a jump, or the session shown again)
+        is a new row object with a new revision; without this it was measured for real in that
+        layout pass, every row of the page. Its last real height is the estimate; the view
+        measures it again when it comes near the viewport, as any estimated row.
+        """
+        width = self.width()
+        for row, header in zip(rows, headers, strict=True):
+            key = (row.key, row.revision, width, header)
+            if isinstance(row, MessageRow) and key not in self._sizes and key not in self._estimates:
+                if len(self._estimates) > MAX_SIZE_ENTRIES:
+                    self._estimates.clear()
+                last = self._last.get((row.key, width, header))
+                self._estimates[key] = self.renderer.estimate(row, width, header) if last is None else last
 
     def _key(self, index: AnyIndex) -> tuple[Row, SizeKey] | None:
         model = index.model()
@@ -118,7 +140,9 @@ class TimelineDelegate(QStyledItemDelegate):
         if len(self._sizes) > MAX_SIZE_ENTRIES:
             self._sizes.clear()
             self._seen.clear()
+            self._last.clear()
         self._sizes[key] = height
+        self._last[(key[0], key[2], key[3])] = height
         self._estimates.pop(key, None)
         self._seen.add(row.key)
         return height
@@ -247,3 +271,4 @@ class TimelineDelegate(QStyledItemDelegate):
         self._sizes.clear()
         self._estimates.clear()
         self._seen.clear()
+        self._last.clear()

@@ -17,6 +17,7 @@ in ``RowEditsMixin`` (timeline/edits.py) and compaction markers in
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -47,6 +48,9 @@ class TimelineModel(CheckpointRowsMixin):
         detached_changed(bool): the window stopped (or resumed) ending at the newest message.
         rows_shifting(bool): True just before rows above the viewport are inserted or removed,
             False right after, so the view can keep what the person is reading in place.
+        page_arriving(list, list): a page's rows and their speaker-header flags just before they
+            are inserted at the top (an older page: one event-loop turn before), so the view
+            estimates their heights and the pass that inserts them only lays them out (issue 14).
         stream_grew(int): (from RowEditsMixin) streamed text was appended to a row.
     """
 
@@ -59,6 +63,7 @@ class TimelineModel(CheckpointRowsMixin):
     loading_changed = Signal(bool)
     detached_changed = Signal(bool)
     rows_shifting = Signal(bool)
+    page_arriving = Signal(object, object)
 
     def __init__(self, font: QFont, parent: QObject | None = None) -> None:
         super().__init__(font, parent)
@@ -101,6 +106,7 @@ class TimelineModel(CheckpointRowsMixin):
             return
         page = self._rows_from([m for m in messages if m.id not in self._ids])
         if page:
+            self.page_arriving.emit(page, self.block_starts(page))
             self._insert_rows(0, page)
         shown = {r.message_id for r in self._rows if isinstance(r, StreamRow)} | self._ids
         if before_seq is None:
@@ -184,10 +190,16 @@ class TimelineModel(CheckpointRowsMixin):
         self.has_older = len(messages) >= self.PAGE
         if not self.has_older and messages:
             self.oldest_seq = messages[0].seq
-        fresh = [m for m in messages if m.id not in self._ids]
+        rows = self._rows_from([m for m in messages if m.id not in self._ids])
+        if rows:
+            self.page_arriving.emit(rows, self.block_starts(rows))
+            await asyncio.sleep(0)  # the insert (a layout of every row) gets a frame of its own
+            if generation != self._generation:
+                return 0
+            rows = [r for r in rows if r.key not in self._ids]  # a live event may have shown one
         self.rows_shifting.emit(True)
         try:
-            added = self._prepend_rows(self._rows_from(fresh))
+            added = self._prepend_rows(rows)
             self._trim_bottom()
         finally:
             self.rows_shifting.emit(False)
@@ -266,6 +278,12 @@ class TimelineModel(CheckpointRowsMixin):
         if isinstance(row, MessageRow) and row.message.role == "user":
             return True
         return i == 0 or self._rows[i - 1].speaker_key != row.speaker_key
+
+    @staticmethod
+    def block_starts(rows: list[Row]) -> list[bool]:
+        """``starts_block`` for each of ``rows`` once they are the first rows of the window."""
+        return [(isinstance(row, MessageRow) and row.message.role == "user") or i == 0
+                or rows[i - 1].speaker_key != row.speaker_key for i, row in enumerate(rows)]
 
     def row_at(self, i: int) -> Row:
         """The row object at position ``i`` (tests, benchmarks)."""

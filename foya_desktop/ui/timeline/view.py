@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QColor, QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -86,6 +86,10 @@ class TimelineView(QTreeView):
         # in its place, in the same container, so the viewport's width never changes.
         self.verticalScrollBar().hide()
         self.addScrollBarWidget(self.session_bar, Qt.AlignmentFlag.AlignTop)
+        # NOTE: the style sheet paints the background under a see-through viewport, and Qt scrolls
+        # only opaque widgets by moving pixels: every scroll step repainted the whole viewport.
+        # ``paintEvent`` fills what it repaints, so only the strip scrolled in is drawn.
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.timeline_delegate = TimelineDelegate(renderer, self.viewport(), self)
         self.setItemDelegate(self.timeline_delegate)
         self.placeholder = self.tr("No messages yet.")
@@ -136,12 +140,14 @@ class TimelineView(QTreeView):
         old = self.model()
         if isinstance(old, TimelineModel):
             old.rows_shifting.disconnect(self._on_rows_shifting)
+            old.page_arriving.disconnect(self.timeline_delegate.estimate_rows)
             old.stream_grew.disconnect(self._on_stream_grew)
             old.detached_changed.disconnect(self._update_jump)
             old.modelReset.disconnect(self._on_reset)
         super().setModel(model)
         if model is not None:
             model.rows_shifting.connect(self._on_rows_shifting)
+            model.page_arriving.connect(self.timeline_delegate.estimate_rows)
             model.stream_grew.connect(self._on_stream_grew)
             model.detached_changed.connect(self._update_jump)
             model.modelReset.connect(self._on_reset)
@@ -414,8 +420,15 @@ class TimelineView(QTreeView):
         self.rows_moved.emit()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
-        """NOTE: QTreeView skips scrolling child widgets on big jumps when it has no editors."""
-        super().scrollContentsBy(dx, dy)
+        """Scroll the viewport's pixels and children; only the strip scrolled in is painted.
+
+        NOTE: not ``QTreeView.scrollContentsBy``: it compares the pixel delta with a guessed
+        count of *rows* on screen (viewport height / first row's height, ~3 for chat rows) and
+        repaints the whole viewport for anything larger, i.e. on every wheel notch and flick;
+        that full repaint was most of each frame while paging older history (issue 14). This is
+        what it does for small deltas. (The view never scrolls sideways: no header to move.)
+        """
+        self.viewport().scroll(dx, dy)
         bar = self.verticalScrollBar()
         # ``_on_scrolled`` says the same a moment later; settling must not follow a stale bottom
         self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
@@ -483,6 +496,9 @@ class TimelineView(QTreeView):
     def paintEvent(self, event: QPaintEvent) -> None:
         """Rows, or a quiet placeholder when there are none."""
         model = self.model()
+        background = QPainter(self.viewport())  # the viewport is opaque: nothing else clears it
+        background.fillRect(event.rect(), QColor(theme.colors(theme.is_dark())["base"]))
+        background.end()
         if model is not None and model.rowCount() > 0:
             if self._visible_span() != self._settled_span:  # normally settled by layouts and scrolls
                 self._settle()
