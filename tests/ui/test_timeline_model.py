@@ -61,7 +61,9 @@ async def test_paging_to_the_start_yields_every_message_once_in_order(qtmodeltes
     while model.has_older:
         added.append(await model.fetch_older())
         qtmodeltester.check(model)
-    assert added == [TimelineModel.PAGE] * 3 + [0]  # 100 + 3 x 150 = 550; the last asks and learns
+    older = TimelineModel.MAX_ROWS - 50 - TimelineModel.INITIAL_PAGE
+    full, rest = divmod(older, TimelineModel.PAGE)  # a last full page asks once more and learns
+    assert added == [TimelineModel.PAGE] * full + [rest]
     ids = [row.message.id for row in (model.row_at(i) for i in range(model.rowCount()))
            if isinstance(row, MessageRow)]
     assert ids == [f"msg_{i:06d}" for i in range(TimelineModel.MAX_ROWS - 50)]

@@ -251,9 +251,11 @@ async def test_scrolling_repaints_only_the_strip_scrolled_in_and_shows_the_same_
         steps.append([r.height() for r in rects.rects])
     view.viewport().removeEventFilter(rects)
     # NOTE: a row that comes near the viewport measured for real is refreshed, and QTreeView
-    # repaints everything after a height change: allowed, but not on most steps.
-    strips = [s for s in steps if s and max(s) <= 72 + 48]
-    assert len(strips) >= 4, steps
+    # repaints everything after a height change: allowed, but not on most steps. (A busy machine
+    # may paint two steps at once: two strips.)
+    height = view.viewport().height()
+    painted = [max(s) for s in steps if s]
+    assert sum(h <= height // 3 for h in painted) >= 3 and sum(h >= height for h in painted) <= 2, steps
     screen = QGuiApplication.primaryScreen().grabWindow(view.winId())  # the window's backing store
     top_left = view.viewport().mapTo(view.window(), QPoint(0, 0))
     on_screen = screen.copy(QRect(top_left, view.viewport().size())).toImage()

@@ -34,6 +34,13 @@ PageLoader = Callable[[int | None, int], Awaitable[list[Message]]]
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
+PAGE_GAP_S = 0.002
+"""Between estimating an older page and inserting it, everything else on the loop gets a turn.
+
+NOTE: not ``sleep(0)``: under qasync that is one timer turn, in which a coroutine whose own
+sleep just ended (a frame probe, an engine task) is only made ready, so it still waited for
+the insert too."""
+
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 """The ``Row`` object itself, for the delegate."""
 HEADER_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -56,9 +63,12 @@ class TimelineModel(CheckpointRowsMixin):
 
     INITIAL_PAGE = 100
     PAGE = 150
-    MAX_ROWS = 600
+    MAX_ROWS = 400
     """A layout pass asks every row for its height (Python calls from C++): at 1,000 rows the
-    pass after paging in took 40–100 ms on this 2-core machine (issue 14)."""
+    pass after paging in took 40–100 ms on this 2-core machine. QTreeView lays out *every* row
+    again when rows are inserted at the top, ~20 µs a row with the style sheet (three Python
+    calls each), and that frame also repaints the viewport: 600 rows left no room in 16 ms,
+    400 (two and a half pages, dozens of screens) do (issue 14)."""
 
     loading_changed = Signal(bool)
     detached_changed = Signal(bool)
@@ -193,7 +203,7 @@ class TimelineModel(CheckpointRowsMixin):
         rows = self._rows_from([m for m in messages if m.id not in self._ids])
         if rows:
             self.page_arriving.emit(rows, self.block_starts(rows))
-            await asyncio.sleep(0)  # the insert (a layout of every row) gets a frame of its own
+            await asyncio.sleep(PAGE_GAP_S)  # the insert (a layout of every row) gets a frame of its own
             if generation != self._generation:
                 return 0
             rows = [r for r in rows if r.key not in self._ids]  # a live event may have shown one
