@@ -8,11 +8,11 @@ adds; its own seqs continue after ``base_seq``. A base may have a base in turn, 
 a short chain of :class:`Segment`\\ s, newest first: the session's own rows, then its base's
 rows in ``(base's base_seq, base_seq]``, and so on.
 
-Every read of a session's messages goes through a :class:`View`: ``condition()`` for Peewee
-queries, ``sql()`` for plain SQL, ``rows()`` for ordered reads that stop at a limit without
-sorting the whole history, and ``decode()``, which presents an inherited row as the reading
-session's message — its session id, no provider signatures (Y26: a branch continues from
-rebuildable text), attachments that could not be read at fork time marked (Y19). A session
+Every read of a session's messages goes through a :class:`View`: ``sql()`` for plain SQL,
+``rows()`` and ``count()`` for reads segment by segment (each an index range; a page of the
+newest rows never sorts the whole history), and ``decode()``, which presents an inherited row
+as the reading session's message — its session id, no provider signatures (Y26: a branch
+continues from rebuildable text), attachments that could not be read at fork time marked (Y19). A session
 without a base reads exactly as before (one segment, the same query plans).
 
 Writes stay on stored rows. Inherited rows belong to finished turns (the boundary's own turn is
@@ -25,10 +25,8 @@ it: no view changes, and nothing is copied.
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from functools import reduce
 from typing import Any
 
 import peewee as pw
@@ -84,12 +82,9 @@ class View:
         """Whether part of the history is stored by another session."""
         return len(self.segments) > 1 or self.segments[0].session_id != self.session_id
 
-    def condition(self, alias: type[MessageRow] = MessageRow) -> Any:
-        """A Peewee condition: the row is in this history (valid or not; add ``VALID``)."""
-        return reduce(operator.or_, (_segment_condition(s, alias) for s in self.segments))
-
     def sql(self, alias: str = "m") -> tuple[str, list[Any]]:
-        """The same condition as SQL text with its parameters (column names prefixed by ``alias``)."""
+        """The history as an SQL condition (valid or not; add ``valid = 1``) with its parameters
+        (column names prefixed by ``alias``)."""
         terms: list[str] = []
         args: list[Any] = []
         for s in self.segments:
@@ -132,8 +127,11 @@ class View:
 
     def count(self, where: Any = None) -> int:
         """How many valid rows match ``where``."""
-        cond = self.condition() & _VALID
-        return int(MessageRow.select().where(cond if where is None else cond & where).count())
+        total = 0
+        for segment in self.segments:  # each an index range (an OR of them would collect every rowid)
+            cond = _segment_condition(segment) & _VALID
+            total += int(MessageRow.select().where(cond if where is None else cond & where).count())
+        return total
 
     def decode(self, row: MessageRow) -> Message:
         """The stored row as this session's message (inherited ones as the module docstring says)."""
@@ -149,12 +147,13 @@ class View:
         return replace(message, parts=parts, meta=meta)
 
 
-def _segment_condition(s: Segment, model: type[MessageRow] = MessageRow) -> Any:
-    cond = model.session == s.session_id
+def _segment_condition(s: Segment) -> Any:
+    """The segment as a Peewee condition (the twin of :meth:`Segment.sql`)."""
+    cond = MessageRow.session == s.session_id
     if s.after:
-        cond &= model.seq > s.after
+        cond &= MessageRow.seq > s.after
     if s.through is not None:
-        cond &= model.seq <= s.through
+        cond &= MessageRow.seq <= s.through
     return cond
 
 
