@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
         samples, lags = asyncio.run(measure(Path(tmp), args.rounds))
     notes = {"branch": " (finished turns inherited, the boundary's turn copied)",
              "fork": " (finished turns inherited, the boundary's turn copied)",
-             "merge": " (no goal written in the issue: a merge writes a new copy of both histories)",
+             "merge": " (no goal written in the issue; the shared turns inherited, the rest copied)",
              "delete": " (no goal written in the issue)"}
     idle = lags["idle"] * 1000
     for name, by_size in samples.items():

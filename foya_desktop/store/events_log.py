@@ -15,9 +15,6 @@ from foya_desktop.store.schema import EventRow, SessionRow, TombstoneRow, databa
 
 _HEAD_SQL = 'SELECT "head_seq" FROM "session_row" WHERE "id" = ?'
 _SET_HEAD_SQL = 'UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?'
-_NEXT_SQL = ('UPDATE "session_row" SET "head_seq" = "head_seq" + 1, "updated_at" = ? WHERE "id" = ? '
-             'RETURNING "head_seq"')
-"""Take the next sequence number and check the session exists in one statement."""
 _EVENT_SQL = ('INSERT INTO "event_row" ("session_id", "seq", "type", "payload", "created_at") '
               'VALUES (?, ?, ?, ?, ?)')
 """The append hot path as plain SQL: peewee builds a query's SQL anew on every call, and for
@@ -59,13 +56,20 @@ def append_event(session_id: str, type_: str, payload: dict[str, Any]) -> int:
 
 
 def append_event_json(session_id: str, type_: str, payload_json: str) -> int:
-    """:func:`append_event` with the payload already encoded."""
+    """:func:`append_event` with the payload already encoded.
+
+    Read the head, then set it: two plain statements cost less than one ``UPDATE … RETURNING``
+    (SQLite collects RETURNING rows in a temporary table first; measured 14 vs 21 µs per append,
+    issue 14). A missing row — deleted (tombstoned) or never created — is found by the read,
+    before anything is written.
+    """
     con = database_proxy.connection()
-    now = now_ms()
-    found = con.execute(_NEXT_SQL, (now, session_id)).fetchone()
+    found = con.execute(_HEAD_SQL, (session_id,)).fetchone()
     if found is None:
         check_alive(session_id)  # raises the right error
-    seq = int(found[0])
+    seq = int(found[0]) + 1
+    now = now_ms()
+    con.execute(_SET_HEAD_SQL, (seq, now, session_id))
     con.execute(_EVENT_SQL, (session_id, seq, type_, payload_json, now))
     return seq
 

@@ -8,11 +8,11 @@ adds; its own seqs continue after ``base_seq``. A base may have a base in turn, 
 a short chain of :class:`Segment`\\ s, newest first: the session's own rows, then its base's
 rows in ``(base's base_seq, base_seq]``, and so on.
 
-Every read of a session's messages goes through a :class:`View`: ``condition()`` for Peewee
-queries, ``sql()`` for plain SQL, ``rows()`` for ordered reads that stop at a limit without
-sorting the whole history, and ``decode()``, which presents an inherited row as the reading
-session's message — its session id, no provider signatures (Y26: a branch continues from
-rebuildable text), attachments that could not be read at fork time marked (Y19). A session
+Every read of a session's messages goes through a :class:`View`: ``sql()`` for plain SQL,
+``rows()`` and ``count()`` for reads segment by segment (each an index range; a page of the
+newest rows never sorts the whole history), and ``decode()``, which presents an inherited row
+as the reading session's message — its session id, no provider signatures (Y26: a branch
+continues from rebuildable text), attachments that could not be read at fork time marked (Y19). A session
 without a base reads exactly as before (one segment, the same query plans).
 
 Writes stay on stored rows. Inherited rows belong to finished turns (the boundary's own turn is
@@ -25,10 +25,8 @@ it: no view changes, and nothing is copied.
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from functools import reduce
 from typing import Any
 
 import peewee as pw
@@ -84,12 +82,9 @@ class View:
         """Whether part of the history is stored by another session."""
         return len(self.segments) > 1 or self.segments[0].session_id != self.session_id
 
-    def condition(self, alias: type[MessageRow] = MessageRow) -> Any:
-        """A Peewee condition: the row is in this history (valid or not; add ``VALID``)."""
-        return reduce(operator.or_, (_segment_condition(s, alias) for s in self.segments))
-
     def sql(self, alias: str = "m") -> tuple[str, list[Any]]:
-        """The same condition as SQL text with its parameters (column names prefixed by ``alias``)."""
+        """The history as an SQL condition (valid or not; add ``valid = 1``) with its parameters
+        (column names prefixed by ``alias``)."""
         terms: list[str] = []
         args: list[Any] = []
         for s in self.segments:
@@ -132,8 +127,11 @@ class View:
 
     def count(self, where: Any = None) -> int:
         """How many valid rows match ``where``."""
-        cond = self.condition() & _VALID
-        return int(MessageRow.select().where(cond if where is None else cond & where).count())
+        total = 0
+        for segment in self.segments:  # each an index range (an OR of them would collect every rowid)
+            cond = _segment_condition(segment) & _VALID
+            total += int(MessageRow.select().where(cond if where is None else cond & where).count())
+        return total
 
     def decode(self, row: MessageRow) -> Message:
         """The stored row as this session's message (inherited ones as the module docstring says)."""
@@ -149,12 +147,13 @@ class View:
         return replace(message, parts=parts, meta=meta)
 
 
-def _segment_condition(s: Segment, model: type[MessageRow] = MessageRow) -> Any:
-    cond = model.session == s.session_id
+def _segment_condition(s: Segment) -> Any:
+    """The segment as a Peewee condition (the twin of :meth:`Segment.sql`)."""
+    cond = MessageRow.session == s.session_id
     if s.after:
-        cond &= model.seq > s.after
+        cond &= MessageRow.seq > s.after
     if s.through is not None:
-        cond &= model.seq <= s.through
+        cond &= MessageRow.seq <= s.through
     return cond
 
 
@@ -186,13 +185,33 @@ def view_of(session_id: str) -> View:
 
 def inherit(session_id: str, base_id: str, through_seq: int, unavailable: set[str]) -> None:
     """Make a just-created session begin with ``base_id``'s history up to ``through_seq``
-    (inside the creating transaction; its own seqs continue after it)."""
+    (inside the creating transaction; its own seqs continue after it). It references the base's
+    blobs, so they outlive the base."""
     base = SessionRow.get_by_id(base_id)
+    database_proxy.execute_sql('INSERT OR IGNORE INTO "artifact_ref_row" ("session_id", "artifact_id") '
+                               'SELECT ?, "artifact_id" FROM "artifact_ref_row" WHERE "session_id" = ?',
+                               (session_id, base_id))
     marked = sorted(unavailable | set(json.loads(base.unavailable or "[]")))
     (SessionRow.update(base_session_id=base_id, base_seq=through_seq, inherited_seq=through_seq,
                        head_seq=pw.fn.MAX(SessionRow.head_seq, through_seq), unavailable=json.dumps(marked))
      .where(SessionRow.id == session_id).execute())
     append_event(session_id, "history_inherited", {"base_session_id": base_id, "through_seq": through_seq})
+
+
+def shared_prefix(a_id: str, b_id: str) -> int:
+    """The seq up to which two sessions' histories are the same stored rows (0: none), e.g. a
+    source and its branch up to where the branch's own messages begin."""
+    through = 0
+    for sa, sb in zip(reversed(view_of(a_id).segments), reversed(view_of(b_id).segments), strict=False):
+        if sa.session_id != sb.session_id or sa.after != sb.after:
+            break
+        ends = [t for t in (sa.through, sb.through) if t is not None]
+        if not ends:
+            break  # one and the same session
+        through = min(ends)
+        if sa.through != sb.through:
+            break
+    return through
 
 
 def hand_over(session_id: str, from_seq: int | None) -> None:

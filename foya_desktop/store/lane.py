@@ -21,12 +21,23 @@ import contextlib
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
-_Job = tuple[Callable[[], Any], Callable[[], bool], Callable[[Any, BaseException | None], None]]
-"""(call, skipped?, deliver(result, error))."""
+_Job = tuple[Callable[[], Any], "asyncio.Future[Any] | concurrent.futures.Future[Any]",
+             asyncio.AbstractEventLoop | None]
+"""(call, the caller's future, its loop — ``None`` for a ``concurrent.futures.Future``)."""
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """On the loop: hand the result over, unless the caller was cancelled meanwhile."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 class Lane:
@@ -39,17 +50,28 @@ class Lane:
         self._thread.start()
 
     def _work(self) -> None:
+        """Run the jobs in order. One job is a tuple, not closures built per call (``run``'s hand-off
+        is on the append hot path: issue 14)."""
         while (job := self._jobs.get()) is not None:
-            call, skipped, deliver = job
-            if skipped():
-                continue
-            try:
-                result = call()
-            except BaseException as exc:  # handed to the caller, as an executor does
-                deliver(None, exc)
-            else:
-                deliver(result, None)
-            del job, call, skipped, deliver
+            call, future, loop = job
+            del job
+            if loop is None:
+                assert isinstance(future, concurrent.futures.Future)
+                if not future.set_running_or_notify_cancel():
+                    continue
+                try:
+                    future.set_result(call())
+                except BaseException as exc:  # handed to the caller, as an executor does
+                    future.set_exception(exc)
+            elif not future.cancelled():
+                try:
+                    result, error = call(), None
+                except BaseException as exc:
+                    result, error = None, exc
+                with contextlib.suppress(RuntimeError):  # the loop closed while the job ran: nobody waits
+                    loop.call_soon_threadsafe(_settle, cast("asyncio.Future[Any]", future), result, error)
+                del result, error
+            del call, future, loop
 
     def _put(self, job: _Job) -> None:
         if self._closed:
@@ -59,32 +81,14 @@ class Lane:
     def submit(self, call: Callable[[], T]) -> concurrent.futures.Future[T]:
         """Queue ``call``; a ``concurrent.futures.Future`` for blocking callers (start-up, CLI)."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
-
-        def deliver(result: Any, error: BaseException | None) -> None:
-            if error is not None:
-                future.set_exception(error)
-            else:
-                future.set_result(result)
-        self._put((call, lambda: not future.set_running_or_notify_cancel(), deliver))
+        self._put((call, future, None))
         return future
 
     async def run(self, call: Callable[[], T]) -> T:
         """Run ``call`` on the lane and await its result (one ``call_soon_threadsafe`` back)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-
-        def settle(result: Any, error: BaseException | None) -> None:
-            if future.done():
-                return  # the caller was cancelled meanwhile
-            if error is not None:
-                future.set_exception(error)
-            else:
-                future.set_result(result)
-
-        def deliver(result: Any, error: BaseException | None) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop closed while the job ran: nobody waits
-                loop.call_soon_threadsafe(settle, result, error)
-        self._put((call, future.cancelled, deliver))
+        self._put((call, future, loop))
         return await future
 
     def shutdown(self, wait: bool = True) -> None:

@@ -234,7 +234,6 @@ def share_history(source_id: str, target_id: str, through_seq: int, after_seq: i
             'SELECT "artifact_id" FROM "artifact_ref_row" WHERE "session_id" = ?', (source_id,))]
         inherit(target_id, source_id, after_seq,
                 {sha for sha in refs if not readable(sha)} if readable is not None else set())
-        history.reference_artifacts(target_id, set(refs))
     return copy_messages(source_id, target_id, through_seq, dead, interrupted_text, readable, after_seq)
 
 

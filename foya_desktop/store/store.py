@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -39,8 +40,8 @@ from foya_desktop.core.errors import StorageReadOnly
 from foya_desktop.core.model import Phase
 from foya_desktop.store import leases, ops_delete, sessions
 from foya_desktop.store.artifacts import ArtifactFiles
-from foya_desktop.store.database import open_database, open_database_readonly
-from foya_desktop.store.faults import storage_errors
+from foya_desktop.store.database import open_database, open_database_readonly, write_transaction
+from foya_desktop.store.faults import storage_errors, translate
 from foya_desktop.store.home import Home
 from foya_desktop.store.lane import Lane
 
@@ -140,12 +141,18 @@ class Store:
 
     async def write(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` in one IMMEDIATE transaction on the writer thread."""
-        call = functools.partial(fn, *args, **kwargs)
-        return await self._writer.run(functools.partial(self._job, call))
+        return await self._writer.run(functools.partial(self._job, functools.partial(fn, *args, **kwargs)))
 
     def _job(self, call: Callable[[], T]) -> T:
-        with storage_errors(self.home), self._db.atomic():
-            return call()
+        """``call()`` in one write transaction, storage faults in plain words (what ``storage_errors``
+        does, inline: a store write is the append hot path, issue 14)."""
+        try:
+            return write_transaction(self._db, call)
+        except (OSError, sqlite3.Error, pw.PeeweeException) as exc:
+            plain = translate(exc, self.home)
+            if plain is None:
+                raise
+            raise plain from exc
 
     def _read_job(self, call: Callable[[], T]) -> T:
         with storage_errors(self.home):

@@ -339,7 +339,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self._title_for(session) if session else self.tr("Foya"))
         await self.pane.show_session(session)
         if session is not None:
-            self.pane.status.vp_panel.set_waiting(self._waiting_speakers(session.id))
+            self.pane.status.set_waiting(self._waiting_speakers(session.id))
             self.session_shown.emit(session.id)
             if session.project_id and session.project_id not in self._mcp_offered:
                 self._mcp_offered.add(session.project_id)
@@ -451,7 +451,7 @@ class MainWindow(QMainWindow):
         waiting = self._waiting_speakers(sid, done)
         self.tree_model.set_waiting(sid, bool(waiting))
         if self.pane.session is not None and self.pane.session.id == sid:
-            self.pane.status.vp_panel.set_waiting(waiting)
+            self.pane.status.set_waiting(waiting)
 
     def _waiting_speakers(self, session_id: str, settled: str | None = None) -> set[str]:
         """The VPs whose approval or question waits for the person in ``session_id``."""

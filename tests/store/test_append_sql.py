@@ -3,15 +3,14 @@ columns the peewee models define, so a renamed column fails here, not in a perso
 
 from __future__ import annotations
 
-from foya_desktop.store.events_log import _EVENT_SQL, _HEAD_SQL, _NEXT_SQL, _SET_HEAD_SQL
+from foya_desktop.store.events_log import _EVENT_SQL, _HEAD_SQL, _SET_HEAD_SQL
 from foya_desktop.store.history import _MESSAGE_FIELDS, INSERT_MESSAGE_SQL
 from foya_desktop.store.schema import EventRow, MessageRow, SessionRow
 
 
 def test_the_plain_sql_names_the_models_tables_and_columns() -> None:
-    assert f'"{SessionRow._meta.table_name}"' in _HEAD_SQL and f'"{SessionRow._meta.table_name}"' in _NEXT_SQL
-    assert f'"{SessionRow.head_seq.column_name}"' in _HEAD_SQL and f'"{SessionRow.head_seq.column_name}"' in _NEXT_SQL
-    assert f'"{SessionRow.updated_at.column_name}"' in _NEXT_SQL
+    assert f'"{SessionRow._meta.table_name}"' in _HEAD_SQL
+    assert f'"{SessionRow.head_seq.column_name}"' in _HEAD_SQL
     assert all(f'"{c}"' in _SET_HEAD_SQL for c in (SessionRow._meta.table_name, SessionRow.head_seq.column_name,
                                                    SessionRow.updated_at.column_name, SessionRow.id.column_name))
     assert f'INSERT INTO "{EventRow._meta.table_name}"' in _EVENT_SQL

@@ -56,3 +56,28 @@ def test_the_open_calls_index_is_made_at_open_without_a_schema_bump(tmp_path: Pa
         assert "message_open_calls" in names
     finally:
         db.close()
+
+
+def test_a_branchs_reads_use_indexes_for_each_segment(tmp_path: Path) -> None:
+    """Copy-on-write history (issue 14: branch ≤ 2×): a page of an inherited stretch is one index range,
+    and the branch's check for calls never closed reads only the open-calls index — neither walks the
+    source's 50,000 rows."""
+    from foya_desktop.store.history_view import Segment, _segment_condition
+    from foya_desktop.store.ops_copy import _OPEN_CALL_SQL
+
+    db = open_database(tmp_path / "foya.sqlite3", tmp_path / "backups")
+    try:
+        inherited = Segment("source", 0, 49_998)
+        page = _plan(db, MessageRow.select().where(_segment_condition(inherited) & history.VALID
+                                                   & (MessageRow.seq < 40_000))
+                     .order_by(MessageRow.seq.desc()).limit(200))
+        assert any("message_row_session_id_valid_seq (session_id=? AND valid=? AND seq<?)" in step
+                   for step in page), page
+        assert not any(step.startswith("SCAN") or "TEMP B-TREE" in step for step in page), page
+        cond, args = inherited.sql("")
+        cursor = db.execute_sql("EXPLAIN QUERY PLAN " + _OPEN_CALL_SQL.format(segment=cond),  # type: ignore[no-untyped-call]
+                                (*args, 49_998))
+        steps = [row[3] for row in cursor.fetchall()]
+        assert any("message_open_calls" in step for step in steps), steps
+    finally:
+        db.close()

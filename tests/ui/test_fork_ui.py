@@ -122,3 +122,33 @@ async def test_merge_with_previews_then_opens_the_merged_session(
     await wait_until(lambda: texts(real_window, "user") == ["shared start", "idea from A", "idea from B"],
                      what="merged history")
     assert len(await real_kernel.history.history_page(sid)) == 4 and len(await real_kernel.history.history_page(fork.id)) == 4
+
+
+async def test_a_branch_of_a_long_session_shows_its_history_and_outlives_the_source(
+        real_window: MainWindow, real_kernel: Kernel, turns: Turns, shots: Path) -> None:
+    """Copy-on-write history in the window (issue 14): "Branch from here" on a 1,000-message session
+    opens the branch with the newest page of what it inherited; deleting the source leaves the
+    branch's timeline as it was (Y16: the two evolve independently)."""
+    from foya_desktop.core.ids import new_id
+    from foya_desktop.core.messages import Message, TextPart
+    from foya_desktop.store.history import append_messages
+
+    sid = await open_session(real_window, real_kernel, title="Long")
+    history = [Message(new_id("msg"), sid, "user" if i % 2 == 0 else "assistant",
+                       (TextPart(f"{'question' if i % 2 == 0 else 'answer'} {i // 2}"),),
+                       speaker=None if i % 2 == 0 else "omni", turn_id=f"t{i // 2}")
+               for i in range(1000)]
+    await real_kernel.store.write(append_messages, sid, history)
+    await say(real_window, real_kernel, turns, sid, "hello")
+    menu = real_window.pane.timeline_view.menu_for_row(row_of(real_window, "assistant", "reply to: hello"))
+    find_action(menu, BRANCH_HERE).trigger()
+    branch = await _opened_other(real_window, sid)
+    await wait_until(lambda: texts(real_window, "user")[-2:] == ["question 499", "hello"], what="branch shown")
+    shown = texts(real_window, "user")
+    real_window.grab().save(str(shots / "branch_of_a_long_session.png"))
+
+    await real_kernel.lifecycle.delete_session(sid)
+    await wait_until(lambda: real_window.tree_model.session(sid) is None, what="source gone")
+    assert real_window.pane.session is not None and real_window.pane.session.id == branch
+    assert texts(real_window, "user") == shown
+    assert len(await real_kernel.history.history_page(branch, limit=2000)) == 1002

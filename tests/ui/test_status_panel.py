@@ -160,9 +160,10 @@ async def test_a_session_on_the_default_service_shows_the_service_it_runs_on(
 async def test_a_vp_waiting_for_an_approval_says_so_not_running(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
         shots: Path) -> None:
-    """While the VP's approval card is open its status says "Waiting for you", not "Running" (it does
-    not work until the person answers); after the answer it runs again. Leaving the session and
-    coming back keeps the word (the state is the engine's pending requests, not the card)."""
+    """While the VP's approval card is open its status (and the phase) says "Waiting for you", not
+    "Running"/"Working…" (it does not work until the person answers); after the answer it runs
+    again. Leaving the session and coming back keeps the word (the state is the engine's pending
+    requests, not the card)."""
     project = tmp_path / "proj"
     project.mkdir()
     fake_provider.script(
@@ -176,6 +177,7 @@ async def test_a_vp_waiting_for_an_approval_says_so_not_running(
     await wait_until(lambda: pane.attention.card is not None, timeout=15, what="the approval card")
     await wait_until(lambda: "omni" in panel.blocks and panel.blocks["omni"].state_label.text() == "Waiting for you",
                      timeout=10, what="the VP waiting for the person")
+    assert pane.status.phase_label.text() == "Waiting for you", "the phase says so too, not 'Working…'"
     real_window.grab().save(str(shots / "status_waiting_for_you.png"))
     other = await real_kernel.sessions.create_session(title="Elsewhere")
     await show(real_window, other.id)
@@ -187,4 +189,5 @@ async def test_a_vp_waiting_for_an_approval_says_so_not_running(
     card.buttons["once"].click()
     await wait_until(lambda: panel.blocks.get("omni") is None
                      or panel.blocks["omni"].state_label.text() == "Running", timeout=10, what="running again")
+    await wait_until(lambda: pane.status.phase_label.text() != "Waiting for you", what="the phase moves on")
     assert (project / "a.txt").read_text() == "x"

@@ -15,6 +15,14 @@ a turn id both sides hold outside the common prefix, a common turn whose content
 attachments are marked unavailable, as in a fork. Attachments are verified byte for byte
 (their bytes must hash to their name) before the new session references them.
 Running tasks, background processes, queues and session memory are not migrated.
+
+When the two histories begin with the same stored rows — a session and its branch or fork, or
+two branches of one source (``store.history_view``) — those turns are common by construction:
+the merged session inherits them copy-on-write instead of copying, and only what follows them
+is read, planned and copied (a merge of a 50,000-message session and its branch costs what the
+few turns after the branch point cost). Their rules still hold: every message there has a turn
+id, no later turn reaches into them, and their attachments are readable; otherwise the merge
+reads both histories whole, as it does for unrelated sessions.
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
 from foya_desktop.store.artifacts import ArtifactFiles
 from foya_desktop.store.history import valid_messages
-from foya_desktop.store.ops_branch import create_branch
+from foya_desktop.store.history_view import shared_prefix
+from foya_desktop.store.ops_branch import create_merged, shared_prefix_attachments, shared_prefix_fits
 from foya_desktop.store.sessions import get_session
 
 Origin = Literal["common", "a", "b"]
@@ -147,16 +156,16 @@ def plan_merge(a_id: str, a: list[Message], b_id: str, b: list[Message]) -> Merg
     return MergePlan(a_id, b_id, tuple(planned))
 
 
-def check_common_attachments(plan: MergePlan, files: ArtifactFiles) -> None:
-    """Every attachment of a common turn must be readable and intact (blocking)."""
-    for pt in plan.turns:
-        if pt.origin != "common":
-            continue
-        for m in pt.turn.messages:
-            for sha in _shas(m):
-                if not readable(files, sha):
-                    raise MergeRefused(f"An attachment both sessions share ({sha[:12]}…) cannot be read "
-                                       "intact from any copy; nothing was merged rather than drop it.")
+def check_common_attachments(plan: MergePlan, files: ArtifactFiles,
+                             inherited: set[str] | None = None) -> None:
+    """Every attachment of a common turn — and ``inherited`` ones, of the common turns the merged
+    session inherits — must be readable and intact (blocking)."""
+    shas = [*sorted(inherited or ()), *(sha for pt in plan.turns if pt.origin == "common"
+                                         for m in pt.turn.messages for sha in _shas(m))]
+    for sha in shas:
+        if not readable(files, sha):
+            raise MergeRefused(f"An attachment both sessions share ({sha[:12]}…) cannot be read "
+                               "intact from any copy; nothing was merged rather than drop it.")
 
 
 def merged_session(a: Session, b: Session) -> Session:
@@ -185,23 +194,40 @@ async def merge(svc: Services, scheduler: Scheduler, a_id: str, b_id: str) -> Se
     await _sources(svc, scheduler, a_id, b_id)
     async with scheduler.owner(a_id).hold("merge"), scheduler.owner(b_id).hold("merge"):
         a, b = await svc.store.read(get_session, a_id), await svc.store.read(get_session, b_id)
-        a_messages = await svc.store.read(valid_messages, a.id)
-        b_messages = await svc.store.read(valid_messages, b.id)
+        shared, a_messages, b_messages, inherited = await _histories(svc, a.id, b.id)
         session = merged_session(a, b)
-        # NOTE: planning and copying are history-sized: on a worker thread, never the loop's (the
-        # GUI thread in the window), as branch and fork do
+        # NOTE: planning and copying grow with what is not shared: on a worker thread, never the
+        # loop's (the GUI thread in the window), as branch and fork do
         copies = await asyncio.to_thread(_merged_copies, session.id, a.id, a_messages, b.id, b_messages,
-                                         svc.store.files)
-        created, stored = await svc.store.write(create_branch, session, copies)
+                                         svc.store.files, inherited)
+        created, stored = await svc.store.write(create_merged, session, copies, a.id, shared)
     svc.bus.publish(SessionChanged(created.id, created))
     svc.bus.publish(SessionBranched(created.id, a_id, "", len(stored)))
     return created
 
 
+async def _histories(svc: Services, a_id: str,
+                     b_id: str) -> tuple[int, list[Message], list[Message], set[str]]:
+    """(seq of the shared prefix the merge inherits or 0, A's and B's messages after it, the
+    prefix's attachments)."""
+    shared = await svc.store.read(shared_prefix, a_id, b_id)
+    a_messages = await svc.store.read(valid_messages, a_id, shared)
+    b_messages = await svc.store.read(valid_messages, b_id, shared)
+    if shared:
+        later = {m.turn_id for m in (*a_messages, *b_messages)}
+        starts_turns = all(ms[0].role == "user" for ms in (a_messages, b_messages) if ms)
+        if starts_turns and await svc.store.read(shared_prefix_fits, a_id, shared, later):
+            shas = await svc.store.read(shared_prefix_attachments, a_id, shared)
+            return shared, a_messages, b_messages, shas
+        a_messages = await svc.store.read(valid_messages, a_id)  # the rules need the whole histories
+        b_messages = await svc.store.read(valid_messages, b_id)
+    return 0, a_messages, b_messages, set()
+
+
 def _merged_copies(session_id: str, a_id: str, a_messages: list[Message], b_id: str,
-                   b_messages: list[Message], files: ArtifactFiles) -> list[Message]:
+                   b_messages: list[Message], files: ArtifactFiles, inherited: set[str]) -> list[Message]:
     plan = plan_merge(a_id, a_messages, b_id, b_messages)
-    check_common_attachments(plan, files)
+    check_common_attachments(plan, files, inherited)
     return mark_unavailable(copy_history(session_id, plan.messages()), files)
 
 

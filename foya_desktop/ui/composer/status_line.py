@@ -107,6 +107,7 @@ class StatusLine(QWidget):
         self._speakers = speakers
         self._vps: dict[str, VPStatus] = {}
         self._connections: dict[str, Connection] = {}
+        self._phase, self._waiting = Phase.IDLE, False
         self.phase_label = QLabel(_phase_text(Phase.IDLE))
         self.vp_panel = VPStatusPanel(speakers)
         self.effort = QComboBox()
@@ -224,7 +225,19 @@ class StatusLine(QWidget):
 
     def set_phase(self, phase: str) -> None:
         """Show the kernel's phase for the session on screen."""
-        self.phase_label.setText(_phase_text(Phase(phase)))
+        self._phase = Phase(phase)
+        self._show_phase()
+
+    def set_waiting(self, speakers: set[str]) -> None:
+        """The VPs whose approval or question waits for the person: their blocks and the phase say
+        "Waiting for you", not "Working…" (nothing moves until the person answers)."""
+        self._waiting = bool(speakers)
+        self.vp_panel.set_waiting(speakers)
+        self._show_phase()
+
+    def _show_phase(self) -> None:
+        waiting = self._waiting and self._phase == Phase.TURN
+        self.phase_label.setText(self.tr("Waiting for you") if waiting else _phase_text(self._phase))
 
     def set_error(self, text: str) -> None:
         """A failed turn: the reason stays visible until the next turn starts."""

@@ -3427,6 +3427,10 @@ Ctrl+N starts one.</source>
         <translation>计划已就绪。</translation>
     </message>
     <message>
+        <source>Waiting for you</source>
+        <translation>等待你处理</translation>
+    </message>
+    <message>
         <source>(no connection)</source>
         <translation>（无连接）</translation>
     </message>
