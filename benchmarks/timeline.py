@@ -53,6 +53,7 @@ from foya_desktop.store.history import append_messages
 from foya_desktop.store.home import Home
 from foya_desktop.ui import theme
 from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.gc_timer import GuiThreadCollector
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
@@ -295,9 +296,12 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     synthetic_headless = await publish_cpu(kernel, session_id, seconds, rate)
     bridge = EngineBridge(kernel.bus)
     window = MainWindow(kernel, bridge, use_tray=False)
+    collector = GuiThreadCollector(window)  # the app's garbage collection (foya_desktop.app.main)
+    collector.start()
     window.resize(1200, 800)
     window.show()
     await window.start()
+    collector.freeze_startup()  # as foya_desktop.app does once the window has started
     await window.show_session(None)
     await window.runner.drain()
     await asyncio.sleep(0.5)
@@ -332,6 +336,7 @@ async def report_streaming(kernel: Kernel, fake: FakeProviderServer, session_id:
     await show(window, kernel, untouched)
     await report_first_message(window, kernel, fake, untouched)
     bridge.close()
+    collector.stop()
     window.quit_controller.quitting = True
     window.close()
 

@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with loop:
             return int(loop.run_until_complete(run_app(home.root, instance=instance, folder=folder,
-                                                       start=start)))
+                                                       start=start, collector=collector)))
     finally:
         instance.close()
         collector.stop()
@@ -140,23 +140,34 @@ def show_start_window(home: Home, instance: InstanceServer | None) -> Started:
 
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
                   instance: InstanceServer | None = None, folder: str = "",
-                  start: Started | None = None) -> int:
+                  start: Started | None = None, collector: GuiThreadCollector | None = None) -> int:
     """Show the start frame (unless ``main`` did), open the kernel, put the real window in the
     frame's place, and wait until quitting is safe.
 
-    ``instance`` delivers later launches to the window; ``folder`` (``foya PATH``) gets a new session.
+    ``instance`` delivers later launches to the window; ``folder`` (``foya PATH``) gets a new session;
+    ``collector`` (``main``'s) is told when start-up is done.
     """
     data = Home(home) if home is not None else default_home()
     if start is None:
         start = show_start_window(data, instance)
     try:
-        return await _run(data, start, start.signals, use_tray, instance, folder)
+        return await _run(data, start, start.signals, use_tray, instance, folder, collector)
     finally:
         start.signals.stop()
 
 
+def _say_restored(window: MainWindow, restored: Restored | None) -> None:
+    """The status bar tells which backup was restored (if one was) and where the damaged database is kept."""
+    if restored is None:
+        return
+    kept = restored.damaged_copy.name if restored.damaged_copy else "—"
+    window.statusBar().showMessage(QCoreApplication.translate(
+        "App", "Restored the backup {backup}; the damaged database is kept as {damaged}.").format(
+        backup=restored.backup.name, damaged=kept))
+
+
 async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bool | None,
-               instance: InstanceServer | None, folder: str) -> int:
+               instance: InstanceServer | None, folder: str, collector: GuiThreadCollector | None) -> int:
     """``run_app`` from the frame's first paint on: open, swap the frames, run until quit."""
     import asyncio
 
@@ -188,15 +199,13 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
 
     adopt(host.window)
     host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
-    if restored is not None:
-        kept = restored.damaged_copy.name if restored.damaged_copy else "—"
-        host.window.statusBar().showMessage(QCoreApplication.translate(
-            "App", "Restored the backup {backup}; the damaged database is kept as {damaged}.").format(
-            backup=restored.backup.name, damaged=kept))
+    _say_restored(host.window, restored)
     warm: asyncio.Future[None] | None = None
     try:
         warm = asyncio.get_running_loop().run_in_executor(None, warm_up)
         await host.window.start()
+        if collector is not None:
+            collector.freeze_startup()  # full collections now walk only what came after (ui/gc_timer.py)
         start.first_paint.filled(host.window)
         kernel.watch_other_processes()  # `foya` commands beside the window show up in it
         for launch_folder, token in frame.launches:  # handed over while the frame was up
