@@ -278,9 +278,7 @@ def copy_messages(source_id: str, target_id: str, through_seq: int, dead: list[D
         con.execute(_EVENTS_SQL, (now, target_id, start))
         con.execute('UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?',
                     (base, now, target_id))
-        searched = con.execute("SELECT count(*) FROM message_row WHERE session_id = ? AND role IN ('user', "
-                               "'assistant')", (target_id,)).fetchone()[0]
-        search.note_queued_count(int(searched))
+        search.note_queued_count(copied)
     return copied
 
 
