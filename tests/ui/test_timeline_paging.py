@@ -110,7 +110,8 @@ async def test_dragging_the_session_bar_to_the_top_shows_the_first_message(
 async def test_after_a_jump_to_the_middle_scrolling_up_pages_older_rows_in_place(
         real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
     """A jump lands on the dragged-to seq; paging older history from there keeps the row being
-    read in place; "Latest" brings the newest messages back."""
+    read in place and brings in one page per approach to the top; "Latest" brings the newest
+    messages back."""
     await _long_session(real_window, real_kernel)
     view, model = real_window.pane.timeline_view, real_window.pane.timeline_model
     bar = view.session_bar
@@ -127,6 +128,8 @@ async def test_after_a_jump_to_the_middle_scrolling_up_pages_older_rows_in_place
     view.verticalScrollBar().setValue(0)  # to the window's top: older history pages in
     await wait_until(lambda: model.rowCount() > rows and not model.loading, what="an older page")
     await settle()
+    # one page: the layout of the insert no longer asks for a second one before the anchor is back
+    assert model.rowCount() == rows + model.PAGE
     shifted = next(i for i in range(model.rowCount()) if model.row_at(i).plain_text() == reading)
     assert shifted > top.row() + 1
     _assert_rows_tile(view)

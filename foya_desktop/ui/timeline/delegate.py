@@ -64,6 +64,8 @@ class TimelineDelegate(QStyledItemDelegate):
         self._viewport = viewport
         viewport.setAttribute(Qt.WidgetAttribute.WA_Hover)  # the row under the pointer shows its Copy
         self._sizes: dict[SizeKey, int] = {}
+        self._hints: dict[SizeKey, QSize] = {}
+        """What ``sizeHint`` answered for each key (real or estimated height)."""
         self._estimates: dict[SizeKey, int] = {}
         self._seen: set[str] = set()
         """Keys of rows measured for real once: a new revision of theirs is measured, not guessed
@@ -88,11 +90,25 @@ class TimelineDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         """The row's height at the current width: measured once per revision, or estimated
-        while the row was never near the viewport (see the module docstring)."""
+        while the row was never near the viewport (see the module docstring).
+
+        NOTE: every items layout asks every row of the window (a page of older history inserted
+        at the top lays out all of them again, issue 14): the answer for a key is kept as the
+        ``QSize`` itself, so the common case is one model call and one dictionary lookup.
+        """
         found = self._key(index)
         if found is None:
             return QSize(0, 0)
         row, key = found
+        hint = self._hints.get(key)
+        if hint is None:
+            hint = QSize(key[2], self._height(row, key))
+            if len(self._hints) > MAX_SIZE_ENTRIES:
+                self._hints.clear()
+            self._hints[key] = hint
+        return hint
+
+    def _height(self, row: Row, key: SizeKey) -> int:
         height = self._sizes.get(key)
         if height is None and isinstance(row, MessageRow) and (row.key not in self._seen
                                                                or key in self._estimates):
@@ -104,7 +120,7 @@ class TimelineDelegate(QStyledItemDelegate):
                 self._estimates[key] = height
         elif height is None:  # a stream, a marker, or a row shown before that changed since
             height = self._remember(row, key)
-        return QSize(key[2], height)
+        return height
 
     def estimate_rows(self, rows: list[Row], headers: list[bool]) -> None:
         """Estimate the heights of rows about to be inserted (a page of history), so the layout
@@ -129,21 +145,23 @@ class TimelineDelegate(QStyledItemDelegate):
         if not isinstance(model, TimelineModel):
             return None
         # NOTE: straight to the model, not ``index.data``: a layout asks every row of the window.
-        i = index.row()
-        row = model.row_or_none(i)
-        if row is None:
+        found = model.row_and_header(index.row())
+        if found is None:
             return None
-        return row, (row.key, row.revision, self.width(), model.starts_block(i))
+        row, header = found
+        return row, (row.key, row.revision, self.width(), header)
 
     def _remember(self, row: Row, key: SizeKey) -> int:
         height = self._measure(row, key[2], key[3])
         if len(self._sizes) > MAX_SIZE_ENTRIES:
             self._sizes.clear()
+            self._hints.clear()
             self._seen.clear()
             self._last.clear()
         self._sizes[key] = height
         self._last[(key[0], key[2], key[3])] = height
         self._estimates.pop(key, None)
+        self._hints.pop(key, None)  # it was an estimate
         self._seen.add(row.key)
         return height
 
@@ -269,6 +287,7 @@ class TimelineDelegate(QStyledItemDelegate):
     def clear_sizes(self) -> None:
         """Forget every cached height (fonts or palette changed)."""
         self._sizes.clear()
+        self._hints.clear()
         self._estimates.clear()
         self._seen.clear()
         self._last.clear()

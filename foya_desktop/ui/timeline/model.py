@@ -63,12 +63,14 @@ class TimelineModel(CheckpointRowsMixin):
 
     INITIAL_PAGE = 100
     PAGE = 150
-    MAX_ROWS = 400
+    MAX_ROWS = 300
     """A layout pass asks every row for its height (Python calls from C++): at 1,000 rows the
     pass after paging in took 40–100 ms on this 2-core machine. QTreeView lays out *every* row
-    again when rows are inserted at the top, ~20 µs a row with the style sheet (three Python
-    calls each), and that frame also repaints the viewport: 600 rows left no room in 16 ms,
-    400 (two and a half pages, dozens of screens) do (issue 14)."""
+    again when rows are inserted at the top: ~10 µs a row, about half of it Qt's own
+    (``indexRowSizeHint`` builds a style option per row; a plain QTreeView on a C++ model
+    takes 2.3 ms for 400 rows), the rest two ``rowCount`` and one ``sizeHint`` call into
+    Python. That pass is the longest frame while paging older history (issue 14), so the
+    window is two pages (dozens of screens) and what paging pushes past it is trimmed."""
 
     loading_changed = Signal(bool)
     detached_changed = Signal(bool)
@@ -290,11 +292,10 @@ class TimelineModel(CheckpointRowsMixin):
         return None
 
     def starts_block(self, i: int) -> bool:
-        """A row shows its speaker's name when the speaker differs from the row above."""
-        row = self._rows[i]
-        if isinstance(row, MessageRow) and row.message.role == "user":
-            return True
-        return i == 0 or self._rows[i - 1].speaker_key != row.speaker_key
+        """A row shows its speaker's name when the speaker differs from the row above (the
+        person's messages always do)."""
+        found = self.row_and_header(i)
+        return found is not None and found[1]
 
     @staticmethod
     def block_starts(rows: list[Row]) -> list[bool]:
@@ -306,10 +307,16 @@ class TimelineModel(CheckpointRowsMixin):
         """The row object at position ``i`` (tests, benchmarks)."""
         return self._rows[i]
 
-    def row_or_none(self, i: int) -> Row | None:
-        """The row at ``i`` if there is one (the delegate's height lookup: one call, no bounds
-        check through ``rowCount``)."""
-        return self._rows[i] if 0 <= i < len(self._rows) else None
+    def row_and_header(self, i: int) -> tuple[Row, bool] | None:
+        """The row at ``i`` and whether it starts a speaker block, if there is one (the delegate's
+        height lookup for every row of every layout: one call)."""
+        rows = self._rows
+        if not 0 <= i < len(rows):
+            return None
+        row = rows[i]
+        if isinstance(row, MessageRow) and row.message.role == "user":
+            return row, True
+        return row, i == 0 or rows[i - 1].speaker_key != row.speaker_key
 
     def stream_position(self, message_id: str) -> int | None:
         """Where the open stream of ``message_id`` is in the window (streams sit at the tail)."""
