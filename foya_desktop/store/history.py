@@ -72,8 +72,7 @@ def append_message(message: Message) -> Message:
     seq = append_event_json(message.session_id, "message_added", payload)
     row = _row(message, message.session_id, seq, parts, meta)
     database_proxy.connection().execute(INSERT_MESSAGE_SQL, row)
-    if message.role in search.SEARCHED_ROLES:
-        search.note_queued_count(1)
+    search.note_queued_count(1)
     shas = artifacts_of(message)
     if shas:
         reference_artifacts(message.session_id, shas)

@@ -18,7 +18,14 @@ from foya_desktop.core.messages import Message
 from foya_desktop.core.model import Session
 from foya_desktop.store import history, sessions
 from foya_desktop.store.history_view import inherit, view_of
-from foya_desktop.store.ops_copy import DeadCall, answered_after, dead_calls, tail_after, valid_message
+from foya_desktop.store.ops_copy import (
+    DeadCall,
+    answered_after,
+    attachment_shas,
+    dead_calls,
+    tail_after,
+    valid_message,
+)
 from foya_desktop.store.schema import MessageRow, database_proxy
 
 
@@ -92,9 +99,5 @@ def shared_prefix_attachments(session_id: str, through_seq: int) -> set[str]:
     shas: set[str] = set()
     for (parts,) in database_proxy.execute_sql(_PREFIX_ATTACHMENTS_SQL.format(view=view),
                                                (*args, through_seq)).fetchall():
-        for p in json.loads(parts):
-            if p.get("kind") == "image":
-                shas.add(p["artifact"])
-            elif p.get("kind") == "tool_result":
-                shas.update(i["artifact"] for i in p.get("images", []))
+        shas.update(attachment_shas(json.loads(parts)))
     return shas

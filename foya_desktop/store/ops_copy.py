@@ -278,9 +278,7 @@ def copy_messages(source_id: str, target_id: str, through_seq: int, dead: list[D
         con.execute(_EVENTS_SQL, (now, target_id, start))
         con.execute('UPDATE "session_row" SET "head_seq" = ?, "updated_at" = ? WHERE "id" = ?',
                     (base, now, target_id))
-        searched = con.execute("SELECT count(*) FROM message_row WHERE session_id = ? AND role IN ('user', "
-                               "'assistant')", (target_id,)).fetchone()[0]
-        search.note_queued_count(int(searched))
+        search.note_queued_count(copied)
     return copied
 
 
@@ -313,8 +311,9 @@ def _fix_parts(target_id: str, dead: dict[str, set[str]]) -> None:
         con.executemany('UPDATE "message_row" SET "parts" = ? WHERE "id" = ?', updates)
 
 
-def _shas(parts: list[dict[str, Any]]) -> list[str]:
-    """Image hashes in order, then the first tool result's (``forking.mark_unavailable``'s order)."""
+def attachment_shas(parts: list[dict[str, Any]]) -> list[str]:
+    """Image hashes of stored parts in order, then the first tool result's: what
+    ``core.messages.attachments_in_order`` gives for the decoded message (``mark_unavailable``'s order)."""
     shas = [p["artifact"] for p in parts if p.get("kind") == "image"]
     result = next((p for p in parts if p.get("kind") == "tool_result"), None)
     if result is not None:
@@ -336,7 +335,7 @@ def _fix_attachments(target_id: str, readable: Callable[[str], bool] | None) -> 
                 referenced.update(i["artifact"] for i in p.get("images", []))
         if readable is None:
             continue
-        missing = [s for s in _shas(parts) if not known.setdefault(s, readable(s))]
+        missing = [s for s in attachment_shas(parts) if not known.setdefault(s, readable(s))]
         if missing:
             meta = {**json.loads(meta_json), "unavailable_attachments": missing}
             metas.append((json.dumps(meta), message_id))

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 database_proxy = pw.DatabaseProxy()
 
@@ -467,6 +467,17 @@ def _v8_shared_history(db: pw.SqliteDatabase) -> None:
     search.reinstall_triggers(db)
 
 
+def _v9_search_tail(db: pw.SqliteDatabase) -> None:
+    """9 → 10: an append writes nothing for the search index (issue 14: append ≥ 0.5× raw
+    ``sqlite3``). New rows are the index's tail above its mark (``search_state``, created on open
+    with the largest rowid, every older row being indexed or queued); the insert trigger that queued
+    each one is dropped and the tail trigger added (``store/search.py``)."""
+    from foya_desktop.store import search
+
+    search.reinstall_triggers(db)
+
+
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
-                              5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends, 8: _v8_shared_history}
+                              5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends, 8: _v8_shared_history,
+                              9: _v9_search_tail}
 """``{from_version: callable(db)}`` upgrading one step."""

@@ -5,18 +5,27 @@ Why this shape:
 * **Trigram** matches substrings and code identifiers (``parse_args`` inside
   ``argparse.parse_args()``) in any script, CJK included, without a
   language-specific tokenizer.
-* **Indexed in batches, searched at once** (schema 8). FTS5 writes a new index
-  segment at every commit, which made it most of a single-message append's cost
-  (issue 14: append vs raw ``sqlite3``). So the insert trigger only queues the new
-  row's rowid in ``search_pending`` (one small B-tree insert, same transaction);
-  the writer indexes the queue in one go every ``BATCH`` queued rows
-  (:func:`note_queued` → :func:`catch_up`, inside the appending transaction) and
-  when a writing store opens. :func:`search` reads the index *and* the queued
-  tail, so a stored message is found the moment it commits — by any process,
-  read-only ones included — and a rewound (invalid) or deleted one disappears
-  at once (the update and delete triggers take it out of both). No indexing
-  ever runs on the GUI thread. Only the text parts of user and assistant
-  messages are indexed (tool output would drown every query).
+* **Indexed in batches, searched at once** (schemas 8 and 10). FTS5 writes a new
+  index segment at every commit, which made it most of a single-message append's
+  cost (issue 14: append vs raw ``sqlite3``). So an append writes nothing for the
+  index at all: the index records in ``search_state`` the highest message rowid
+  it has caught up to, and every row above that mark is *the tail* (rowids grow
+  with insertion). Schema 8 queued each new rowid in ``search_pending`` from an
+  insert trigger; that one-row table was one more B-tree page written to the WAL
+  per append (~40 µs of ~300, measured), so schema 10 keeps the queue only for
+  rows that change (an edit, a rewind's ``valid`` flag, a hand-over to another
+  session), which the update trigger queues. The writer indexes queue and tail in
+  one go every ``BATCH`` rows written (:func:`note_queued` → :func:`catch_up`,
+  inside the appending transaction) and when a writing store opens. :func:`search`
+  reads the index *and* what waits (queue and tail), so a stored message is found
+  the moment it commits — by any process, read-only ones included — and a rewound
+  (invalid) or deleted one disappears at once (the update and delete triggers take
+  it out of the index and the queue; the tail is read live). SQLite gives a new row
+  the largest rowid + 1, so a rowid can be used again only after the newest rows
+  are deleted: the tail trigger then lowers the mark to the largest rowid left, so
+  a reused rowid is in the tail, never under the mark unindexed. No indexing ever
+  runs on the GUI thread. Only the text parts of user and assistant messages are
+  indexed (tool output would drown every query).
 * **The FTS rowid is the message's rowid**, which grows with insertion, so
   "newest first" is ``ORDER BY rowid DESC`` — FTS5 walks its index backwards
   and stops at the limit instead of sorting every match.
@@ -55,33 +64,54 @@ def _insert(row: str, source: str = "") -> str:
     """INSERT of the indexed text of message ``row`` (``NEW`` in a trigger, ``m`` FROM ``source``)."""
     rows = (f"SELECT {row}.rowid AS rid, {_TEXT_OF.format(row=row)} AS body, {row}.session_id AS sid, "
             f"{row}.id AS mid, coalesce({row}.speaker, '') AS spk, {row}.role AS role, "
-            f"{row}.created_at AS at {source} WHERE {row}.valid AND {row}.role IN ('user', 'assistant')")
+            f"{row}.created_at AS at {source} WHERE {_SEARCHED.format(row=row)}")
     return (f"INSERT INTO {TABLE}(rowid, body, session_id, message_id, speaker, role, created_at) "
             f"SELECT rid, body, sid, mid, spk, role, at FROM ({rows}) WHERE body > ''")
 
 
 PENDING = "search_pending"
-"""Rowids of message rows written but not yet in the FTS index (``catch_up`` empties it)."""
+"""Rowids of changed message rows not yet indexed again (``catch_up`` empties it)."""
+
+STATE = "search_state"
+"""One row: ``indexed_upto``, the highest message rowid :func:`catch_up` has indexed (or queued)."""
 
 BATCH = 64
-"""Queued rows after which the appending transaction indexes the queue (one FTS5 segment per batch)."""
+"""Rows written after which the writing transaction indexes what waits (one FTS5 segment per batch)."""
+
+_SEARCHED = "{row}.valid AND {row}.role IN ('user', 'assistant')"
+"""The rows the index holds (tool output would drown every query)."""
+
+_UPTO = f"(SELECT indexed_upto FROM {STATE})"
+
+_TOP = "coalesce((SELECT max(rowid) FROM message_row), 0)"
+
+_WAITING = (f"(SELECT rid FROM {PENDING} UNION SELECT rowid FROM message_row WHERE rowid > {_UPTO})")
+"""Rowids of every row the index has not caught up with: the queue and the tail (never both, but
+``UNION`` would not count one twice)."""
 
 _QUEUE = (f"INSERT OR IGNORE INTO {PENDING}(rid) SELECT NEW.rowid "
-          "WHERE NEW.valid AND NEW.role IN ('user', 'assistant')")
+          f"WHERE {_SEARCHED.format(row='NEW')} AND NEW.rowid <= {_UPTO}")
 
 INSTALL = [
     f"CREATE VIRTUAL TABLE IF NOT EXISTS {TABLE} USING fts5(body, session_id UNINDEXED, "
     "message_id UNINDEXED, speaker UNINDEXED, role UNINDEXED, created_at UNINDEXED, tokenize='trigram')",
     f"CREATE TABLE IF NOT EXISTS {PENDING} (rid INTEGER PRIMARY KEY)",
-    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_insert AFTER INSERT ON message_row BEGIN {_QUEUE}; END",
+    # a new database (nothing stored) or one of schema 7–9, whose rows are all indexed or queued
+    f"CREATE TABLE IF NOT EXISTS {STATE} (id INTEGER PRIMARY KEY CHECK (id = 1), "
+    "indexed_upto INTEGER NOT NULL)",
+    f"INSERT OR IGNORE INTO {STATE}(id, indexed_upto) VALUES (1, {_TOP})",
     f"CREATE TRIGGER IF NOT EXISTS {TABLE}_update AFTER UPDATE OF parts, valid, role, session_id "
     "ON message_row BEGIN "
     f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; DELETE FROM {PENDING} WHERE rid = OLD.rowid; "
     f"{_QUEUE}; END",
     f"CREATE TRIGGER IF NOT EXISTS {TABLE}_delete AFTER DELETE ON message_row BEGIN "
     f"DELETE FROM {TABLE} WHERE rowid = OLD.rowid; DELETE FROM {PENDING} WHERE rid = OLD.rowid; END",
+    # the newest row deleted: its rowid may be given again, so it must not sit under the mark
+    f"CREATE TRIGGER IF NOT EXISTS {TABLE}_tail AFTER DELETE ON message_row WHEN OLD.rowid > {_TOP} "
+    f"BEGIN UPDATE {STATE} SET indexed_upto = min(indexed_upto, {_TOP}); END",
 ]
-TRIGGERS = ("insert", "update", "delete")
+TRIGGERS = ("insert", "update", "delete", "tail")
+"""Every trigger name this module has used (``insert``: schemas 8–9 queued each new row)."""
 
 def install(db: pw.Database) -> None:
     """Create the index, its queue and its triggers if missing (every start; cheap when present)."""
@@ -91,7 +121,8 @@ def install(db: pw.Database) -> None:
 
 def reinstall_triggers(db: pw.Database) -> None:
     """Replace older triggers of the same names (schema 7 → 8: they indexed every row at once;
-    8 → 9: a row that changes session is indexed again, under its new session)."""
+    8 → 9: a row that changes session is indexed again, under its new session; 9 → 10: new rows are
+    the tail, not queued)."""
     for name in TRIGGERS:
         db.execute_sql(f"DROP TRIGGER IF EXISTS {TABLE}_{name}")  # type: ignore[no-untyped-call]
     install(db)
@@ -102,24 +133,21 @@ def backfill(db: pw.Database) -> None:
     db.execute_sql(f"DELETE FROM {TABLE}")  # type: ignore[no-untyped-call]
     db.execute_sql(_insert("m", "FROM message_row AS m"))  # type: ignore[no-untyped-call]
     db.execute_sql(f"DELETE FROM {PENDING}")  # type: ignore[no-untyped-call]
+    db.execute_sql(f"UPDATE {STATE} SET indexed_upto = {_TOP}")  # type: ignore[no-untyped-call]
 
 
 _queued_since_catch_up = 0
-"""Rows this process queued since it last indexed (one writer thread per process writes it)."""
-
-
-SEARCHED_ROLES = ("user", "assistant")
-"""The roles the queue trigger takes (``_QUEUE``): tool results are not searched."""
+"""Rows this process wrote or changed since it last indexed (one writer thread per process writes it)."""
 
 
 def note_queued(messages: Iterable[Message]) -> None:
-    """Writer thread, inside the transaction that wrote ``messages``: index the queue every ``BATCH``
-    rows the trigger queued (only searched roles count)."""
-    note_queued_count(sum(m.role in SEARCHED_ROLES for m in messages))
+    """Writer thread, inside the transaction that wrote ``messages``: index what waits every
+    ``BATCH`` rows written (any role: a long run of tool results must not grow the tail without end)."""
+    note_queued_count(sum(1 for _ in messages))
 
 
 def note_queued_count(count: int) -> None:
-    """:func:`note_queued` for ``count`` searched rows written in SQL (``ops_copy``)."""
+    """:func:`note_queued` for ``count`` rows written in SQL (``ops_copy``, ``history_view``)."""
     global _queued_since_catch_up
     _queued_since_catch_up += count
     if _queued_since_catch_up >= BATCH:
@@ -127,19 +155,26 @@ def note_queued_count(count: int) -> None:
 
 
 def catch_up() -> int:
-    """Index every queued row now (writer thread, inside a transaction); returns how many were queued.
+    """Index every row that waits now — the queue and the tail (writer thread, inside a
+    transaction); returns how many rows waited (searched or not: a tool result in the tail counts).
 
-    Rows queued by another process are indexed too: the queue is in the database.
+    Rows another process wrote are indexed too: the queue and the mark are in the database.
     """
     global _queued_since_catch_up
     _queued_since_catch_up = 0
     db = database_proxy
-    queued = db.execute_sql(f"SELECT count(*) FROM {PENDING}").fetchone()[0]
-    if queued:
-        db.execute_sql(f"DELETE FROM {TABLE} WHERE rowid IN (SELECT rid FROM {PENDING})")
-        db.execute_sql(_insert("m", f"FROM {PENDING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid"))
+    waiting = waiting_count()
+    if waiting:
+        db.execute_sql(f"DELETE FROM {TABLE} WHERE rowid IN {_WAITING}")  # none, unless a queued edit
+        db.execute_sql(_insert("m", f"FROM {_WAITING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid"))
         db.execute_sql(f"DELETE FROM {PENDING}")
-    return int(queued)
+        db.execute_sql(f"UPDATE {STATE} SET indexed_upto = max(indexed_upto, {_TOP})")
+    return waiting
+
+
+def waiting_count() -> int:
+    """Rows the index has not caught up with yet (queued or in the tail; any role)."""
+    return int(database_proxy.execute_sql(f"SELECT count(*) FROM {_WAITING}").fetchone()[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,12 +268,12 @@ def _indexed_matches(query: SearchQuery, long_terms: list[str], short_terms: lis
 _QUEUED = (f"(SELECT m.rowid AS rowid, {_TEXT_OF.format(row='m')} AS body, m.session_id AS session_id, "
            "m.id AS message_id, coalesce(m.speaker, '') AS speaker, m.role AS role, "
            "m.created_at AS created_at "
-           f"FROM {PENDING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid "
-           "WHERE m.valid AND m.role IN ('user', 'assistant'))")
+           f"FROM {_WAITING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid "
+           f"WHERE {_SEARCHED.format(row='m')})")
 
 
 def _queued_matches(query: SearchQuery, terms: list[str], limit: int) -> list[tuple[Any, ...]]:
-    """Matches among rows not indexed yet (at most about ``BATCH`` per writing process).
+    """Matches among rows not indexed yet (queue and tail: fewer than ``BATCH`` per writing process).
 
     Every term is a substring match (``LIKE``, ASCII case folded) — what the trigram index
     does for long terms and the ``LIKE`` fallback for short ones.

@@ -81,3 +81,20 @@ def test_a_branchs_reads_use_indexes_for_each_segment(tmp_path: Path) -> None:
         assert any("message_open_calls" in step for step in steps), steps
     finally:
         db.close()
+
+
+def test_the_search_indexs_tail_is_read_by_rowid_range(tmp_path: Path) -> None:
+    """Schema 10: what the index has not caught up with is the queue plus every row above its mark;
+    counting, searching and indexing it read that range of rowids, never every message row."""
+    from foya_desktop.store import search as fts
+
+    db = open_database(tmp_path / "foya.sqlite3", tmp_path / "backups")
+    try:
+        for sql in (f"SELECT count(*) FROM {fts._WAITING}",
+                    f"SELECT * FROM {fts._QUEUED} AS s ORDER BY s.rowid DESC LIMIT 5",
+                    fts._insert("m", f"FROM {fts._WAITING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid")):
+            plan = [r[3] for r in db.execute_sql("EXPLAIN QUERY PLAN " + sql).fetchall()]  # type: ignore[no-untyped-call]
+            assert "SEARCH message_row USING INTEGER PRIMARY KEY (rowid>?)" in plan, plan
+            assert not any(step.startswith("SCAN message_row") or step == "SCAN m" for step in plan), plan
+    finally:
+        db.close()

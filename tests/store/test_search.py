@@ -118,7 +118,9 @@ def test_migration_from_schema_1_indexes_existing_messages(tmp_path: Path) -> No
     path = tmp_path / "foya.sqlite3"
     db = open_database(path, tmp_path / "backups")
     SessionRow.insert(id="s1", title="Old", created_at=0, updated_at=0).execute()
-    db.execute_sql("DROP TRIGGER message_search_insert")  # type: ignore[no-untyped-call]  # as a schema-1 database had none
+    # as a schema-1 database had none of the index's pieces
+    db.execute_sql("DROP TRIGGER message_search_tail")  # type: ignore[no-untyped-call]
+    db.execute_sql("DROP TABLE search_state")  # type: ignore[no-untyped-call]
     MessageRow.insert(id="old1", session="s1", seq=1, role="user", speaker="",
                       parts='[{"kind": "text", "text": "legacy words"}]', created_at=0).execute()
     db.execute_sql("DROP TABLE message_search")  # type: ignore[no-untyped-call]
@@ -133,7 +135,7 @@ def test_migration_from_schema_1_indexes_existing_messages(tmp_path: Path) -> No
 
 
 def _queued() -> int:
-    return int(MessageRow._meta.database.execute_sql(f"SELECT count(*) FROM {fts.PENDING}").fetchone()[0])
+    return fts.waiting_count()
 
 
 async def test_a_message_is_found_the_moment_it_commits_before_it_is_indexed(kernel: Kernel) -> None:
@@ -154,7 +156,10 @@ async def test_a_message_is_found_the_moment_it_commits_before_it_is_indexed(ker
     preview = await kernel.lifecycle.rewind_preview(sid, "q1")
     await kernel.lifecycle.rewind_confirm(sid, preview)
     assert await kernel.search.find("gizmo") == [] and await kernel.search.find("widget") == [], "rewound: gone"
+    assert await kernel.store.write(fts.catch_up) == 2, "both rows still waited (in the tail, invalid)"
     assert await kernel.store.read(_queued) == 0
+    assert await kernel.search.find("gizmo") == [] and await kernel.search.find("widget") == [], \
+        "indexing the tail skipped the rewound rows"
 
 
 async def test_the_queue_is_indexed_every_batch_and_when_a_store_opens(tmp_path: Path) -> None:
@@ -205,3 +210,75 @@ async def test_the_append_hot_path_writes_the_event_payload_the_codec_writes(ker
         "SELECT payload FROM event_row WHERE session_id = ? AND seq = ?", (sid, stored.seq)).fetchone()[0])
     assert raw == json.dumps(message_payload(message))
     assert await kernel.store.read(valid_messages, sid) == [stored]
+
+
+def _count(sql: str) -> int:
+    return int(MessageRow._meta.database.execute_sql(sql).fetchone()[0])
+
+
+async def test_an_append_writes_nothing_for_the_index_its_row_is_the_tail(kernel: Kernel) -> None:
+    """Issue 14 (append ≥ 0.5× raw ``sqlite3``): schema 10 queues no row per append; a new message is
+    above the index's mark until a batch catches up, and found meanwhile."""
+    sid = await _session(kernel, "Tail")
+    await kernel.store.write(fts.catch_up)
+    indexed = await kernel.store.read(_count, f"SELECT count(*) FROM {fts.TABLE}")
+    stored = await kernel.store.write(append_message, _msg("t1", sid, "user", "a tail gadget"))
+    assert await kernel.store.read(_count, f"SELECT count(*) FROM {fts.PENDING}") == 0, "nothing queued"
+    assert await kernel.store.read(_count, f"SELECT count(*) FROM {fts.TABLE}") == indexed, "nothing indexed"
+    assert await kernel.store.read(_queued) == 1
+    await kernel.store.write(update_message, replace(stored, parts=(TextPart("a tail gadget, edited"),)))
+    assert await kernel.store.read(_count, f"SELECT count(*) FROM {fts.PENDING}") == 0, \
+        "an edit of a tail row is not queued as well"
+    assert [h.message_id for h in await kernel.search.find("gadget")] == ["t1"], "found once"
+    assert await kernel.store.write(fts.catch_up) == 1
+    assert [h.message_id for h in await kernel.search.find("edited")] == ["t1"], "indexed with its edit"
+    assert await kernel.store.read(_count, f"SELECT count(*) FROM {fts.TABLE}") == indexed + 1
+
+
+async def test_a_rowid_given_again_after_the_newest_rows_are_deleted_is_indexed(kernel: Kernel) -> None:
+    """SQLite gives a new row the largest rowid + 1: deleting the newest session lets its rowids be
+    used again. Those rows were under the index's mark; the tail trigger lowers the mark, so a new
+    message with such a rowid is found at once and indexed by the next batch."""
+    keep = await _session(kernel, "Kept")
+    await kernel.store.write(append_messages, keep, [_msg(f"k{i}", keep, "user", f"kept line {i}") for i in range(3)])
+    doomed = await _session(kernel, "Doomed")
+    await kernel.store.write(append_messages, doomed, [_msg(f"d{i}", doomed, "user", f"doomed line {i}")
+                                                       for i in range(5)])
+    await kernel.store.write(fts.catch_up)
+    mark = await kernel.store.read(_count, f"SELECT indexed_upto FROM {fts.STATE}")
+    await kernel.lifecycle.delete_session(doomed)
+    assert await kernel.search.find("doomed") == []
+    await kernel.store.write(append_message, _msg("reborn", keep, "user", "a reborn line"))
+    rowid = await kernel.store.read(_count, "SELECT rowid FROM message_row WHERE id = 'reborn'")
+    assert rowid <= mark, "the case under test: a rowid the index had passed is given again"
+    assert [h.message_id for h in await kernel.search.find("reborn")] == ["reborn"], "found before indexing"
+    await kernel.store.write(fts.catch_up)
+    assert [h.message_id for h in await kernel.search.find("reborn")] == ["reborn"], "and after"
+    assert [h.message_id for h in await kernel.search.find("line")] == ["reborn", "k2", "k1", "k0"]
+
+
+async def test_a_schema_9_database_keeps_its_queue_and_stops_queueing_appends(tmp_path: Path) -> None:
+    """The 9 → 10 migration: the row schema 9 left queued is still found and indexed; the insert
+    trigger is gone, the tail trigger and the mark are in place."""
+    import shutil
+
+    from foya_desktop.store.store import Store
+    from tests.store.fixtures.make_fixture import fixture_dir
+
+    root = tmp_path / "home"
+    shutil.copytree(fixture_dir(9), root)
+    before = sqlite3.connect(root / "foya.sqlite3")
+    assert before.execute(f"SELECT count(*) FROM {fts.PENDING}").fetchone()[0] == 1
+    before.close()
+    store = Store(Home(root))
+    try:
+        hits = await store.read(fts.search, fts.SearchQuery("queued for the search index"))
+        assert len(hits) == 1
+        triggers = set(await store.read(lambda: [r[0] for r in MessageRow._meta.database.execute_sql(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()]))
+        assert f"{fts.TABLE}_insert" not in triggers and f"{fts.TABLE}_tail" in triggers
+        assert await store.read(_queued) == 0, "opening a writing store indexed what waited"
+        top = await store.read(_count, "SELECT max(rowid) FROM message_row")
+        assert await store.read(_count, f"SELECT indexed_upto FROM {fts.STATE}") == top
+    finally:
+        await store.close()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QEvent, QObject, QPoint
+from PySide6.QtGui import QGuiApplication, QImage
 
 from foya_desktop.core.messages import Message, TextPart
 from foya_desktop.engine.kernel import Kernel
@@ -163,3 +164,113 @@ async def test_code_is_coloured_only_in_rows_that_were_shown(
     await settle()
     view.viewport().repaint()
     assert pending(far_reply) == [False]
+
+
+def _on_screen(view: TimelineView) -> QImage:
+    """The viewport's pixels as the window shows them now (the backing store), not a fresh paint."""
+    viewport = view.viewport()
+    corner = viewport.mapTo(viewport.window(), QPoint(0, 0))
+    shot = QGuiApplication.primaryScreen().grabWindow(viewport.window().winId(), corner.x(), corner.y(),
+                                                      viewport.width(), viewport.height())
+    return shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+
+def _fresh(view: TimelineView) -> QImage:
+    """What painting the whole viewport now draws."""
+    return view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+
+class _FullPaints(QObject):
+    """Counts paint events of a widget that repaint all of it."""
+
+    def __init__(self, widget: QObject) -> None:
+        super().__init__()
+        self.count = 0
+        self._widget = widget
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._widget and event.type() == QEvent.Type.Paint:
+            rect = event.rect()  # type: ignore[attr-defined]
+            self.count += rect.size() == self._widget.size()  # type: ignore[attr-defined]
+        return False
+
+
+async def test_an_older_page_inserted_above_the_viewport_moves_and_repaints_nothing(
+        real_window: MainWindow, real_kernel: Kernel) -> None:
+    """Y35: a page of older history goes in above what the person reads: the row at the top stays
+    at its pixel, and since nothing on screen changed the viewport is not repainted (Qt repaints
+    all of it after every layout: a third to a half of the longest paging frames, issue 14). What
+    the window shows afterwards is exactly what a fresh paint draws."""
+    await _long_session(real_window, real_kernel)
+    view, model = real_window.pane.timeline_view, real_window.pane.timeline_model
+    view.scrollTo(model.index(12, 0), TimelineView.ScrollHint.PositionAtTop)
+    await settle()
+    await wait_until(lambda: not view.measuring_ahead, what="rows around measured")
+    await settle()
+    top = view.indexAt(QPoint(1, 1))
+    key, y = model.row_at(top.row()).key, view.row_rect(top.row()).top()
+    before = _on_screen(view)
+    assert before == _fresh(view)
+    rows, kept = model.rowCount(), view.in_place.kept
+    full = _FullPaints(view.viewport())
+    assert await model.fetch_older() > 0
+    await settle()
+    assert model.rowCount() > rows
+    moved = next(i for i in range(model.rowCount()) if model.row_at(i).key == key)
+    assert moved > top.row() and view.row_rect(moved).top() == y  # the anchor did not move
+    assert view.in_place.kept > kept and full.count == 0  # and nothing was painted again
+    after = _on_screen(view)
+    assert after == before and after == _fresh(view)
+
+
+async def test_scrolling_up_through_estimated_rows_always_shows_what_a_fresh_paint_draws(
+        real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
+    """Y35: scrolling up wheel step by wheel step pages older history in and corrects estimated
+    heights just above the viewport; those corrections scroll back by the same amount without
+    moving pixels, so after every step the window shows exactly what painting it afresh would
+    (no stale strip, no row drawn twice), and the rows on screen tile at their real heights."""
+    await _long_session(real_window, real_kernel)
+    view, model = real_window.pane.timeline_view, real_window.pane.timeline_model
+    bar = view.verticalScrollBar()
+    rows, kept, steps = model.rowCount(), view.in_place.kept, 0
+    while model.rowCount() <= rows + model.PAGE or steps < 60:
+        bar.setValue(max(0, bar.value() - 120))
+        await settle(1)
+        await wait_until(lambda: not model.loading, what="the page in flight")
+        await settle(2)
+        assert _on_screen(view) == _fresh(view), steps
+        steps += 1
+        assert steps < 400, "no older page came in"
+    _assert_rows_tile(view)
+    assert view.in_place.kept > kept
+    _on_screen(view).save(str(shots / "timeline_scrolled_up_paged.png"))
+
+
+async def test_an_edit_that_changes_a_row_on_screen_still_repaints_it(
+        real_window: MainWindow, real_kernel: Kernel) -> None:
+    """Held-back repaints are only skipped when nothing on screen changed: a row on screen that
+    changes inside such an edit (here its text) repaints the viewport, a row off screen does not."""
+    await _long_session(real_window, real_kernel)
+    view, model = real_window.pane.timeline_view, real_window.pane.timeline_model
+    await wait_until(lambda: not view.measuring_ahead, what="rows around measured")
+    await settle()
+    shown = _shown_rows(view)
+    far = next(i for i in range(shown[0] - 1, -1, -1) if view.row_rect(i).bottom() < -400)
+    full, kept = view.in_place.full_repaints, view.in_place.kept
+    with view.in_place.edit():
+        row = model.row_at(far)
+        assert isinstance(row, MessageRow)
+        model.update_message(row.message)  # a new revision off screen
+    assert view.in_place.kept == kept + 1 and view.in_place.full_repaints == full
+    target = shown[len(shown) // 2]
+    row = model.row_at(target)
+    assert isinstance(row, MessageRow)
+    changed = Message(row.message.id, row.message.session_id, row.message.role,
+                      (TextPart("Edited while held back"),), speaker=row.message.speaker, seq=row.seq)
+    with view.in_place.edit():
+        model.update_message(changed)
+    assert view.in_place.full_repaints == full + 1
+    await settle()
+    assert _on_screen(view) == _fresh(view)
+    assert "Edited while held back" in _texts(view)

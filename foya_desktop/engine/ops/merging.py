@@ -34,7 +34,7 @@ from typing import Literal
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
-from foya_desktop.core.messages import ImagePart, Message
+from foya_desktop.core.messages import Message, attachments_in_order
 from foya_desktop.core.model import AgentMode, Session
 from foya_desktop.engine.ops.branching import copy_history
 from foya_desktop.engine.ops.forking import mark_unavailable, readable
@@ -126,10 +126,7 @@ def _fingerprint(turn: Turn) -> tuple[object, ...]:
 
 
 def _shas(m: Message) -> tuple[str, ...]:
-    shas = [p.artifact for p in m.parts if isinstance(p, ImagePart)]
-    if (r := m.tool_result) is not None:
-        shas += [i.artifact for i in r.images]
-    return tuple(shas)
+    return tuple(attachments_in_order(m))
 
 
 def plan_merge(a_id: str, a: list[Message], b_id: str, b: list[Message]) -> MergePlan:

@@ -256,9 +256,11 @@ class TimelineModel(CheckpointRowsMixin):
         """Appending at the tail: drop the oldest page when the window is full."""
         if len(self._rows) > self.MAX_ROWS + self.PAGE // 2:
             self.rows_shifting.emit(True)
-            self._remove_range(0, self.PAGE - 1)
-            self.has_older = True
-            self.rows_shifting.emit(False)
+            try:
+                self._remove_range(0, self.PAGE - 1)
+                self.has_older = True
+            finally:
+                self.rows_shifting.emit(False)
 
     def _set_detached(self, detached: bool) -> None:
         if detached != self.detached:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.delegate import TimelineDelegate
+from foya_desktop.ui.timeline.in_place import InPlaceEdits
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
 from foya_desktop.ui.timeline.rows import MessageRow, StreamRow
@@ -77,6 +78,7 @@ class TimelineView(QTreeView):
         self._settling = False
         self._shifting = False
         self._settled_span = (-1, -1, -1)
+        self.in_place = InPlaceEdits(self)
         self._ahead = QTimer(self, singleShot=True, interval=0)
         self._ahead.timeout.connect(self._settle_ahead)
         self.session_bar = SessionScrollBar(self.verticalScrollBar(), self)
@@ -227,20 +229,30 @@ class TimelineView(QTreeView):
     # ---- anchors and following ------------------------------------------------------------
 
     def _on_rows_shifting(self, starting: bool) -> None:
+        """Rows above the viewport are inserted or removed: keep the anchor (or the bottom) in
+        place, as one compensated edit (``InPlaceEdits``: nothing on screen moved, so nothing is
+        repainted, issue 14)."""
         if starting:
-            self._shifting = True
+            if not self._shifting:
+                self._shifting = True
+                self.in_place.begin()
             self._anchor = None if self._stick else self._capture_anchor()
             return
+        if not self._shifting:
+            return
         try:
-            self.executeDelayedItemsLayout()
-            if self._stick:
-                self.scrollToBottom()
-            elif self._anchor is not None:
-                self._restore_anchor(self._anchor)
+            try:
+                self.executeDelayedItemsLayout()
+                if self._stick:
+                    self.scrollToBottom()
+                elif self._anchor is not None:
+                    self._restore_anchor(self._anchor)
+            finally:
+                self._anchor = None
+                self._shifting = False
+            self._settle()
         finally:
-            self._anchor = None
-            self._shifting = False
-        self._settle()
+            self.in_place.end()
         self._maybe_near_top()
 
     # ---- settling estimated heights -------------------------------------------------------
@@ -305,11 +317,13 @@ class TimelineView(QTreeView):
                      if r not in changed and 0 <= top < height), None)
         anchor = None if self._stick or keep is None else (
             QPersistentModelIndex(model.index(keep[0], 0)), keep[1])
-        model.refresh_rows(min(changed), max(changed))
-        if self._stick:
-            self.scrollToBottom()
-        elif anchor is not None:
-            self._restore_anchor(anchor)
+        # Corrected rows above the viewport with the anchor put back move nothing on screen.
+        with self.in_place.edit():
+            model.refresh_rows(min(changed), max(changed))
+            if self._stick:
+                self.scrollToBottom()
+            elif anchor is not None:
+                self._restore_anchor(anchor)
         self._ahead.start()  # corrected heights move other rows into reach
         return True
 
@@ -428,7 +442,9 @@ class TimelineView(QTreeView):
         that full repaint was most of each frame while paging older history (issue 14). This is
         what it does for small deltas. (The view never scrolls sideways: no header to move.)
         """
-        self.viewport().scroll(dx, dy)
+        if not self.in_place.active:  # a compensating scroll: the pixels are where they belong
+            self.viewport().scroll(dx, dy)
+            self._update_jump()  # ``scroll`` moved the "Latest" button too; it stays in its corner
         bar = self.verticalScrollBar()
         # ``_on_scrolled`` says the same a moment later; settling must not follow a stale bottom
         self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
