@@ -57,6 +57,7 @@ from foya_desktop.ui.session_pane import SessionPane
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 from foya_desktop.ui.sessions.tree_view import SessionTreeView
 from foya_desktop.ui.speakers import SpeakerDirectory
+from foya_desktop.ui.timeline.activity_rows import repaint_activity_rows
 from foya_desktop.ui.timeline.live import LiveStreams
 from foya_desktop.ui.tray.agent import TrayAgent, WindowWatcher
 from foya_desktop.ui.welcome import WelcomePage
@@ -230,7 +231,7 @@ class MainWindow(QMainWindow):
         b.approval_requested.connect(pane.attention.on_approval_requested)
         b.approval_resolved.connect(pane.attention.on_approval_resolved)
         for asked in (b.approval_requested, b.approval_resolved):  # tool rows say "waiting for approval"
-            asked.connect(lambda _event: pane.timeline_view.viewport().update())
+            asked.connect(lambda _event: repaint_activity_rows(pane.timeline_view))
         b.question_asked.connect(pane.cards.book.on_asked)
         b.question_answered.connect(pane.cards.book.on_answered)
         b.question_closed.connect(pane.cards.book.on_closed)

@@ -44,6 +44,7 @@ from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.reading.jump import reveal_call
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.tasks.panel import TasksPanel
+from foya_desktop.ui.timeline.activity_rows import repaint_activity_rows
 from foya_desktop.ui.timeline.call_outcome import Activity
 from foya_desktop.ui.timeline.live import LiveStreams
 from foya_desktop.ui.timeline.model import TimelineModel
@@ -269,8 +270,8 @@ class SessionPane(QWidget):
         self.timeline_model.finish_turn(event.session_id, event.turn_id)
         if self._turns.get(event.session_id) == event.turn_id:
             del self._turns[event.session_id]
-        self.timeline_view.viewport().update()  # open calls of the turn now read "interrupted"
         if self._is_current(event.session_id):
+            repaint_activity_rows(self.timeline_view)  # open calls of the turn now read "interrupted"
             self.status.clear_vp_status()  # live figures are not kept as history (Yeaft Y46)
             self._load_debug()
             self._refresh_run_state()
@@ -304,7 +305,7 @@ class SessionPane(QWidget):
             self.status.set_phase(phase)
             self.composer.set_busy(phase != Phase.IDLE)
             self.cards.refresh()  # a call without its question is "opening" only while a turn runs
-            self.timeline_view.viewport().update()  # so is a tool row "running…"
+            repaint_activity_rows(self.timeline_view)  # so is a tool row "running…"
 
     def on_queue_changed(self, event: QueueChanged) -> None:
         """A new queue snapshot."""

@@ -191,3 +191,36 @@ async def test_a_vp_waiting_for_an_approval_says_so_not_running(
                      or panel.blocks["omni"].state_label.text() == "Running", timeout=10, what="running again")
     await wait_until(lambda: pane.status.phase_label.text() != "Waiting for you", what="the phase moves on")
     assert (project / "a.txt").read_text() == "x"
+
+
+async def test_vp_blocks_are_made_between_turns_and_reused_folded(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
+    """Issue 14 (the first message's longest frame): the VP block a turn shows is made and polished
+    before the turn — a moment after the session is shown — and kept for the next turn, which shows
+    it as new (its sections folded, its VP's name). Y40-Y46: nothing of a turn's figures is kept."""
+    sid = await open_session(real_window, real_kernel)
+    panel = real_window.pane.status.vp_panel
+    await wait_until(lambda: panel.spares, what="a block made ahead")
+    ready = panel.spares[0]
+    assert not ready.isVisibleTo(real_window.pane)
+    finished: list[TurnFinished] = []
+    real_window.bridge.turn_finished.connect(finished.append)
+    fake_provider.script(Reply(text="First answer " * 30, chunk_size=4, delay_per_chunk=0.02),
+                         Reply(text="Second answer " * 30, chunk_size=4, delay_per_chunk=0.02))
+    await real_kernel.turns.send(sid, "first")
+    await wait_until(lambda: "omni" in panel.blocks, timeout=10, what="the VP's block")
+    block = panel.blocks["omni"]
+    assert block is ready and not panel.spares, "the turn took the block made ahead"
+    assert "Omni" in block.name_label.text() and block.state_label.text() == "Running"
+    assert block.isVisibleTo(real_window.pane)
+    block.figures_label.linkActivated.emit("details")
+    assert block.details_label.isVisibleTo(real_window.pane)
+    await wait_until(lambda: len(finished) == 1, timeout=15, what="the first turn")
+    await settle(2)
+    assert not panel.blocks and panel.spares == [block] and not panel.isVisibleTo(real_window.pane)
+    await real_kernel.turns.send(sid, "second")
+    await wait_until(lambda: "omni" in panel.blocks, timeout=10, what="the VP's block again")
+    assert panel.blocks["omni"] is block, "the next turn reuses it"
+    assert not block.details_label.isVisibleTo(real_window.pane), "folded, as a new block"
+    await wait_until(lambda: len(finished) == 2, timeout=15, what="the second turn")
+    assert "1 model request ·" in block.figures_label.text(), "this turn's figures only"

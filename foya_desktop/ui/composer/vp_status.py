@@ -15,7 +15,7 @@ figures are counted. The blocks are live only: a finished turn clears them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import VPStatus
@@ -43,7 +43,9 @@ class VPStatusBlock(QWidget):
 
     def __init__(self, name: str, color: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.name_label = QLabel(f"<b style='color:{color}'>{_escape(name)}</b>")
+        self.speaker = ""
+        """Whose block this is (the panel reuses blocks: see ``VPStatusPanel``)."""
+        self.name_label = QLabel()
         self.state_label = QLabel()
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop this VP (the others go on)"))
@@ -66,6 +68,7 @@ class VPStatusBlock(QWidget):
         self.waiting = False
         """An approval or a question of this VP waits for the person (it runs, but it does not work)."""
         self._state = ""
+        self.set_speaker("", name, color)
         self._layout()
 
     def _layout(self) -> None:
@@ -83,6 +86,15 @@ class VPStatusBlock(QWidget):
         box.addWidget(self.figures_label)
         box.addWidget(self.tools_label)
         box.addWidget(self.details_label)
+
+    def set_speaker(self, speaker: str, name: str, color: str) -> None:
+        """Whose block this is now: a reused block starts as a new one (sections folded)."""
+        self.speaker = speaker
+        self.name_label.setText(f"<b style='color:{color}'>{_escape(name)}</b>")
+        self.tools_label.hide()
+        self.details_label.hide()
+        self.running = self.waiting = False
+        self._state = ""
 
     def show_status(self, status: VPStatus) -> None:
         """Reflect the latest figures of this VP."""
@@ -127,6 +139,13 @@ class VPStatusBlock(QWidget):
 class VPStatusPanel(QWidget):
     """The per-VP blocks of the current turn (empty when nothing runs).
 
+    A block is a handful of widgets whose creation and first polish (the window's style sheet)
+    took 2–4 ms of GUI time, in the very step that starts a turn and shows the panel (issue 14:
+    the first message's longest frame). So blocks are made ahead, between turns (``prepare``,
+    a moment after the panel is cleared), and a finished turn's blocks are kept hidden for the
+    next one instead of being deleted; a reused block is reset (``VPStatusBlock.set_speaker``)
+    and goes to the end, so blocks stand in the order their VPs reported, as new ones would.
+
     Signals:
         stop_requested(str): the Stop of this speaker's block was pressed.
     """
@@ -137,28 +156,54 @@ class VPStatusPanel(QWidget):
         super().__init__(parent)
         self._speakers = speakers
         self.blocks: dict[str, VPStatusBlock] = {}
+        self.spares: list[VPStatusBlock] = []
+        """Hidden blocks ready for the next turn's VPs."""
         self._waiting: set[str] = set()
         self._box = QVBoxLayout(self)
         self._box.setContentsMargins(12, 2, 12, 2)
         self._box.setSpacing(2)
+        self._preparing = QTimer(self, singleShot=True, interval=0)
+        self._preparing.timeout.connect(self.prepare)
         self.hide()
 
     def set_status(self, status: VPStatus) -> None:
         """Create or update the VP's block."""
         block = self.blocks.get(status.speaker)
         if block is None:
-            block = VPStatusBlock(self._speakers.name(status.speaker),
-                                  self._speakers.color(status.speaker).name(), self)
-            speaker = status.speaker
-            block.stop_requested.connect(lambda: self.stop_requested.emit(speaker))
+            block = self._take_block(status.speaker)
             self.blocks[status.speaker] = block
-            self._box.addWidget(block)
         block.waiting = status.speaker in self._waiting
         block.show_status(status)
         several = sum(b.running for b in self.blocks.values()) > 1
         for each in self.blocks.values():
             each.stop_button.setVisible(each.running and several)
         self.show()
+
+    def _take_block(self, speaker: str) -> VPStatusBlock:
+        name, color = self._speakers.name(speaker), self._speakers.color(speaker).name()
+        if self.spares:
+            block = self.spares.pop()
+            block.set_speaker(speaker, name, color)
+            self._box.removeWidget(block)
+        else:
+            block = self._new_block()
+            block.set_speaker(speaker, name, color)
+        self._box.addWidget(block)
+        block.show()
+        return block
+
+    def _new_block(self) -> VPStatusBlock:
+        block = VPStatusBlock("", "", self)
+        block.stop_requested.connect(lambda: self.stop_requested.emit(block.speaker))
+        return block
+
+    def prepare(self) -> None:
+        """Have a block ready for the next turn: made and polished now, between turns."""
+        if not self.spares:
+            block = self._new_block()
+            block.hide()
+            block.ensurePolished()  # polishes its labels and button too
+            self.spares.append(block)
 
     def set_waiting(self, speakers: set[str]) -> None:
         """The VPs of the session on screen whose approval or question waits for the person."""
@@ -167,11 +212,15 @@ class VPStatusPanel(QWidget):
             block.set_waiting(speaker in self._waiting)
 
     def clear(self) -> None:
-        """The turn ended or the session changed: live figures are not kept."""
+        """The turn ended or the session changed: live figures are not kept (the blocks are,
+        hidden, for the next turn)."""
         for block in self.blocks.values():
-            block.deleteLater()
+            block.hide()
+            self.spares.append(block)
         self.blocks.clear()
         self.hide()
+        if not self.spares:
+            self._preparing.start()
 
 
 def tokens_phrase(input_tokens: int | None, output_tokens: int | None) -> str:

@@ -33,6 +33,13 @@ class CallActivity(Protocol):
         ...
 
 
+def follows_activity(call: ToolCallPart, result: Message | None) -> bool:
+    """Whether what ``outcome`` says of this call depends on what runs now (``CallActivity``):
+    only a call with neither a result nor a final state. A row without such a call looks the
+    same whatever the session's phase or approvals (the window repaints only rows with one)."""
+    return result is None and call.state not in (ToolState.COMPLETED, ToolState.ERROR)
+
+
 def outcome(message: Message, call: ToolCallPart, result: Message | None,
             activity: CallActivity | None, font: QFont) -> Segment | None:
     """The segment after the call, or ``None`` when the result's own summary says it."""
@@ -46,6 +53,7 @@ def outcome(message: Message, call: ToolCallPart, result: Message | None,
         return _seg(translate("ToolRows", "  ⚠ interrupted"), theme.warning_color(), font)
     if result is not None:
         return None
+    # NOTE: the order of what follows is ``follows_activity``'s rule: keep them together.
     if call.state == ToolState.COMPLETED:
         return _seg(translate("ToolRows", "  → done"), theme.dim_color(), font)
     if call.state == ToolState.ERROR:
