@@ -1,4 +1,4 @@
-"""EngineBridge: buffering until the window connects, ordered delivery, ≤ 60 Hz delta coalescing."""
+"""EngineBridge: buffering until the window connects, ordered delivery, ≤ 30 Hz delta coalescing."""
 
 from __future__ import annotations
 

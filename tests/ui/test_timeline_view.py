@@ -160,7 +160,7 @@ async def test_follows_streaming_at_the_bottom_but_not_when_scrolled_up() -> Non
 
 async def test_a_burst_of_streamed_text_is_measured_once_per_repaint_slot_and_all_shown(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 14: the bridge flushes up to 60 times a second; the view measures and repaints the
+    """Issue 14: the bridge flushes up to 30 times a second; the view measures and repaints the
     streaming row at most every ``STREAM_REPAINT_MS``, showing everything that arrived."""
     kernel = FakeKernel()
     kernel.add_messages("s", conversation(20))

@@ -181,7 +181,7 @@ class TimelineView(QTreeView):
 
     def _on_stream_grew(self, row: int) -> None:
         """A streaming reply grew: show it at the next repaint slot, at most ``STREAM_REPAINT_MS``
-        apart (the bridge flushes up to 60 times a second; measuring and painting the tail each
+        apart (the bridge flushes up to 30 times a second; measuring and painting the tail each
         time was most of the window's streaming CPU, issue 14)."""
         model = self.timeline()
         stream = model.row_at(row) if model is not None and 0 <= row < model.rowCount() else None
