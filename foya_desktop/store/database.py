@@ -14,6 +14,7 @@ copies.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -151,6 +152,9 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
             "it was not modified.")
     home = _home_of(path)
     with storage_errors(home):
+        if version is None and not path.exists():
+            _create(path)
+            version = stored_version(path)
         if version is not None and version < SCHEMA_VERSION:
             _backup(path, backups, version)
         db = pw.SqliteDatabase(str(path), pragmas=PRAGMAS, lock_type="IMMEDIATE")
@@ -174,6 +178,45 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
                                    f"before the upgrade is in {backups}.") from exc
             raise
     return db
+
+
+def _create(path: Path) -> None:
+    """Make a new database under a temporary name and link it into place whole.
+
+    NOTE: SQLite creates the file empty at ``connect`` and writes its first page only at the
+    first commit; a second process (``foya run`` while the window starts) that looked in
+    between saw 0 bytes and refused the file as cut short. A link never replaces a file: when
+    another process made the database first, its file is kept and this one is dropped.
+    """
+    partial = path.with_name(f".{path.name}.{os.getpid()}.creating")
+    try:
+        # NOTE: built with a rollback journal, WAL switched on at the end: a commit then writes the
+        # file itself or fails. Built in WAL, the schema would reach the file only at the checkpoint
+        # ``close`` makes, which fails silently on a full disk; the link would give a broken file.
+        db = pw.SqliteDatabase(str(partial), pragmas={**PRAGMAS, "journal_mode": "delete"},
+                               lock_type="IMMEDIATE")
+        database_proxy.initialize(db)
+        try:
+            db.connect()
+            with db.atomic():
+                db.create_tables(TABLES, safe=True)
+                search.install(db)
+                indexes.install(db)
+                _migrate(db, None)
+            db.execute_sql("PRAGMA journal_mode=wal")  # type: ignore[no-untyped-call]  # kept in the header
+        finally:
+            db.close()
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links (FAT, some network shares)
+            if not path.exists():
+                os.replace(partial, path)
+    finally:
+        for leftover in (partial, partial.with_name(partial.name + "-wal"),
+                         partial.with_name(partial.name + "-shm")):
+            leftover.unlink(missing_ok=True)
 
 
 def open_database_readonly(path: Path) -> pw.SqliteDatabase:

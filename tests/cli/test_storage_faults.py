@@ -220,3 +220,18 @@ def test_a_full_disk(tmp_path: Path) -> None:
                         "--base-url", "http://127.0.0.1:9/v1", "--model", "x" * 20_000)
     line = _plain(out, EXIT_FULL)
     assert "full" in line
+
+
+def test_a_disk_too_full_to_create_the_database_leaves_no_file(tmp_path: Path) -> None:
+    """The new database is made under another name and linked into place whole, so a disk that
+    fills up while it is made leaves no half-made file for the next start to refuse as damaged."""
+    home = tmp_path / "tiny"
+    home.mkdir()
+    # the listing runs inside the namespace: outside it, the tmpfs (and what is on it) is gone
+    out = _in_namespace(f"mount -t tmpfs -o size=200k tmpfs {home} && "
+                        f"{sys.executable} -m foya_desktop connections add a --kind openai "
+                        f"--base-url http://127.0.0.1:9/v1; echo \"exit $?\"; ls -A {home}; false",
+                        home, "--version")
+    assert "Traceback" not in out.stderr
+    assert "is full" in out.stderr and "exit 12" in out.stdout, out
+    assert "sqlite3" not in out.stdout and "creating" not in out.stdout, out.stdout
