@@ -30,7 +30,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QColor, QFontMetrics, QGuiApplication, QMouseEvent, QPainter
-from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.canvas import Canvas, copy_label
@@ -63,6 +63,8 @@ class TimelineDelegate(QStyledItemDelegate):
         self.renderer = renderer
         self._viewport = viewport
         viewport.setAttribute(Qt.WidgetAttribute.WA_Hover)  # the row under the pointer shows its Copy
+        self.hover_key: str | None = None
+        """The row under the pointer, set by the view before each paint (``hover.PointerRow``)."""
         self._sizes: dict[SizeKey, int] = {}
         self._hints: dict[SizeKey, QSize] = {}
         """What ``sizeHint`` answered for each key (real or estimated height)."""
@@ -210,7 +212,7 @@ class TimelineDelegate(QStyledItemDelegate):
         self._hits[row.key] = list(canvas.hits)
         self._images[row.key] = list(canvas.images)
         self._copies[row.key] = list(canvas.copies)
-        if option.state & QStyle.StateFlag.State_MouseOver and isinstance(row, MessageRow) \
+        if row.key == self.hover_key and isinstance(row, MessageRow) \
                 and row.message.role in ("user", "assistant"):
             text = str(index.data() or "")  # what the context menu's "Copy text" copies
             if text.strip():

@@ -9,10 +9,12 @@ repaint (every row on screen painted again, 3–7 ms) was a third to a half of t
 longest frames while paging older history (issue 14).
 
 ``InPlaceEdits`` brackets such an edit: while it runs, the viewport drops update
-requests and scrolling does not move pixels; afterwards the rows on screen and the
-widgets over them are compared with what they were, and if anything differs the
-whole viewport is repainted, exactly what Qt would have done. Updates requested
-before the edit (a strip scrolled in a moment ago) are kept.
+requests and scrolling does not move pixels; afterwards the rows on screen, the row
+under the pointer (``hover``) and the widgets over them are compared with what they
+were, and if anything differs the whole viewport is repainted, exactly what Qt would
+have done. Updates requested before the edit (a strip scrolled in a moment ago) are
+kept. Whatever a paint draws must therefore be in ``screen_state``: a thing that
+changed during the edit and is not there stays stale on screen.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from contextlib import contextmanager
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QTreeView, QWidget
 
+from foya_desktop.ui.timeline.hover import PointerRow
 from foya_desktop.ui.timeline.model import TimelineModel
 
 ScreenState = tuple[object, ...]
@@ -35,8 +38,9 @@ class InPlaceEdits:
     the anchor back only undoes the shift of the rows above.
     """
 
-    def __init__(self, view: QTreeView) -> None:
+    def __init__(self, view: QTreeView, pointer: PointerRow) -> None:
         self._view = view
+        self._pointer = pointer
         self._depth = 0
         self._before: ScreenState | None = None
         self.full_repaints = 0
@@ -64,6 +68,8 @@ class InPlaceEdits:
         if self._depth > 1:
             return
         viewport = self._view.viewport()
+        # the pointer's row as the pixels show it (or will: the repaint is asked for before the edit)
+        self._pointer.sync()
         # NOTE: an ancestor may have disabled updates itself; then nothing is held back or undone.
         self._before = self.screen_state() if viewport.updatesEnabled() else None
         if self._before is not None:
@@ -81,6 +87,7 @@ class InPlaceEdits:
             return
         viewport = self._view.viewport()
         viewport.setAttribute(Qt.WidgetAttribute.WA_UpdatesDisabled, False)
+        self._pointer.sync()  # (its repaints during the edit were dropped; a change repaints all below)
         if self.screen_state() != before:
             self.full_repaints += 1
             viewport.update()
@@ -89,7 +96,8 @@ class InPlaceEdits:
 
     def screen_state(self) -> ScreenState:
         """What the viewport's pixels are made of: each row on screen (identity, revision,
-        speaker header, place and height) and the widgets placed over the rows."""
+        speaker header, place and height), the row under the pointer (its Copy chip) and the
+        widgets placed over the rows."""
         view = self._view
         viewport = view.viewport()
         model = view.model()
@@ -106,4 +114,4 @@ class InPlaceEdits:
                 i += 1
         widgets = tuple((w.isVisible(), w.geometry().getRect()) for w in viewport.children()
                         if isinstance(w, QWidget))
-        return (viewport.width(), viewport.height()), tuple(rows), widgets
+        return (viewport.width(), viewport.height()), tuple(rows), self._pointer.key(), widgets

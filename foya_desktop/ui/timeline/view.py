@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.delegate import TimelineDelegate
+from foya_desktop.ui.timeline.hover import PointerRow
 from foya_desktop.ui.timeline.in_place import InPlaceEdits
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
@@ -49,6 +50,8 @@ STREAM_REPAINT_MS = 33
 read, half the work of following every 16 ms flush)."""
 NEAR_PX = 160
 """Rows this close to the viewport get their real heights before they scroll into view."""
+_POINTER_EVENTS = frozenset({QEvent.Type.HoverEnter, QEvent.Type.HoverMove, QEvent.Type.HoverLeave,
+                             QEvent.Type.Enter, QEvent.Type.Leave})
 
 
 class TimelineView(QTreeView):
@@ -78,7 +81,8 @@ class TimelineView(QTreeView):
         self._settling = False
         self._shifting = False
         self._settled_span = (-1, -1, -1)
-        self.in_place = InPlaceEdits(self)
+        self.pointer = PointerRow(self)
+        self.in_place = InPlaceEdits(self, self.pointer)
         self._ahead = QTimer(self, singleShot=True, interval=0)
         self._ahead.timeout.connect(self._settle_ahead)
         self.session_bar = SessionScrollBar(self.verticalScrollBar(), self)
@@ -438,6 +442,7 @@ class TimelineView(QTreeView):
         """After every layout pass: rows on screen settle, cards placed over rows move with them."""
         super().updateGeometries()
         self._after_move(layout=True)
+        self.pointer.sync()
         self.rows_moved.emit()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
@@ -456,7 +461,15 @@ class TimelineView(QTreeView):
         # ``_on_scrolled`` says the same a moment later; settling must not follow a stale bottom
         self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
         self._after_move(layout=False)
+        self.pointer.sync()
         self.rows_moved.emit()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        """The pointer entered, moved over or left the rows: the hovered row may have changed."""
+        handled = super().viewportEvent(event)
+        if event.type() in _POINTER_EVENTS:
+            self.pointer.sync()
+        return handled
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """A new width changes every row's height: re-lay out once the resize settles."""
@@ -527,6 +540,7 @@ class TimelineView(QTreeView):
                 self._settle()
                 self._settled_span = self._visible_span()
             self.timeline_delegate.exposed = event.rect()
+            self.timeline_delegate.hover_key = self.pointer.key()
             try:
                 super().paintEvent(event)
             finally:
