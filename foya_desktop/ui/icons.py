@@ -46,6 +46,9 @@ class _GlyphEngine(QIconEngine):
     def __init__(self, name: str, color: str | None) -> None:
         super().__init__()
         self._name, self._color = name, color
+        self._pixmaps: dict[tuple[int, int, str], QPixmap] = {}
+        """Drawn pixmaps by size and colour: a button asks for its icon at every paint, and parsing
+        and rendering the SVG each time was most of repainting a toolbar."""
 
     def _color_for(self, mode: QIcon.Mode) -> str:
         if self._color is not None:
@@ -60,13 +63,19 @@ class _GlyphEngine(QIconEngine):
         renderer.render(painter, QRectF(rect))
 
     def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
-        pixmap = QPixmap(size)
-        pixmap.fill(QColor(0, 0, 0, 0))  # transparent; not Qt.GlobalColor: see theme.platform_palette_is_dark
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.paint(painter, QRect(QPoint(0, 0), size), mode, state)
-        painter.end()
-        return pixmap
+        key = (size.width(), size.height(), self._color_for(mode))  # a theme switch: a new colour, a new key
+        pixmap = self._pixmaps.get(key)
+        if pixmap is None:
+            pixmap = QPixmap(size)
+            pixmap.fill(QColor(0, 0, 0, 0))  # clear (not Qt.GlobalColor: theme.platform_palette_is_dark)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            self.paint(painter, QRect(QPoint(0, 0), size), mode, state)
+            painter.end()
+            if len(self._pixmaps) >= 16:
+                self._pixmaps.clear()
+            self._pixmaps[key] = pixmap
+        return QPixmap(pixmap)  # a shared copy (Qt's implicit sharing): the caller may set its ratio
 
     def scaledPixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State, scale: float) -> QPixmap:
         pixmap = self.pixmap(size * scale, mode, state)
