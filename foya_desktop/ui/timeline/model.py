@@ -300,8 +300,7 @@ class TimelineModel(CheckpointRowsMixin):
     @staticmethod
     def block_starts(rows: list[Row]) -> list[bool]:
         """``starts_block`` for each of ``rows`` once they are the first rows of the window."""
-        return [(isinstance(row, MessageRow) and row.message.role == "user") or i == 0
-                or rows[i - 1].speaker_key != row.speaker_key for i, row in enumerate(rows)]
+        return [_starts_block(rows, i) for i in range(len(rows))]
 
     def row_at(self, i: int) -> Row:
         """The row object at position ``i`` (tests, benchmarks)."""
@@ -313,10 +312,7 @@ class TimelineModel(CheckpointRowsMixin):
         rows = self._rows
         if not 0 <= i < len(rows):
             return None
-        row = rows[i]
-        if isinstance(row, MessageRow) and row.message.role == "user":
-            return row, True
-        return row, i == 0 or rows[i - 1].speaker_key != row.speaker_key
+        return rows[i], _starts_block(rows, i)
 
     def stream_position(self, message_id: str) -> int | None:
         """Where the open stream of ``message_id`` is in the window (streams sit at the tail)."""
@@ -330,3 +326,12 @@ class TimelineModel(CheckpointRowsMixin):
         """The row of an open stream, if it is in the window."""
         return next((r for r in self._rows if isinstance(r, StreamRow) and r.message_id == message_id),
                     None)
+
+
+def _starts_block(rows: list[Row], i: int) -> bool:
+    """The rule for a speaker's name over row ``i``: the person's messages always show it, any
+    other row when its speaker differs from the row above."""
+    row = rows[i]
+    if isinstance(row, MessageRow) and row.message.role == "user":
+        return True
+    return i == 0 or rows[i - 1].speaker_key != row.speaker_key
