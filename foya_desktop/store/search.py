@@ -154,22 +154,22 @@ def note_queued_count(count: int) -> None:
         catch_up()
 
 
-def catch_up() -> int:
+def catch_up() -> None:
     """Index every row that waits now — the queue and the tail (writer thread, inside a
-    transaction); returns how many rows waited (searched or not: a tool result in the tail counts).
+    transaction). Rows another process wrote are indexed too: the queue and the mark are in the
+    database.
 
-    Rows another process wrote are indexed too: the queue and the mark are in the database.
+    Only queued rows (edits, rewinds, hand-overs) can have an entry to replace: a tail row was
+    never indexed (the mark moves past a row only here and in ``backfill``, and a deleted row's
+    entry goes with it), so the waiting set is read once, by the insert.
     """
     global _queued_since_catch_up
     _queued_since_catch_up = 0
     db = database_proxy
-    waiting = waiting_count()
-    if waiting:
-        db.execute_sql(f"DELETE FROM {TABLE} WHERE rowid IN {_WAITING}")  # none, unless a queued edit
-        db.execute_sql(_insert("m", f"FROM {_WAITING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid"))
-        db.execute_sql(f"DELETE FROM {PENDING}")
-        db.execute_sql(f"UPDATE {STATE} SET indexed_upto = max(indexed_upto, {_TOP})")
-    return waiting
+    db.execute_sql(f"DELETE FROM {TABLE} WHERE rowid IN (SELECT rid FROM {PENDING})")
+    db.execute_sql(_insert("m", f"FROM {_WAITING} AS p CROSS JOIN message_row AS m ON m.rowid = p.rid"))
+    db.execute_sql(f"DELETE FROM {PENDING}")
+    db.execute_sql(f"UPDATE {STATE} SET indexed_upto = max(indexed_upto, {_TOP})")
 
 
 def waiting_count() -> int:
