@@ -1,0 +1,82 @@
+"""The WAL is checkpointed by a thread of its own, not inside the writer's commits: it stays
+bounded while messages are appended one by one, the store's close still leaves no WAL behind,
+and a checkpoint that cannot run changes nothing that was committed."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from foya_desktop.core.ids import new_id, now_ms
+from foya_desktop.core.messages import Message, TextPart
+from foya_desktop.core.model import Session
+from foya_desktop.store import wal_checkpoints
+from foya_desktop.store.history import append_message, message_count
+from foya_desktop.store.home import Home
+from foya_desktop.store.sessions import create_session
+from foya_desktop.store.store import Store
+from foya_desktop.store.wal_checkpoints import WalCheckpointer
+
+
+def _wal(home: Home) -> Path:
+    return home.database.with_name(home.database.name + "-wal")
+
+
+async def _append(store: Store, count: int) -> str:
+    now = now_ms()
+    session = await store.write(create_session, Session(id=new_id("ses"), title="t", created_at=now, updated_at=now))
+    for i in range(count):
+        await store.write(append_message, Message(new_id("msg"), session.id, "user", (TextPart(f"message {i}"),),
+                                                  created_at=now_ms()))
+    return session.id
+
+
+async def test_the_wal_stays_bounded_without_the_writer_checkpointing(
+        home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wal_checkpoints, "ROWS", 200)  # smaller thresholds: a shorter test, same rules
+    monkeypatch.setattr(wal_checkpoints, "FRAMES_LIMIT", 500)
+    store = Store(home)
+    try:
+        writer = await store.write(
+            lambda: store._db.connection().execute("PRAGMA wal_autocheckpoint").fetchone()[0])  # type: ignore[no-untyped-call]
+        assert writer == 0  # the commits never checkpoint themselves
+        session_id = await _append(store, 1500)
+        checkpoints = store._checkpoints
+        assert checkpoints is not None
+        deadline = time.monotonic() + 10
+        while checkpoints.done < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert checkpoints.done >= 3
+        # each append writes about seven pages: unchecked (no RESTART) the WAL grew to 43 MB here;
+        # bounded, it starts over every ~500 frames (2 MB), later when the thread is slow to run
+        assert _wal(home).stat().st_size < 16 * 1024 * 1024
+        assert await store.read(message_count, session_id) == 1500
+    finally:
+        await store.close()
+    assert not _wal(home).exists()  # the last close checkpointed the rest and removed the WAL
+    con = sqlite3.connect(home.database)
+    assert con.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    assert con.execute("SELECT count(*) FROM message_row").fetchone()[0] == 1500
+    con.close()
+
+
+def test_a_checkpoint_that_cannot_run_is_logged_once_and_retried(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    checkpoints = WalCheckpointer(tmp_path / "no such folder" / "foya.sqlite3")  # cannot be opened
+    try:
+        with caplog.at_level(logging.WARNING, logger=wal_checkpoints.__name__):
+            for total in range(1, 4):
+                checkpoints.note(total * wal_checkpoints.ROWS)
+                deadline = time.monotonic() + 5
+                while checkpoints.tries < total and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            assert checkpoints.tries == 3 and checkpoints.done == 0
+    finally:
+        checkpoints.close()
+    warnings = [r for r in caplog.records if "checkpointing" in r.getMessage()]
+    assert len(warnings) == 1 and "will retry" in warnings[0].getMessage()
