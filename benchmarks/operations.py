@@ -129,18 +129,21 @@ def main(argv: list[str] | None = None) -> None:
         samples, lags = asyncio.run(measure(Path(tmp), args.rounds))
     notes = {"branch": " (finished turns inherited, the boundary's turn copied)",
              "fork": " (finished turns inherited, the boundary's turn copied)",
-             "merge": " (no goal written in the issue; the shared turns inherited, the rest copied)",
-             "delete": " (no goal written in the issue)"}
+             "merge": " (the shared turns inherited, the rest copied)",
+             "delete": ""}
     idle = lags["idle"] * 1000
     for name, by_size in samples.items():
         small, large = (statistics.median(by_size[n]) for n in SIZES)
         ratio = large / small
+        # issue 14 sets the goal for branch and fork; merge and delete are printed for the record
+        verdict = (f"(goal <= {GOAL:g}x) {'MET' if ratio <= GOAL else 'NOT MET'}"
+                   if name in ("branch", "fork") else "(no goal in issue 14: printed for the record)")
         print(f"{name} of a 50,000-message session vs a 500-message one: {large * 1000:.0f} ms vs "
-              f"{small * 1000:.0f} ms (medians of {args.rounds}) -> {ratio:.1f}x (goal <= {GOAL:g}x) "
-              f"{'MET' if ratio <= GOAL else 'NOT MET'}{notes[name]}", flush=True)
+              f"{small * 1000:.0f} ms (medians of {args.rounds}) -> {ratio:.1f}x {verdict}{notes[name]}",
+              flush=True)
         lag = lags[name] * 1000
         goal = f"(goal <= {LAG_GOAL_MS:g} ms) {'MET' if lag <= LAG_GOAL_MS else 'NOT MET'}" \
-            if name in ("branch", "fork") else "(no goal written in the issue)"
+            if name in ("branch", "fork") else "(no goal in issue 14)"
         print(f"  worst loop lag during {name}: {lag:.1f} ms; idle loop in the same run: {idle:.1f} ms "
               f"{goal}", flush=True)
 
