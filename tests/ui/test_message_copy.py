@@ -47,6 +47,10 @@ async def test_hovering_a_message_offers_copy(real_window: MainWindow, real_kern
         await wait_until(lambda: chip(row, key) is not None, 5, f"the Copy chip of row {row}")  # noqa: B023
         if row == 1:
             real_window.grab().save(str(shots / f"message_hover_copy_{choice}.png"))
+        else:  # beside your short bubble at the right, not a window's width away at the left edge
+            box = next(b for b, t in delegate.copy_buttons(key) if t == texts[row])
+            assert box.left() > view.row_rect(row).width() // 2, box
+            real_window.grab().save(str(shots / f"message_hover_copy_yours_{choice}.png"))
         point, text = chip(row, key) or (QPoint(), "")
         QGuiApplication.clipboard().setText("something else")
         QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)

@@ -70,6 +70,8 @@ class Canvas:
     """Copy buttons of code blocks in row coordinates, with the exact code each copies."""
     copied: str = ""
     """The code whose copy button was clicked a moment ago (its button says so)."""
+    bubble: QRect | None = None
+    """Where the person's bubble was drawn, in row coordinates (the hover Copy chip goes beside it)."""
 
     def space(self, height: int) -> None:
         """Leave vertical room."""

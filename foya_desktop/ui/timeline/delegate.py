@@ -217,7 +217,8 @@ class TimelineDelegate(QStyledItemDelegate):
             text = str(index.data() or "")  # what the context menu's "Copy text" copies
             if text.strip():
                 header = bool(index.data(HEADER_ROLE))
-                self._copies[row.key].append((self._hover_copy(painter, rect, row, text, header), text))
+                box = self._hover_copy(painter, rect, row, text, header, canvas.bubble)
+                self._copies[row.key].append((box, text))
         if len(self._hits) > 2000:
             self._hits.clear()
             self._images.clear()
@@ -247,17 +248,24 @@ class TimelineDelegate(QStyledItemDelegate):
                 return True
         return False
 
-    def _hover_copy(self, painter: QPainter, rect: QRect, row: MessageRow, text: str, header: bool) -> QRect:
+    def _hover_copy(self, painter: QPainter, rect: QRect, row: MessageRow, text: str, header: bool,
+                    bubble: QRect | None) -> QRect:
         """The message's Copy chip while the pointer is over it (as the peers' hover actions): at
-        the top right of the reading column beside a reply, at its top left beside your bubble.
-        Painted over the row, never measured: showing it moves nothing. Returns its row box."""
+        the top right of the reading column beside a reply, just left of your bubble beside yours
+        (at the column's left edge, it was a window's width away from a short bubble). Painted
+        over the row, never measured: showing it moves nothing. Returns its row box."""
         font = theme.small_font()
         metrics = QFontMetrics(font)
         label = copy_label(text == self.copied)
         width, height = metrics.horizontalAdvance(label) + 20, metrics.height() + 6
         gutter = reading_gutter(rect.width())
-        x = gutter + 4 if row.message.role == "user" else rect.width() - gutter - width - 20
-        box = QRect(x, 14 if header else 2, width, height)  # on the speaker's line when it has one
+        if row.message.role == "user" and bubble is not None:
+            x, y = max(gutter + 4, bubble.left() - width - 8), bubble.top() + (bubble.height() - height) // 2
+            if bubble.height() > 2 * height:  # a tall bubble: beside its first line
+                y = bubble.top() + 4
+        else:
+            x, y = rect.width() - gutter - width - 20, 14 if header else 2  # on the speaker's line
+        box = QRect(x, y, width, height)
         c = theme.colors(theme.is_dark())
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)

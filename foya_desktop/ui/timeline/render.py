@@ -92,6 +92,8 @@ class RowRenderer(ToolRows):
             canvas.images[:] = [(rect.translated(gutter, 0), sha) for rect, sha in canvas.images]
             canvas.slots[:] = [(rect.translated(gutter, 0), cid) for rect, cid in canvas.slots]
             canvas.copies[:] = [(rect.translated(gutter, 0), code) for rect, code in canvas.copies]
+            if canvas.bubble is not None:
+                canvas.bubble = canvas.bubble.translated(gutter, 0)
 
     def _walk(self, canvas: Canvas, row: Row, header: bool) -> None:
         if isinstance(row, CheckpointRow):
@@ -153,6 +155,7 @@ class RowRenderer(ToolRows):
         width = inner + 2 * BUBBLE_PAD
         bubble = QRect(right - width, c.y, width, height + 2 * BUBBLE_PAD - 4)
         c.rounded_rect(bubble, theme.user_bubble_color(), 10)
+        c.bubble = QRect(bubble)
         c.space(BUBBLE_PAD - 2)
         c.document(doc, bubble.left() + BUBBLE_PAD, inner)
         c.space(BUBBLE_PAD - 2)
