@@ -430,8 +430,10 @@ async def _open_or_explain(data: Home, frame: StartWindow) -> tuple[Kernel, Rest
         try:
             return await open_kernel(data.root, kind="window"), restored
         except FoyaError as error:
+            if frame.quitting:  # asked to quit while it was opening: no dialog to wait on
+                return error.exit_code
             frame.say_cannot_open()
-            choice = await storage_fault.ask(error, data, note, frame)
+            choice = await storage_fault.ask(error, data, note, frame, cancel=frame.quit_requested)
             note = ""
             if choice == "quit":
                 return error.exit_code

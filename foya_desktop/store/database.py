@@ -14,6 +14,7 @@ copies.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -22,7 +23,13 @@ from pathlib import Path
 
 import peewee as pw
 
-from foya_desktop.core.errors import DatabaseCorrupt, SchemaInvalid, SchemaTooNew, StorageError
+from foya_desktop.core.errors import (
+    DatabaseCorrupt,
+    SchemaInvalid,
+    SchemaTooNew,
+    StorageError,
+    StorageReadOnly,
+)
 from foya_desktop.core.ids import now_ms
 from foya_desktop.store import indexes, search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
@@ -190,22 +197,7 @@ def _create(path: Path) -> None:
     """
     partial = path.with_name(f".{path.name}.{os.getpid()}.creating")
     try:
-        # NOTE: built with a rollback journal, WAL switched on at the end: a commit then writes the
-        # file itself or fails. Built in WAL, the schema would reach the file only at the checkpoint
-        # ``close`` makes, which fails silently on a full disk; the link would give a broken file.
-        db = pw.SqliteDatabase(str(partial), pragmas={**PRAGMAS, "journal_mode": "delete"},
-                               lock_type="IMMEDIATE")
-        database_proxy.initialize(db)
-        try:
-            db.connect()
-            with db.atomic():
-                db.create_tables(TABLES, safe=True)
-                search.install(db)
-                indexes.install(db)
-                _migrate(db, None)
-            db.execute_sql("PRAGMA journal_mode=wal")  # type: ignore[no-untyped-call]  # kept in the header
-        finally:
-            db.close()
+        _build(partial)
         try:
             os.link(partial, path)
         except FileExistsError:
@@ -213,10 +205,38 @@ def _create(path: Path) -> None:
         except OSError:  # a file system without hard links (FAT, some network shares)
             if not path.exists():
                 os.replace(partial, path)
+    except (OSError, sqlite3.Error, pw.PeeweeException) as exc:
+        plain = translate(exc, _home_of(path))
+        if isinstance(plain, StorageReadOnly):  # not "reading commands still work": there is nothing to read
+            raise StorageReadOnly(f"Foya cannot create its database in {path.parent} (the folder is "
+                                  "read-only or not yours). Make it writable, or point FOYA_HOME "
+                                  "elsewhere.") from exc
+        raise
     finally:
         for leftover in (partial, partial.with_name(partial.name + "-wal"),
                          partial.with_name(partial.name + "-shm")):
-            leftover.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # a read-only folder refuses even a missing file's unlink
+                leftover.unlink(missing_ok=True)
+
+
+def _build(partial: Path) -> None:
+    """The new database's schema, in the file ``partial`` (see :func:`_create`)."""
+    # NOTE: built with a rollback journal, WAL switched on at the end: a commit then writes the
+    # file itself or fails. Built in WAL, the schema would reach the file only at the checkpoint
+    # ``close`` makes, which fails silently on a full disk; the link would give a broken file.
+    db = pw.SqliteDatabase(str(partial), pragmas={**PRAGMAS, "journal_mode": "delete"},
+                           lock_type="IMMEDIATE")
+    database_proxy.initialize(db)
+    try:
+        db.connect()
+        with db.atomic():
+            db.create_tables(TABLES, safe=True)
+            search.install(db)
+            indexes.install(db)
+            _migrate(db, None)
+        db.execute_sql("PRAGMA journal_mode=wal")  # type: ignore[no-untyped-call]  # kept in the header
+    finally:
+        db.close()
 
 
 def open_database_readonly(path: Path) -> pw.SqliteDatabase:

@@ -60,7 +60,10 @@ class Store:
     """
 
     def __init__(self, home: Home, *, kind: str = "cli", read_only: bool = False) -> None:
-        self.home = home if read_only else home.ensure()
+        if not read_only:
+            with storage_errors(home):  # a read-only or foreign data folder: a sentence, not a traceback
+                home = home.ensure()
+        self.home = home
         self.kind = kind
         self._writer = Lane("foya-store-writer")
         self._reader = Lane("foya-store-reader")

@@ -22,7 +22,7 @@ on this machine), so the frame uses Qt's defaults, layouts and one property valu
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize
+from PySide6.QtCore import QCoreApplication, QSize, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -52,7 +52,14 @@ def _main_text(text: str) -> str:
 
 class StartWindow(QMainWindow):
     """The frame shown while the engine opens (Quit meanwhile sets :attr:`quitting`, which
-    ``app._run`` honours once the engine is open)."""
+    ``app._run`` honours once the engine is open).
+
+    Signals:
+        quit_requested(): Quit was asked for (the menu, Ctrl+C, SIGTERM): a storage-fault
+            dialog shown over the frame closes with "quit" (a logout must not wait for a click).
+    """
+
+    quit_requested = Signal()
 
     def __init__(self, preferences: PreferencesFile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,6 +137,7 @@ class StartWindow(QMainWindow):
         if not self.quitting:
             self.quitting = True
             self.statusBar().showMessage(self.tr("Quitting…"))
+            self.quit_requested.emit()
 
     def handle_launch(self, folder: str = "", activation_token: str = "") -> None:
         """A second launch handed over: come to the front now, its folder opens in the real window."""

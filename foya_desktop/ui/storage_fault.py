@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt, QUrl, SignalInstance
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -83,10 +83,13 @@ class StorageFaultDialog(QDialog):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._home.root)))
 
 
-async def ask(error: FoyaError, home: Home, note: str = "", parent: QWidget | None = None) -> Choice:
+async def ask(error: FoyaError, home: Home, note: str = "", parent: QWidget | None = None,
+              cancel: SignalInstance | None = None) -> Choice:
     """Show the dialog for ``error`` (over ``parent``, the start frame) and wait for the person's
-    choice (Esc or closing: quit)."""
+    choice (Esc or closing: quit); ``cancel`` firing closes it with "quit" (SIGTERM meanwhile)."""
     dialog = StorageFaultDialog(error, home, note, parent)
+    if cancel is not None:
+        cancel.connect(dialog.reject)
     await run_dialog(dialog)
     choice = dialog.choice
     dialog.deleteLater()

@@ -235,3 +235,17 @@ def test_a_disk_too_full_to_create_the_database_leaves_no_file(tmp_path: Path) -
     assert "Traceback" not in out.stderr
     assert "is full" in out.stderr and "exit 12" in out.stdout, out
     assert "sqlite3" not in out.stdout and "creating" not in out.stdout, out.stdout
+
+
+def test_an_empty_read_only_data_folder_says_so(tmp_path: Path) -> None:
+    """Nothing to read and nothing can be made: a listing says the database cannot be created
+    (not that reading commands still work), a run says the folder is read-only — not an internal
+    error from making the artifacts folder."""
+    home = tmp_path / "empty"
+    home.mkdir()
+    ro = f"mount --bind {home} {home} && mount -o remount,bind,ro {home}"
+    listed = _plain(_in_namespace(ro, home, "sessions", "list"), EXIT_READ_ONLY)
+    assert "cannot create its database" in listed and ".creating" not in listed
+    ran = _plain(_in_namespace(ro, home, "run", "hi"), EXIT_READ_ONLY)
+    assert "read-only" in ran
+    assert not list(home.iterdir())

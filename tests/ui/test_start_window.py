@@ -107,19 +107,43 @@ async def test_before_the_engine_is_open_the_frame_acts_on_nothing_and_keeps_a_s
 
 async def test_quit_while_the_engine_opens_ends_start_up_once_it_is_open(tmp_path: Path) -> None:
     """Quit (or closing the frame) before the engine is open: the engine is opened, closed again,
-    and start-up returns 0 without ever building the real window."""
+    and start-up returns 0 without ever building the real window. Another program's write lock
+    holds the open (it waits for the lock) while the frame is closed."""
+    home = Home(tmp_path / "foya-home")
+    kernel = build_kernel(home, keystore=KeyStore(MemoryKeyring()))
+    await kernel.sessions.create_session(title="waiting for the lock")
+    await kernel.close()
+    holder = sqlite3.connect(home.database, timeout=1, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        app = asyncio.ensure_future(run_app(home.root, use_tray=False))
+        await wait_until(lambda: bool(_shown(StartWindow)), timeout=20, what="the start frame")
+        frame = _only(StartWindow)
+        assert isinstance(frame, StartWindow)
+        await settle(3)
+        assert not app.done() and not _shown(StorageFaultDialog), "still opening, waiting for the lock"
+        frame.close()  # the title bar's ×: there is nothing to keep running in a tray yet
+        assert frame.quitting and frame.statusBar().currentMessage() == "Quitting…"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert await asyncio.wait_for(app, 30) == 0
+    assert not _shown(MainWindow) and not _shown(StartWindow) and not _shown(StorageFaultDialog)
+
+
+async def test_quit_while_the_storage_fault_dialog_waits_closes_it(tmp_path: Path) -> None:
+    """Closing the frame behind the dialog is quitting: the dialog goes with it and start-up
+    returns the fault's exit code (as the dialog's own Quit does), the damaged file untouched."""
     home = await _held_at_the_dialog(tmp_path / "foya-home")
+    damaged = home.database.read_bytes()
     app = asyncio.ensure_future(run_app(home.root, use_tray=False))
     await wait_until(lambda: bool(_shown(StorageFaultDialog)), timeout=20, what="the storage-fault dialog")
     frame = _only(StartWindow)
     assert isinstance(frame, StartWindow)
-    frame.close()  # the title bar's ×: there is nothing to keep running in a tray yet
-    assert frame.quitting and frame.statusBar().currentMessage() == "Quitting…"
-    (dialog,) = _shown(StorageFaultDialog)
-    assert isinstance(dialog, StorageFaultDialog) and dialog.restore_button is not None
-    dialog.restore_button.click()
-    assert await asyncio.wait_for(app, 30) == 0
-    assert not _shown(MainWindow) and not _shown(StartWindow)
+    frame.close()
+    assert await asyncio.wait_for(app, 30) == 14  # the CLI's exit code for a damaged database
+    assert not _shown(MainWindow) and not _shown(StartWindow) and not _shown(StorageFaultDialog)
+    assert home.database.read_bytes() == damaged
 
 
 async def test_the_frame_comes_up_where_the_window_was_and_in_the_persons_language(tmp_path: Path) -> None:

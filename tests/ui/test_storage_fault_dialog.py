@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import signal
 import sqlite3
 from pathlib import Path
 
@@ -121,3 +122,17 @@ async def test_a_locked_database_offers_try_again(tmp_path: Path) -> None:
     assert window is not None
     window.quit_controller.request_quit()
     assert await asyncio.wait_for(app, 20) == 0
+
+
+async def test_sigterm_while_the_dialog_waits_quits_with_the_exit_code(tmp_path: Path) -> None:
+    """A logout or ``kill`` sends SIGTERM: the dialog must not keep the app alive until someone
+    clicks (it ignored the signal for ten minutes under Xvfb)."""
+    home = await _home_with(tmp_path / "foya-home", "only copy")
+    damaged = _damage(home)
+    app = asyncio.ensure_future(run_app(home.root, use_tray=False))
+    await wait_until(lambda: _dialog() is not None, timeout=20, what="the storage-fault dialog")
+    handler = signal.getsignal(signal.SIGTERM)
+    assert getattr(handler, "__self__", None).__class__.__name__ == "_QuitOnSignals"  # the app's own: safe
+    signal.raise_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(app, 20) == EXIT_CORRUPT
+    assert _dialog() is None and home.database.read_bytes() == damaged
