@@ -88,7 +88,7 @@ class Store:
 
     def _checkpoint_elsewhere(self) -> WalCheckpointer:
         """The writer's commits stop checkpointing the WAL; a thread of their own does it
-        (``wal_checkpoints``: the checkpoint was half of an append's cost)."""
+        (``wal_checkpoints``: inline checkpoints were a sixth of an append's cost)."""
         self._db.execute_sql("PRAGMA wal_autocheckpoint=0")  # type: ignore[no-untyped-call]
         return WalCheckpointer(self.home.database)
 
