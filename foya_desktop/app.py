@@ -20,7 +20,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +37,8 @@ from foya_desktop.ui.start_window import StartWindow, open_start_window
 from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, instance_address
 
 if TYPE_CHECKING:
+    import asyncio
+
     from foya_desktop.engine.kernel import Kernel
     from foya_desktop.store.restore import Restored
     from foya_desktop.ui.main_window import MainWindow
@@ -200,10 +202,11 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
     adopt(host.window)
     host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
     _say_restored(host.window, restored)
-    warm: asyncio.Future[None] | None = None
+    warm = WarmUps()
     try:
-        warm = asyncio.get_running_loop().run_in_executor(None, warm_up)
+        warm.start(warm_up)
         await host.window.start()
+        warm.start(warm_up_providers)  # after the sessions are listed: its imports share the GIL
         if collector is not None:
             collector.freeze_startup()  # full collections now walk only what came after (ui/gc_timer.py)
         start.first_paint.filled(host.window)
@@ -221,9 +224,7 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
         await kernel.close()
         window.hide()
         window.deleteLater()
-        if warm is not None:
-            with contextlib.suppress(Exception):
-                await warm  # a failed warm-up only means the first code block pays for its lexer
+        await warm.finish()
     return 0
 
 
@@ -280,12 +281,38 @@ FIRST_PAINT_WAIT_S = 2.0
 starts minimised, or a platform that paints late, still gets its sessions)."""
 
 
+class WarmUps:
+    """Work whose first use is slow, started on worker threads during start-up and awaited at
+    quit; a failed one only means the first use pays for what it loads."""
+
+    def __init__(self) -> None:
+        self._jobs: list[asyncio.Future[None]] = []
+
+    def start(self, job: Callable[[], None]) -> None:
+        import asyncio  # after the first paint (see the module's docstring)
+
+        self._jobs.append(asyncio.get_running_loop().run_in_executor(None, job))
+
+    async def finish(self) -> None:
+        for job in self._jobs:
+            with contextlib.suppress(Exception):
+                await job
+
+
 def warm_up() -> None:
     """Work whose first use is slow, done once on a worker thread after the first paint:
     Pygments compiles its common lexers, so the first code block shown does not stall the GUI."""
     from foya_desktop.ui.timeline import docs
 
     docs.warm_up()
+
+
+def warm_up_providers() -> None:
+    """The HTTP stack, loaded on a worker thread once the window is up: the first message sent
+    then does not import it (the GUI thread froze 30–60 ms on that message; issue 14)."""
+    from foya_desktop.providers import registry
+
+    registry.warm_up()
 
 
 class FirstPaint(QObject):

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import json
 import logging
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
@@ -44,6 +46,15 @@ from foya_desktop.providers.http_errors import (
 from foya_desktop.providers.sse import SseEvent, aiter_sse
 
 log = logging.getLogger(__name__)
+
+# NOTE: httpx loads httpcore with its first client, and httpcore imports anyio's asyncio backend
+# at the first request: 30 ms on the loop, which is the GUI thread in the window, measured as the
+# longest freeze of the first message sent after start-up (issue 14). Importing both with this
+# module moves them to where providers are built: a worker thread (engine/connections/pool.py,
+# registry.warm_up).
+for _lazy in ("httpcore", "anyio._backends._asyncio"):
+    with contextlib.suppress(ImportError):  # httpcore without anyio uses its own asyncio backend
+        importlib.import_module(_lazy)
 
 _ERROR_BODY_LIMIT = 64 * 1024
 _CLEANUP_SECONDS = 1.0
@@ -77,6 +88,16 @@ def host_of(url: str) -> str:
     return f"{parsed.host}:{parsed.port}" if parsed.port else parsed.host
 
 
+def encode_body(build_body: Callable[[], dict[str, Any]]) -> bytes:
+    """The request body as UTF-8 JSON, as httpx's ``json=`` writes it (compact, strict)."""
+    body = build_body()
+    try:
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    except ValueError as error:  # NaN or infinity, e.g. in tool arguments a model wrote
+        raise ProviderError(f"The request cannot be sent: it holds a number JSON cannot carry ({error}).") \
+            from None
+
+
 def backoff_delay(policy: RetryPolicy, attempt: int, error: ProviderError) -> float:
     """Seconds to wait after failed ``attempt`` (1-based): the server's Retry-After capped by
     ``max_retry_after``, else exponential backoff with jitter capped by ``max_delay``."""
@@ -104,9 +125,16 @@ class HttpStreamer:
         if self._owns_client:
             await self._client.aclose()
 
-    async def stream(self, url: str, headers: Mapping[str, str], body: dict[str, Any],
+    async def stream(self, url: str, headers: Mapping[str, str], build_body: Callable[[], dict[str, Any]],
                      new_decoder: Callable[[], StreamDecoder]) -> AsyncGenerator[StreamEvent]:
-        """POST ``body`` to ``url`` and yield decoded events, retrying only before the first."""
+        """POST the body ``build_body`` returns to ``url`` and yield decoded events, retrying
+        only before the first.
+
+        NOTE: the body is built and encoded on a worker thread. It carries the whole compiled
+        history: hundreds of KB whose conversion and JSON encoding took 5–15 ms of the loop (the
+        GUI thread in the window) at every model step of a long session (issue 14).
+        """
+        content = await asyncio.to_thread(encode_body, build_body)
         loop = asyncio.get_running_loop()
         total_deadline = loop.time() + self._timeouts.total
         host = host_of(url)
@@ -114,7 +142,7 @@ class HttpStreamer:
         while True:
             attempt += 1
             started = False
-            attempt_events = self._attempt(url, headers, body, new_decoder(), total_deadline)
+            attempt_events = self._attempt(url, headers, content, new_decoder(), total_deadline)
             try:
                 # aclosing: if our caller stops early, the response is released now, not at GC.
                 async with contextlib.aclosing(attempt_events):
@@ -137,11 +165,12 @@ class HttpStreamer:
     def _may_retry(self, attempt: int, error: ProviderError) -> bool:
         return error.retryable and attempt < self._retry.max_attempts
 
-    async def _attempt(self, url: str, headers: Mapping[str, str], body: dict[str, Any],
+    async def _attempt(self, url: str, headers: Mapping[str, str], content: bytes,
                        decoder: StreamDecoder, total_deadline: float) -> AsyncGenerator[StreamEvent]:
         clock = _Deadlines(self._timeouts, total_deadline, host_of(url))
         try:
-            request = self._client.build_request("POST", url, headers=dict(headers), json=body)
+            request = self._client.build_request(
+                "POST", url, headers={**headers, "content-type": "application/json"}, content=content)
         except (httpx.InvalidURL, ValueError):
             raise ProviderError("The base URL of this connection is not a valid address.") from None
         response = await self._send(request, clock)

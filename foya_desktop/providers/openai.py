@@ -55,7 +55,7 @@ class OpenAIProvider:
     def stream(self, request: LlmRequest) -> AsyncGenerator[StreamEvent]:
         """Send one request and stream the reply. Stop early with ``aclose()`` (or
         ``contextlib.aclosing``) so the connection is released at once."""
-        return self._http.stream(self._url, self._headers(), self.build_body(request),
+        return self._http.stream(self._url, self._headers(), lambda: self.build_body(request),
                                  lambda: ChatCompletionsDecoder(self._host, self._api_key))
 
     async def aclose(self) -> None:

@@ -13,6 +13,13 @@ from foya_desktop.providers.base import (
 )
 
 
+def warm_up() -> None:
+    """Import the adapters, httpx and its async backend now: called on a worker thread once the
+    window is up, so the first message sent does not import them (0.25 s of CPU, part of it on
+    the GUI thread; issue 14)."""
+    from foya_desktop.providers import anthropic, openai  # noqa: F401
+
+
 def make_provider(connection: Connection, api_key: str | None, *,
                   timeouts: Timeouts = DEFAULT_TIMEOUTS, retry: RetryPolicy = DEFAULT_RETRY,
                   on_retry: RetryCallback | None = None) -> Provider:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
-from foya_desktop.app import SMOKE_ENV, SMOKE_MODULES, SMOKE_MODULES_ENV
+from foya_desktop.app import SMOKE_ENV, SMOKE_MODULES, SMOKE_MODULES_ENV, WarmUps
 
 NOT_BEFORE_FIRST_PAINT = (
     "httpx", "httpcore", "anyio", "h11", "keyring", "secretstorage", "jeepney", "rich", "bashlex",
@@ -43,3 +44,31 @@ def test_heavy_modules_load_after_the_first_paint(tmp_path: Path) -> None:
     early = sorted(m for m in loaded if any(m == p or m.startswith(p + ".") for p in NO_PACKAGE_BEFORE_FIRST_PAINT))
     assert early == []
     assert "foya_desktop.ui.main_window" not in loaded and "foya_desktop.store.store" not in loaded
+
+
+def test_the_warm_up_after_start_loads_the_http_stack() -> None:
+    """What the first message sent would otherwise import, part of it on the GUI thread (issue
+    14): ``app._run`` starts this on a worker thread once the sessions are listed."""
+    script = ("import sys; from foya_desktop.app import warm_up_providers; warm_up_providers(); "
+              "print(' '.join(m for m in ('httpx', 'httpcore', 'h11', 'anyio._backends._asyncio', "
+              "'foya_desktop.providers.openai', 'foya_desktop.providers.anthropic') if m not in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""  # none missing
+
+
+async def test_warm_ups_run_off_the_loop_and_a_failure_costs_nothing() -> None:
+    ran: list[str] = []
+
+    def ok() -> None:
+        ran.append(threading.current_thread().name)
+
+    def broken() -> None:
+        raise RuntimeError("no lexers here")
+
+    warm = WarmUps()
+    warm.start(broken)
+    warm.start(ok)
+    await warm.finish()  # does not raise
+    assert len(ran) == 1 and ran[0] != threading.main_thread().name
