@@ -7,7 +7,9 @@ store append vs raw sqlite3, recovery and rewind preview/confirm at 500 vs 50,00
 (``benchmarks.store``); branch, fork, merge and delete at 500 vs 50,000 (``benchmarks.operations``); timeline
 open, streaming CPU and loop lag with the window vs none, RSS with a 50k session shown, idle
 repaints, paging while scrolling up, the top by dragging the scroll bar and the first message
-into a 50k session (``benchmarks.timeline``); search latency (``benchmarks.search``, at reduced sizes here).
+into a 50k session (``benchmarks.timeline``); the first message of a fresh window, before the HTTP
+stack was ever used (``benchmarks.first_message``); search latency (``benchmarks.search``, at
+reduced sizes here).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ SECTIONS = (
     ("store", ["-m", "benchmarks.store"]),
     ("operations", ["-m", "benchmarks.operations"]),
     ("timeline", ["-m", "benchmarks.timeline", "--stream-seconds", "3"]),
+    ("first message of a fresh window", ["-m", "benchmarks.first_message"]),
     ("search (10,000 vs 100,000 messages; the full 100k vs 1M: python -m benchmarks.search)",
      ["-m", "benchmarks.search", "--small", "10000", "--large", "100000", "--queries", "20"]),
 )
