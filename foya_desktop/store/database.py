@@ -169,10 +169,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
         try:
             db.connect(reuse_if_open=True)
             with db.atomic():
-                db.create_tables(TABLES, safe=True)
-                search.install(db)
-                indexes.install(db)
-                _migrate(db, version)
+                _install(db, version)
                 search.catch_up()  # what a process that stopped left queued (``store/search.py``)
         except Exception as exc:
             db.close()
@@ -230,10 +227,7 @@ def _build(partial: Path) -> None:
     try:
         db.connect()
         with db.atomic():
-            db.create_tables(TABLES, safe=True)
-            search.install(db)
-            indexes.install(db)
-            _migrate(db, None)
+            _install(db, None)
         db.execute_sql("PRAGMA journal_mode=wal")  # type: ignore[no-untyped-call]  # kept in the header
     finally:
         db.close()
@@ -288,6 +282,15 @@ def _backup(path: Path, backups: Path, version: int) -> None:
         src.close()
     shutil.copymode(path, partial)
     partial.replace(target)
+
+
+def _install(db: pw.SqliteDatabase, version: int | None) -> None:
+    """Tables, search index and indexes that are missing, then the migrations from ``version``
+    (``None``: a new database); one place for a new file and an existing one."""
+    db.create_tables(TABLES, safe=True)
+    search.install(db)
+    indexes.install(db)
+    _migrate(db, version)
 
 
 def _migrate(db: pw.SqliteDatabase, version: int | None) -> None:
