@@ -157,6 +157,18 @@ async def test_a_session_on_the_default_service_shows_the_service_it_runs_on(
     assert fake_provider.requests[0].body["model"] == "fake-model", "the engine uses the one the window shows"
 
 
+async def _session_asking_to_write(window: MainWindow, kernel: Kernel, provider: FakeProviderServer,
+                                   tmp_path: Path, answer: str, delay: float) -> tuple[str, Path]:
+    """A session in ask mode, shown, whose next turn asks to write ``a.txt`` and then streams ``answer``."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    provider.script(
+        Reply(tool_calls=[ToolCallSpec("write_file", {"path": "a.txt", "content": "x"})]),
+        Reply(text=answer, chunk_size=4, delay_per_chunk=delay))
+    sid = await open_session(window, kernel, workdir=str(project), approval_mode=ApprovalMode.ASK)
+    return sid, project
+
+
 async def test_a_vp_waiting_for_an_approval_says_so_not_running(
         real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
         shots: Path) -> None:
@@ -164,12 +176,8 @@ async def test_a_vp_waiting_for_an_approval_says_so_not_running(
     "Running"/"Working…" (it does not work until the person answers); after the answer it runs
     again. Leaving the session and coming back keeps the word (the state is the engine's pending
     requests, not the card)."""
-    project = tmp_path / "proj"
-    project.mkdir()
-    fake_provider.script(
-        Reply(tool_calls=[ToolCallSpec("write_file", {"path": "a.txt", "content": "x"})]),
-        Reply(text="Written and done. " * 20, chunk_size=4, delay_per_chunk=0.05))
-    sid = await open_session(real_window, real_kernel, workdir=str(project), approval_mode=ApprovalMode.ASK)
+    sid, project = await _session_asking_to_write(real_window, real_kernel, fake_provider, tmp_path,
+                                                  "Written and done. " * 20, delay=0.05)
     pane = real_window.pane
     panel = pane.status.vp_panel
     pane.composer.input.setPlainText("write it")
@@ -177,7 +185,8 @@ async def test_a_vp_waiting_for_an_approval_says_so_not_running(
     await wait_until(lambda: pane.attention.card is not None, timeout=15, what="the approval card")
     await wait_until(lambda: "omni" in panel.blocks and panel.blocks["omni"].state_label.text() == "Waiting for you",
                      timeout=10, what="the VP waiting for the person")
-    assert pane.status.phase_label.text() == "Waiting for you", "the phase says so too, not 'Working…'"
+    assert pane.status.phase_label.text() == "Waiting for you", "the phase is not 'Working…'"
+    assert not pane.status.idle_state.isVisibleTo(pane), "said once, in the VP's block, not beside it too"
     real_window.grab().save(str(shots / "status_waiting_for_you.png"))
     other = await real_kernel.sessions.create_session(title="Elsewhere")
     await show(real_window, other.id)
@@ -224,3 +233,46 @@ async def test_vp_blocks_are_made_between_turns_and_reused_folded(
     assert not block.details_label.isVisibleTo(real_window.pane), "folded, as a new block"
     await wait_until(lambda: len(finished) == 2, timeout=15, what="the second turn")
     assert "1 model request ·" in block.figures_label.text(), "this turn's figures only"
+
+
+async def test_a_turn_does_not_resize_the_status_line_or_the_timeline(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, tmp_path: Path,
+        shots: Path) -> None:
+    """Issue 14 (no relayout per turn): one VP's block takes the place of the idle lines (the phase
+    over the last error) and is as high as they are, so the status line — and the timeline's
+    viewport above it — keep their height at idle, while the VP runs, while it waits for an
+    approval and after the turn (before, the block was added above the row: a 41 px jump of the
+    reading column and a full relayout of the timeline twice per turn)."""
+    _, project = await _session_asking_to_write(real_window, real_kernel, fake_provider, tmp_path,
+                                                "Written. " * 40, delay=0.03)
+    pane = real_window.pane
+    status, viewport = pane.status, pane.timeline_view.viewport()
+    await settle()
+    idle = (status.height(), viewport.height())
+    assert status.idle_state.isVisibleTo(pane) and status.phase_label.text()
+    real_window.grab().save(str(shots / "status_height_idle.png"))
+    finished: list[TurnFinished] = []
+    real_window.bridge.turn_finished.connect(finished.append)
+    pane.composer.input.setPlainText("write it")
+    pane.composer.send_button.click()
+    await wait_until(lambda: pane.attention.card is not None, timeout=15, what="the approval card")
+    block = status.vp_panel.blocks["omni"]
+    await wait_until(lambda: block.state_label.text() == "Waiting for you", what="the VP waiting")
+    await settle()
+    assert block.isVisibleTo(pane) and not status.idle_state.isVisibleTo(pane)
+    assert status.height() == idle[0], "waiting: the block stands where the idle lines stood"
+    real_window.grab().save(str(shots / "status_height_waiting.png"))
+    card = pane.attention.card
+    assert card is not None
+    card.buttons["once"].click()
+    await wait_until(lambda: block.state_label.text() == "Running" and status.vp_panel.blocks.get("omni") is block,
+                     timeout=10, what="running again")
+    await settle()
+    running = (status.height(), viewport.height())
+    real_window.grab().save(str(shots / "status_height_running.png"))
+    await wait_until(lambda: bool(finished), timeout=20, what="the end of the turn")
+    await settle()
+    assert status.idle_state.isVisibleTo(pane) and not status.vp_panel.blocks
+    after = (status.height(), viewport.height())
+    assert running == idle and after == idle, f"idle {idle}, running {running}, after {after}"
+    assert (project / "a.txt").read_text() == "x"

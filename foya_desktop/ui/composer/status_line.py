@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from foya_desktop.core.events import VPStatus
 from foya_desktop.core.model import AgentMode, ApprovalMode, Connection, Phase, Session, effective_connection
 from foya_desktop.ui import theme
-from foya_desktop.ui.composer.vp_status import VPStatusPanel
+from foya_desktop.ui.composer.vp_status import VPStatusBlock, VPStatusPanel
 from foya_desktop.ui.fit import stack_when_narrow
 from foya_desktop.ui.icons import icon
 from foya_desktop.ui.speakers import SpeakerDirectory
@@ -171,7 +171,6 @@ class StatusLine(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
-        outer.addWidget(self.vp_panel)
         bar = QHBoxLayout(self.confirm_bar)
         bar.setContentsMargins(12, 2, 12, 2)
         bar.addWidget(QLabel(self.tr("The plan is ready.")))
@@ -184,11 +183,24 @@ class StatusLine(QWidget):
         self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self._row.setContentsMargins(12, 2, 12, 2)
         self._row.setSpacing(8)
-        self._state_row, self._settings_row = QHBoxLayout(), QHBoxLayout()
-        for part in (self._state_row, self._settings_row):
-            part.setSpacing(8)
-        self._state_row.addWidget(self.phase_label)
-        self._state_row.addWidget(self.vp_label, 1)
+        # What the session does takes one place, two lines high: the VP blocks while a turn runs
+        # (name and state | figures), else the phase over the last turn's error. One VP's block is
+        # as high as the idle lines (the same labels, margins and spacing: VPStatusBlock), so a
+        # turn starting or ending never resizes the timeline above — that was a 41 px jump of the
+        # reading column and a full relayout twice per turn (issue 14) — and the phase is not said
+        # twice ("Waiting for you" in the block and beside it).
+        self._state_row = QVBoxLayout()
+        self._state_row.setSpacing(0)
+        self.idle_state = QWidget()
+        lines = QVBoxLayout(self.idle_state)
+        lines.setContentsMargins(VPStatusBlock.MARGINS)
+        lines.setSpacing(VPStatusBlock.LINE_SPACING)
+        lines.addWidget(self.phase_label)
+        lines.addWidget(self.vp_label)
+        self._state_row.addWidget(self.vp_panel)
+        self._state_row.addWidget(self.idle_state)
+        self._settings_row = QHBoxLayout()
+        self._settings_row.setSpacing(8)
         for widget in (self.agent_mode, self.usage, self.debug):
             self._settings_row.addWidget(widget)
         pickers = QHBoxLayout(self.pickers)
@@ -200,6 +212,11 @@ class StatusLine(QWidget):
         self._row.addLayout(self._settings_row)
         outer.addLayout(self._row)
         outer.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # minimumSizeHint decides
+
+    def _show_state_or_blocks(self) -> None:
+        """The VP blocks stand in for the phase lines while a turn runs (compaction keeps its words)."""
+        blocks = bool(self.vp_panel.blocks) and self._phase == Phase.TURN
+        self.idle_state.setVisible(not blocks)
 
     def minimumSizeHint(self) -> QSize:
         """As narrow as the stacked layout allows (the rows stack below their side-by-side width)."""
@@ -227,6 +244,7 @@ class StatusLine(QWidget):
         """Show the kernel's phase for the session on screen."""
         self._phase = Phase(phase)
         self._show_phase()
+        self._show_state_or_blocks()
 
     def set_waiting(self, speakers: set[str]) -> None:
         """The VPs whose approval or question waits for the person: their blocks and the phase say
@@ -250,11 +268,13 @@ class StatusLine(QWidget):
         self.vp_label.clear()
         self.vp_label.setToolTip("")
         self.vp_panel.set_status(status)
+        self._show_state_or_blocks()
 
     def clear_vp_status(self) -> None:
         """A new turn, a finished turn or another session: live figures are not kept."""
         self._vps.clear()
         self.vp_panel.clear()
+        self._show_state_or_blocks()
 
     def set_connections(self, connections: list[Connection]) -> None:
         """The configured model services to choose from."""

@@ -15,7 +15,7 @@ figures are counted. The blocks are live only: a finished turn clears them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QMargins, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import VPStatus
@@ -40,6 +40,11 @@ class VPStatusBlock(QWidget):
     """
 
     stop_requested = Signal()
+
+    MARGINS = QMargins(0, 2, 0, 2)
+    LINE_SPACING = 1
+    """The block's margins and the space between its lines; the status line's idle lines (the
+    phase over an error) use the same, so a one-VP turn does not change its height."""
 
     def __init__(self, name: str, color: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,8 +85,8 @@ class VPStatusBlock(QWidget):
         title.addWidget(self.stop_button)
         title.addStretch(1)
         box = QVBoxLayout(self)
-        box.setContentsMargins(0, 2, 0, 2)
-        box.setSpacing(1)
+        box.setContentsMargins(self.MARGINS)
+        box.setSpacing(self.LINE_SPACING)
         box.addLayout(title)
         box.addWidget(self.figures_label)
         box.addWidget(self.tools_label)
@@ -160,7 +165,7 @@ class VPStatusPanel(QWidget):
         """Hidden blocks ready for the next turn's VPs."""
         self._waiting: set[str] = set()
         self._box = QVBoxLayout(self)
-        self._box.setContentsMargins(12, 2, 12, 2)
+        self._box.setContentsMargins(0, 0, 0, 0)  # in the status line's row, beside the settings
         self._box.setSpacing(2)
         self._preparing = QTimer(self, singleShot=True, interval=0)
         self._preparing.timeout.connect(self.prepare)
