@@ -4,6 +4,8 @@ linear, and HTTP 200 with a web page is reported as a web page."""
 
 from __future__ import annotations
 
+from typing import SupportsIndex
+
 import pytest
 
 from foya_desktop.core.errors import BadResponse
@@ -42,6 +44,32 @@ def test_a_huge_line_in_small_chunks_is_kept_in_pieces() -> None:
     assert len(parser._partial) == 2000
     (event,) = parser.feed(b"\n\n")
     assert len(event.data) == 1999 * 4096 and parser._partial == []
+
+
+class _CountingText(str):
+    """A decoded chunk that counts the characters its ``find`` calls look at."""
+
+    looked_at = 0
+
+    def find(self, sub: str, start: SupportsIndex | None = 0, end: SupportsIndex | None = None) -> int:
+        begin = 0 if start is None else int(start)
+        found = super().find(sub, begin)
+        _CountingText.looked_at += (found if found >= 0 else len(self)) - begin + 1
+        return found
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_many_short_lines_in_one_big_chunk_are_scanned_once(ending: str) -> None:
+    """Issue 14 (no quadratic parsing from a hostile server): a chunk of n short lines costs O(n),
+    whatever the line endings. httpx hands a decoded read over whole, so 16 kB of gzip can be one
+    8 MB chunk; looking for the next CR from every LF-only line to the chunk's end took 7 s for
+    2 MB. Counted, not timed: the characters the line search looks at stay within twice the chunk."""
+    lines = 20_000
+    text = _CountingText(f"data: x{ending}{ending}" * lines)
+    _CountingText.looked_at = 0
+    events = SseParser()._feed_text(text)
+    assert len(events) == lines and {e.data for e in events} == {"x"}
+    assert _CountingText.looked_at <= 2 * len(text) + 4 * lines, (_CountingText.looked_at, len(text))
 
 
 def test_limits_apply_per_line_and_event() -> None:

@@ -72,4 +72,4 @@ def test_real_drag_of_a_file_onto_the_composer(display: str, tmp_path: Path) -> 
         assert json.loads(line) == {"dropped": [str(dropped)]}
     finally:
         app.kill()
-        app.wait(5)
+        app.communicate(timeout=5)  # reaps it and closes both pipes (no ResourceWarning)
