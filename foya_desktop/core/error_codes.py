@@ -63,6 +63,7 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("database_corrupt", "The database file is damaged or not a database."),
     ErrorCode("schema_too_new", "The database was written by a newer Foya."),
     ErrorCode("schema_invalid", "The recorded schema version is not one Foya ever wrote."),
+    ErrorCode("upgrade_failed", "Upgrading an older database failed; it was not changed."),
     ErrorCode("keyring_unavailable", "No usable OS keyring: secrets are not stored in plain text."),
     ErrorCode("tool_error", "A tool failed in a way the model is told about."),
     ErrorCode("path_outside_project", "A path resolves outside the session's project folder."),

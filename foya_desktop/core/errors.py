@@ -121,6 +121,15 @@ class SchemaInvalid(StorageError):
     exit_code = 15
 
 
+class UpgradeFailed(StorageError):
+    """Upgrading an older database failed: nothing was changed, a copy from before is kept.
+
+    Its own exit code: a script that retries a locked database (11) should not retry an upgrade
+    that will fail the same way each time."""
+
+    exit_code = 16
+
+
 class KeyringUnavailable(FoyaError):
     """No usable OS keyring backend: refuse to store secrets in plain text."""
 

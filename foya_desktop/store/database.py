@@ -27,8 +27,8 @@ from foya_desktop.core.errors import (
     DatabaseCorrupt,
     SchemaInvalid,
     SchemaTooNew,
-    StorageError,
     StorageReadOnly,
+    UpgradeFailed,
 )
 from foya_desktop.core.ids import now_ms
 from foya_desktop.store import indexes, search
@@ -177,7 +177,7 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
             if plain is not None:
                 raise plain from exc
             if version is not None and version < SCHEMA_VERSION:
-                raise StorageError(f"The database {path} could not be upgraded from schema {version} "
+                raise UpgradeFailed(f"The database {path} could not be upgraded from schema {version} "
                                    f"({type(exc).__name__}: {exc}); it was not changed, and a copy from "
                                    f"before the upgrade is in {backups}.") from exc
             raise

@@ -134,6 +134,9 @@ def _kinds() -> dict[str, str]:
         ),
         "schema_invalid": translate("ErrorText", "The database records a schema version Foya never wrote."),
         "storage_error": translate("ErrorText", "Foya's data folder cannot be used."),
+        "upgrade_failed": translate(
+            "ErrorText", "Foya could not upgrade its database; it was not changed, and a copy is kept."
+        ),
         "path_outside_project": translate("ErrorText", "The path is outside the session's project folder."),
         "merge_refused": translate("ErrorText", "These sessions cannot be merged."),
         "internal_error": translate(

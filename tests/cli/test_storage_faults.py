@@ -153,7 +153,7 @@ def test_a_failing_upgrade_keeps_one_backup(made: Path) -> None:
     con.commit()
     con.close()
     for _ in range(3):
-        line = _plain(foya(made, "connections", "list"), 11)
+        line = _plain(foya(made, "connections", "list"), 16)
         assert "could not be upgraded" in line or "was not changed" in line
     (backup,) = (made / "backups").iterdir()
     assert backup.name.startswith("foya-schema1-") and backup.suffix == ".sqlite3"

@@ -756,6 +756,10 @@
         <translation>无法使用 Foya 的数据文件夹。</translation>
     </message>
     <message>
+        <source>Foya could not upgrade its database; it was not changed, and a copy is kept.</source>
+        <translation>Foya 无法升级其数据库；数据库未被改动，并已保留一份副本。</translation>
+    </message>
+    <message>
         <source>The path is outside the session&apos;s project folder.</source>
         <translation>该路径位于会话的项目文件夹之外。</translation>
     </message>
