@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -81,6 +82,10 @@ def test_prompts_empty_non_utf8_stdin_and_file(bound: tuple[Path, str, Path], se
     prompt_file.write_bytes(b"\xff\xfe bad")
     assert "is not valid UTF-8" in _refused(foya(home, "run", "--session", sid, "--prompt-file", str(prompt_file)))
     assert "Cannot read the prompt file" in _refused(foya(home, "run", "--prompt-file", str(tmp_path / "none")))
+    piped_bad = subprocess.run([sys.executable, "-m", "foya_desktop", "run", "--session", sid, "-"],
+                               input=b"caf\xe9 au lait", capture_output=True, env=_env(home), timeout=60, check=False)
+    assert piped_bad.returncode == 2 and b"Traceback" not in piped_bad.stderr
+    assert b"read from standard input is not valid UTF-8" in piped_bad.stderr
 
 
 def test_an_empty_session_id_is_an_error(tmp_path: Path) -> None:
@@ -115,10 +120,36 @@ def test_connection_names_with_control_characters_are_refused(tmp_path: Path, na
     assert "control characters" in err
 
 
-def test_a_negative_context_window_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("window", ["-5", "0"])
+def test_a_negative_context_window_is_refused(tmp_path: Path, window: str) -> None:
     err = _refused(foya(tmp_path / "home", "connections", "add", "c", "--kind", "openai", "--base-url",
-                        "http://127.0.0.1:8080/v1", "--context-window", "-5"))
+                        "http://127.0.0.1:8080/v1", "--context-window", window))
     assert "positive number of tokens" in err
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("http://127.0.0.1:99999/v1", "invalid port"),
+    ("http:///v1", "no host name"),
+    ("ftp://example.com/v1", "must start with http"),
+    ("https://user:sk-secret@api.example.com/v1", "OS keyring"),
+])
+def test_a_stored_connection_with_a_bad_url_is_a_sentence_at_run_time(
+        bound: tuple[Path, str, Path], server: FakeProviderServer, url: str, expected: str) -> None:
+    """Issue 14: a base URL that got into the database without the add-time check (an older Foya,
+    an edit by hand) ends the turn with a sentence naming the connection and how to fix it, before
+    any request — not "internal error (ExceptionGroup …)" (port 99999) or three retries of a URL
+    that cannot work."""
+    home, sid, _ = bound
+    con = sqlite3.connect(home / "foya.sqlite3")
+    con.execute("UPDATE connection_row SET base_url = ?", (url,))
+    con.commit()
+    con.close()
+    asked = len(server.requests)
+    err = _refused(foya(home, "run", "--session", sid, "again"), code=1)
+    assert "The connection 'fake' cannot be used: " in err and expected in err, err
+    assert "foya connections add fake" in err and "internal error" not in err and "Retrying" not in err
+    assert "sk-secret" not in err
+    assert len(server.requests) == asked, "nothing was sent"
 
 
 def test_a_reader_that_goes_away_ends_output_quietly(tmp_path: Path) -> None:

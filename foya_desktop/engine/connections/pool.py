@@ -10,11 +10,12 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Callable
 
-from foya_desktop.core.errors import InvalidOperation, ProviderError
+from foya_desktop.core.errors import BadInput, InvalidOperation, ProviderError
 from foya_desktop.core.events import Notice
 from foya_desktop.core.llm import LlmRequest, StreamEvent
 from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session, effective_connection
 from foya_desktop.engine.bus import EventBus
+from foya_desktop.engine.connections.checks import check_base_url
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore, resolve_api_key
 from foya_desktop.providers.registry import make_provider
@@ -56,6 +57,18 @@ class _Pooled:
         await self._provider.aclose()
 
 
+def _check_stored(conn: Connection) -> None:
+    """A stored connection whose base URL is unusable (written by an older Foya, or by hand) is
+    refused with a sentence before any request: the HTTP stack would fail deep inside a task group
+    ("internal error (ExceptionGroup …)" for port 99999) or retry a URL that can never work."""
+    try:
+        check_base_url(conn.base_url)
+    except BadInput as exc:
+        raise InvalidOperation(f"The connection {conn.name!r} cannot be used: {exc} Set a working one with "
+                               f"`foya connections add {conn.name} --kind {conn.kind.value} --base-url URL`, "
+                               "or in the window under Connections….") from None
+
+
 class ProviderPool:
     """Resolves (session, VP) → (provider, model); one provider per session and connection."""
 
@@ -86,6 +99,7 @@ class ProviderPool:
     async def resolve(self, session: Session, vp: VP) -> tuple[Provider, str]:
         """Provider and model name for the next step of ``vp`` in ``session``."""
         conn = await self.connection_for(session)
+        _check_stored(conn)
         # "primary"/"fast" are hints, not model names: a connection has one model for now,
         # so both use it unless the session overrides it. Older rows may hold a model name.
         hint = "" if vp.model_hint in MODEL_HINTS else vp.model_hint
