@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -25,8 +27,9 @@ import pytest
 from tests.cli.test_cli import add_fake
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 
-MARK = "foyaexitmark"
-"""In every command line the turn starts, to find survivors."""
+MARK = f"foyaexitmark{uuid.uuid4().hex[:12]}"
+"""In every command line the turn starts, to find survivors: this run's own, so a concurrent run of
+these tests (another checkout, CI beside a local run) is not taken for this one's command."""
 COMPLAINTS = ("Traceback", "Event loop is closed", "Task was destroyed but it is pending",
               "Exception ignored", "coroutine", "was never awaited")
 
@@ -52,8 +55,16 @@ def _start(home: Path, proj: Path, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "FOYA_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
            "PYTHONFAULTHANDLER": "1"}
     env.pop("QT_QPA_PLATFORM", None)
-    return subprocess.Popen([sys.executable, "-m", "foya_desktop", "run", "--project", str(proj), *args, "go"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # As a terminal starts it: Ctrl+C's default action. A runner started in the background (``cmd &``
+    # in a script, nohup) passes SIGINT on *ignored*, and Foya rightly keeps an inherited SIG_IGN
+    # (Python does not install its handler then), so the child would never see the signal. A
+    # Python-level handler here becomes SIG_DFL across exec.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen([sys.executable, "-m", "foya_desktop", "run", "--project", str(proj), *args, "go"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _wait_for(predicate: Callable[[], object], what: str, limit: float = 60) -> None:
@@ -65,7 +76,12 @@ def _wait_for(predicate: Callable[[], object], what: str, limit: float = 60) -> 
 
 
 def _finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # no survivor for the next test to find
+        out, err = proc.communicate()
+        raise AssertionError(f"foya did not end within 60 s of the signal; stderr: {err}") from None
     return proc.returncode, out, err
 
 
@@ -119,3 +135,10 @@ def test_leaving_with_a_background_task_still_running(tmp_path: Path, proj: Path
     assert code == 0, err
     assert "started it" in out
     _assert_clean(err)
+    # issue 14: a job ended because Foya ended is recorded as cancelled, not failed or lost
+    con = sqlite3.connect(home / "foya.sqlite3")
+    try:
+        states = con.execute("SELECT kind, state FROM task_row").fetchall()
+    finally:
+        con.close()
+    assert states == [("shell", "cancelled")], states

@@ -21,6 +21,7 @@ from typing import Any
 
 from foya_desktop.core.messages import ToolState
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.ops.rewind_files import TEMP_PREFIX
 from foya_desktop.store.events_log import events_of
 from foya_desktop.store.history import get_message, is_valid, replay, valid_messages
 from foya_desktop.store.ops_delete import leftover_rows
@@ -108,6 +109,7 @@ async def check_kernel(kernel: Kernel, ledger: Ledger, project: Path,
         await _check_session(kernel, s.id)
     await _check_commits(kernel, ledger, live)
     _check_marker(project)
+    _check_no_rewind_leftovers(project, ledger)
     await _check_branches(kernel, ledger, sessions)
     if in_flight is not None:
         await _check_in_flight(kernel, project, in_flight)
@@ -147,15 +149,37 @@ def _check_marker(project: Path) -> None:
     assert not twice, f"tool executed twice: {twice}"
 
 
+def _check_no_rewind_leftovers(project: Path, ledger: Ledger) -> None:
+    """Issue 14: a kill during a rewind's file phase leaves none of its temporary files in the
+    person's project (recovery rolls the journal forward and removes them), in any folder."""
+    left = sorted(str(p.relative_to(project)) for p in project.rglob(f"{TEMP_PREFIX}*"))
+    assert not left, f"rewind temporary files left in the project: {left}"
+    ledger.figures["projects checked free of rewind temporaries"] += 1
+
+
 async def _check_branches(kernel: Kernel, ledger: Ledger, sessions: list[Any]) -> None:
+    """A branch is whole or absent: it reads as the source's history up to the boundary it was
+    made at (``BRANCH-START``'s count), never a part of it.
+
+    A branch stores only its boundary turn (the copies, which name the message they were made
+    from) and inherits the finished turns before it (copy-on-write), so "whole" is the position of
+    the last copy in the branch's history as the store reads it, not the number of copied rows.
+    A later rewind of the branch to before its boundary leaves nothing to check.
+    """
     for s in sessions:
         if not s.origin.startswith("branch:"):
             continue
         copied = [e for e in await kernel.store.read(events_of, s.id)
                   if e[1] == "message_added" and "imported_from" in e[2].get("meta", {})]
-        after = copied[-1][2]["meta"]["imported_from"]["message_id"] if copied else ""
+        assert copied, f"branch {s.id} has no copy of its boundary turn"
+        after = copied[-1][2]["meta"]["imported_from"]["message_id"]
         expected = ledger.branch_starts.get((s.origin.removeprefix("branch:"), after))
-        assert expected is not None and len(copied) == expected, f"branch {s.id} is partial"
+        assert expected is not None, f"branch {s.id} ends its copy at {after}, not where it was made"
+        ids = [m.id for m in await kernel.store.read(valid_messages, s.id)]
+        last = copied[-1][2]["id"]
+        if last in ids:
+            assert ids.index(last) + 1 == expected, f"branch {s.id} is partial"
+        ledger.figures["branches checked whole"] += 1
 
 
 async def _check_in_flight(kernel: Kernel, project: Path, op: tuple[str, list[str]]) -> None:

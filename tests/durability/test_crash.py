@@ -58,6 +58,8 @@ def _run_and_kill(home: Path, project: Path, base_url: str, seed: int, target: s
     proc.send_signal(signal.SIGKILL)
     code = proc.wait()
     reader.join(5)
+    if proc.stdout is not None:
+        proc.stdout.close()  # the reader has reached its end: no ResourceWarning per cycle
     assert code == -signal.SIGKILL, f"the driver died on its own (exit {code}); see {errors}"
     return lines, hit
 
