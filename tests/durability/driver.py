@@ -23,8 +23,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
+import time
+import types
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ from foya_desktop.core.messages import MessageStatus, ToolState
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.ops import rewind_files
 from foya_desktop.engine.ops.rewind import _survey
 from foya_desktop.providers.base import RetryPolicy, Timeouts
 from foya_desktop.providers.keys import KeyStore
@@ -77,6 +81,30 @@ def slow_writes(kernel: Kernel, rnd: random.Random) -> None:
         await asyncio.sleep(rnd.uniform(0, 0.004))
         return await original(fn, *args, **kwargs)
     kernel.store.write = write  # type: ignore[method-assign]
+
+
+class _PausingOs(types.ModuleType):
+    """``os`` for ``rewind_files`` with a pause before each rename of a written temporary over its
+    target: a kill then lands in the rewind's file phase with a ``.foya-rewind-*`` file on disk
+    and the journal committed, which recovery must roll forward and clean up (issue 14)."""
+
+    def __init__(self) -> None:
+        super().__init__("os")
+        self.rnd = random.Random()
+        self.announce = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    def replace(self, src: str, dst: str) -> None:
+        if self.announce:
+            say("PHASE rewind")
+            time.sleep(self.rnd.uniform(0.02, 0.05))
+        os.replace(src, dst)
+
+
+PAUSE = _PausingOs()
+"""Installed by ``drive``; off until a rewind asks for it."""
 
 
 async def _sessions(kernel: Kernel) -> list[str]:
@@ -129,7 +157,10 @@ async def op_rewind(kernel: Kernel, rnd: random.Random) -> None:
     _, plan = await _survey(kernel.svc, sid, target.id)
     files = {op.path: [op.undo, op.target] for op in plan.ops}
     say(f"REWIND-START {sid} {target.id} {json.dumps(files)}")
-    say("PHASE rewind")
+    if files and rnd.random() < 0.5:
+        PAUSE.announce = True  # the kill comes while a temporary waits to be renamed
+    else:
+        say("PHASE rewind")  # the kill comes in the journal and database steps
     await kernel.lifecycle.rewind_confirm(sid, preview)
     say(f"REWIND-DONE {sid} {target.id}")
 
@@ -159,6 +190,8 @@ async def drive(args: argparse.Namespace) -> None:
                           retry=RetryPolicy(max_attempts=1))
     await kernel.connections.add_connection(Connection("fake", ProviderKind.OPENAI, args.base_url, "fake-model"))
     slow_writes(kernel, rnd)
+    PAUSE.rnd = rnd
+    rewind_files.os = PAUSE  # type: ignore[attr-defined]
     kernel.bus.subscribe(Reporter())
     if len(await _sessions(kernel)) < 2:
         await op_create(kernel, rnd)
