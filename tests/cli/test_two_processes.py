@@ -8,6 +8,7 @@ test waits for database states, not for durations.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -57,12 +58,22 @@ def _running_call(home: Path) -> bool:
     return bool(_rows(home, "SELECT 1 FROM message_row WHERE role='assistant' AND parts LIKE '%\"state\": \"running\"%'"))
 
 
+def _holding_call(home: Path) -> bool:
+    """A's HOLD call runs (not merely an earlier call of its turn, which is running only briefly)."""
+    return bool(_rows(home, "SELECT 1 FROM message_row WHERE role='assistant' AND parts LIKE '%release-me%' "
+                            "AND parts LIKE '%\"state\": \"running\"%'"))
+
+
 Held = tuple[Path, str, "subprocess.Popen[str]", Path]
 
 
-@pytest.fixture
-def held_session(tmp_path: Path) -> Iterator[Held]:
-    """Session S with a turn of process A blocked inside a running tool call; yields (home, S, A, proj)."""
+@contextlib.contextmanager
+def _holding(tmp_path: Path, *before: Reply) -> Iterator[Held]:
+    """Session S with a turn of process A blocked inside a running tool call; yields (home, S, A, proj).
+
+    ``before`` are model replies A's turn acts on first (e.g. starting a background job), so
+    a test can give A more to own than the running call alone.
+    """
     home, proj = tmp_path / "home", tmp_path / "proj"
     proj.mkdir()
     with FakeProviderServer() as server:
@@ -71,20 +82,28 @@ def held_session(tmp_path: Path) -> Iterator[Held]:
         first = foya(home, "run", "--project", str(proj), "hello")
         assert first.returncode == 0, first.stderr
         sid = first.stderr.split("Session ", 1)[1].split()[0]
-        server.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": HOLD})]), Reply(text="all done"))
+        server.script(*before, Reply(tool_calls=[ToolCallSpec("run_command", {"command": HOLD})]),
+                      Reply(text="all done"))
         a = subprocess.Popen([sys.executable, "-m", "foya_desktop", "run", "--session", sid, "--approval", "auto",
                               "wait for the file"], env=_env(home), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         try:
-            _wait_for(lambda: _running_call(home), "A's tool call to run", a)
+            _wait_for(lambda: _holding_call(home), "A's tool call to run", a)
             yield home, sid, a, proj
         finally:
             (proj / "release-me").touch()
             try:
-                a.wait(timeout=90)
+                a.communicate(timeout=90)  # reaps A and closes its pipes
             except subprocess.TimeoutExpired:
                 a.send_signal(signal.SIGKILL)
-                a.wait()
+                a.communicate()
+
+
+@pytest.fixture
+def held_session(tmp_path: Path) -> Iterator[Held]:
+    """Session S with a turn of process A blocked inside a running tool call; yields (home, S, A, proj)."""
+    with _holding(tmp_path) as held:
+        yield held
 
 
 def _finish(a: subprocess.Popen[str], proj: Path) -> tuple[str, str]:
@@ -109,10 +128,12 @@ def test_cli_started_during_a_turn_leaves_it_alone_and_is_refused(held_session: 
     assert "Traceback" not in second.stderr
 
     user = _rows(home, "SELECT id FROM message_row WHERE session_id=? AND role='user' ORDER BY seq LIMIT 1", sid)
-    rewind = foya(home, "sessions", "rewind", sid, "--to", str(user[0][0]))
-    assert rewind.returncode == 10 and f"pid {a.pid}" in rewind.stderr, rewind.stderr
-    delete = foya(home, "sessions", "delete", sid, "--yes")
-    assert delete.returncode == 10 and f"pid {a.pid}" in delete.stderr, delete.stderr
+    for args in (("sessions", "rewind", sid, "--to", str(user[0][0])), ("sessions", "delete", sid, "--yes"),
+                 ("sessions", "compact", sid)):
+        refused = foya(home, *args)
+        assert refused.returncode == 10, (args, refused.stderr)
+        assert f"in another foya process (pid {a.pid})" in refused.stderr, (args, refused.stderr)
+        assert "Traceback" not in refused.stderr, (args, refused.stderr)
 
     # nothing the other processes did touched A's running turn
     assert _running_call(home)
@@ -138,11 +159,41 @@ def test_a_killed_owner_is_recovered_by_the_next_process(held_session: Held) -> 
     assert after.returncode == 0  # read-only: repairs nothing, still works
     assert _running_call(home)
     again = foya(home, "sessions", "compact", sid)  # any writing command recovers first
-    assert "pid" not in again.stderr
+    assert again.returncode == 0 and "pid" not in again.stderr, again.stderr
     assert not _running_call(home)
     results = _rows(home, "SELECT meta FROM message_row WHERE session_id=? AND role='tool' AND valid", sid)
     assert len(results) == 1 and "interrupted" in str(results[0][0])
     assert _rows(home, "SELECT phase FROM session_row WHERE id=?", sid) == [("idle",)]
+
+
+JOB = "while [ ! -e job-release ]; do sleep 0.05; done; echo job done"
+
+
+def _jobs(home: Path) -> list[tuple[object, ...]]:
+    return _rows(home, "SELECT state, exit_code, output_tail, lease_id FROM task_row")
+
+
+def test_a_second_process_leaves_a_live_process_background_job_running(tmp_path: Path) -> None:
+    """A job started by ``run_background`` lives in the process that started it, not in the
+    database: another process's start-up recovery must not call it lost, nor end its command
+    (the orphan sweep), while that process lives. Only A records how the job ended."""
+    started = Reply(tool_calls=[ToolCallSpec("run_background", {"command": JOB})])
+    with _holding(tmp_path, started) as (home, sid, a, proj):
+        ((state, _, _, lease),) = _jobs(home)
+        assert state == "running"
+        assert _rows(home, "SELECT pid FROM process_lease WHERE id=?", lease) == [(a.pid,)]
+
+        second = foya(home, "run", "--session", sid, "me too")  # a writing command: recovery runs first
+        assert second.returncode == 10 and f"pid {a.pid}" in second.stderr, second.stderr
+        assert [j[0] for j in _jobs(home)] == ["running"]
+
+        (proj / "job-release").touch()  # the job ends while A lives: A's watcher records it
+        _wait_for(lambda: [j[0] for j in _jobs(home)] != ["running"], "A to record the job's end", a)
+        ((state, code, tail, _),) = _jobs(home)
+        assert (state, code) == ("completed", 0) and "job done" in str(tail), (state, code, tail)
+        out, _ = _finish(a, proj)
+        assert "all done" in out
+    assert [j[:2] for j in _jobs(home)] == [("completed", 0)]
 
 
 HOLDER = """

@@ -13,11 +13,13 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from foya_desktop.core.errors import SessionBusyElsewhere
 from foya_desktop.core.model import ApprovalMode, Connection, Phase, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
@@ -77,7 +79,8 @@ async def test_cli_commands_beside_a_window_running_a_turn(
         code, _, err = await foya_async(home, "run", "--session", sid, "me too")
         assert code == 10 and f"in the Foya window (pid {os.getpid()})" in err, err
         first_user = _rows(home, "SELECT id FROM message_row WHERE session_id=? AND role='user'", sid)[0][0]
-        for args in (("sessions", "rewind", sid, "--to", str(first_user)), ("sessions", "delete", sid, "--yes")):
+        for args in (("sessions", "rewind", sid, "--to", str(first_user)), ("sessions", "delete", sid, "--yes"),
+                     ("sessions", "compact", sid)):
             code, _, err = await foya_async(home, *args)
             assert code == 10 and f"pid {os.getpid()}" in err and "Traceback" not in err, (args, err)
         # another process's start-up recovery did not touch the window's running call or its phase
@@ -96,6 +99,93 @@ async def test_cli_commands_beside_a_window_running_a_turn(
         fake_provider.script(Reply(text="from the command line"))
         code, out, err = await foya_async(home, "run", "--session", sid, "now you")
         assert code == 0 and "from the command line" in out, err
+
+
+def _cli_env(home: Path) -> dict[str, str]:
+    env = {**os.environ, "FOYA_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    env.pop("QT_QPA_PLATFORM", None)
+    return env
+
+
+def _holding_call(home: Path, sid: str) -> bool:
+    """The CLI's HOLD call is running (read from the database: it is another process's call)."""
+    return bool(_rows(home, "SELECT 1 FROM message_row WHERE session_id=? AND role='assistant' AND "
+                            "parts LIKE '%release-me%' AND parts LIKE '%\"state\": \"running\"%'", sid))
+
+
+async def test_window_started_beside_a_cli_turn_leaves_it_alone_and_is_refused(
+        fake_provider: FakeProviderServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window opened while ``foya run`` is inside a tool call: the window's start-up recovery
+    must not take that call for a crash's leftover (no interrupted result, phase not reset), and
+    sending from the window's composer into that session is refused with a sentence naming the
+    process, instead of starting a second turn that interleaves with the CLI's."""
+    home, project = tmp_path / "foya-home", tmp_path / "proj"
+    project.mkdir()
+    monkeypatch.setenv("FOYA_HOME", str(home))
+    code, _, err = await foya_async(home, "connections", "add", "fake", "--kind", "openai", "--base-url",
+                                    fake_provider.base_url, "--model", "fake-model")
+    assert code == 0, err
+    fake_provider.script(Reply(text="first reply"))
+    code, _, err = await foya_async(home, "run", "--project", str(project), "hello")
+    assert code == 0, err
+    sid = err.split("Session ", 1)[1].split()[0]
+    fake_provider.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": HOLD}, "c1")]),
+                         Reply(text="all done"))
+    cli = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "foya_desktop", "run", "--session", sid, "--approval", "auto", "wait for the file",
+        env=_cli_env(home), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    kernel: Kernel | None = None
+    try:
+        await wait_until(lambda: _holding_call(home, sid) or cli.returncode is not None, timeout=60,
+                         what="the CLI's tool call running")
+        assert cli.returncode is None, await cli.communicate()
+
+        kernel = build_kernel(Home(home), keystore=KeyStore(MemoryKeyring()), kind="window")  # recovery runs
+        assert _holding_call(home, sid)
+        assert _rows(home, "SELECT phase FROM session_row WHERE id=?", sid) == [("turn",)]
+        assert _rows(home, "SELECT count(*) FROM message_row WHERE session_id=? AND role='tool'", sid) == [(0,)]
+
+        async with _window(kernel) as window:
+            await show(window, sid)
+            failures: list[str] = []
+            window.runner.failed.connect(failures.append)
+            window.pane.composer.input.setPlainText("from the window")
+            window.pane.send()
+            await wait_until(lambda: bool(failures), timeout=30, what="the window's send refused")
+            # the status bar says it in the window's own words (error code session_busy_elsewhere)
+            assert f"(pid {cli.pid})" in failures[0], failures
+            assert f"(pid {cli.pid})" in window.statusBar().currentMessage()
+            assert window.pane.composer.input.toPlainText() == "from the window"  # the words are kept
+            with pytest.raises(SessionBusyElsewhere) as refused:  # the engine's sentence behind it
+                await kernel.turns.send(sid, "from the window")
+            assert f"running a turn in another foya process (pid {cli.pid})" in str(refused.value)
+
+            assert _holding_call(home, sid)
+            assert _rows(home, "SELECT phase FROM session_row WHERE id=?", sid) == [("turn",)]
+            (project / "release-me").write_text("")
+            out, err_b = await asyncio.wait_for(cli.communicate(), 90)
+            assert cli.returncode == 0 and b"all done" in out, err_b
+            history = await kernel.history.messages(sid)
+            results = [m for m in history if m.role == "tool"]
+            assert len(results) == 1 and "released" in str(results[0].parts), results
+            assert "interrupted" not in str(results[0].meta)
+            assert "from the window" not in " ".join(m.text for m in history)
+
+            # the CLI gone, the same composer sends there
+            fake_provider.script(Reply(text="now from the window"))
+            window.pane.send()
+            await wait_until(lambda: kernel is not None and kernel.turns.phase(sid) == Phase.IDLE
+                             and "now from the window" in _texts(window), timeout=30, what="the window's turn")
+    finally:
+        (project / "release-me").write_text("")
+        if cli.returncode is None:
+            try:
+                await asyncio.wait_for(cli.communicate(), 90)
+            except TimeoutError:
+                cli.kill()
+                await cli.communicate()
+        if kernel is not None:
+            await kernel.close()
 
 
 def _texts(window: MainWindow) -> list[str]:
