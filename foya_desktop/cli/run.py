@@ -6,9 +6,10 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
-from foya_desktop.core.errors import BadInput
+from foya_desktop.core.errors import BadInput, storage_exit_code
 from foya_desktop.core.events import (
     Event,
     MessageAdded,
@@ -232,6 +233,17 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
     if finished.status != "completed":
         reason = finished.error or f"the turn ended with status {finished.status}"
         print(f"foya: error: {visible(reason)}", file=sys.stderr)
-        return 1
+        return _failed_turn_exit_code(finished)
     return 0
+
+
+def _failed_turn_exit_code(finished: TurnFinished) -> int:
+    """1 — or, when a VP failed on a storage fault (the disk filled up while the reply was stored),
+    that fault's own exit code (12 for a full disk…), as the README's table promises."""
+    failures = finished.error_params.get("failures", ())
+    for failure in failures if isinstance(failures, (list, tuple)) else ():
+        code = failure.get("code") if isinstance(failure, Mapping) else None
+        if isinstance(code, str) and (exit_code := storage_exit_code(code)) is not None:
+            return exit_code
+    return 1
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 from dataclasses import asdict
 from datetime import datetime
@@ -31,9 +32,10 @@ def add_status_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
 
 
-async def open_store() -> Store:
-    """The store in the data directory, opened off the event loop."""
-    return await asyncio.to_thread(Store, default_home())
+async def open_store(*, read_only: bool = True) -> Store:
+    """The store in the data directory, opened off the event loop; read-only unless the command
+    writes (no lease, never the write lock: it works beside a writer and on a read-only folder)."""
+    return await asyncio.to_thread(functools.partial(Store, default_home(), read_only=read_only))
 
 
 async def status_command(args: argparse.Namespace) -> int:

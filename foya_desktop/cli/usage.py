@@ -49,7 +49,7 @@ def add_debug_parser(sub: Any) -> None:
 
 async def usage_command(args: argparse.Namespace) -> int:
     """Print the report, or store a price."""
-    store = await open_store()
+    store = await open_store(read_only=not args.price)
     try:
         if args.price:
             return await _set_price(store, args)

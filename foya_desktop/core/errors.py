@@ -130,6 +130,22 @@ class UpgradeFailed(StorageError):
     exit_code = 16
 
 
+def storage_exit_code(code: str) -> int | None:
+    """The exit code of the storage fault with error code ``code`` (``disk_full`` → 12), else None.
+
+    A turn reports its VPs' failures as codes (the events carry no exception objects); ``foya
+    run`` exits with the fault's own code when one of them was the storage's, so a script can tell
+    a full disk it can free from a model that failed (1).
+    """
+    kinds: list[type[StorageError]] = [StorageError]
+    while kinds:
+        kind = kinds.pop()
+        if kind.class_code() == code:
+            return kind.exit_code
+        kinds.extend(kind.__subclasses__())
+    return None
+
+
 class KeyringUnavailable(FoyaError):
     """No usable OS keyring backend: refuse to store secrets in plain text."""
 

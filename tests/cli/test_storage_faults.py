@@ -7,7 +7,9 @@ private mount namespace (``unshare -m``), skipped where the machine does not all
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -37,26 +39,56 @@ def _plain(out: subprocess.CompletedProcess[str], code: int) -> str:
     return lines[0]
 
 
+def _make(home: Path, server: FakeProviderServer) -> str:
+    """Fill ``home`` with one session of one turn ("hello" → "stored reply"); its id."""
+    proj = home.parent / "proj"
+    proj.mkdir(exist_ok=True)
+    add_fake(home, server)
+    server.script(Reply(text="stored reply"))
+    ran = foya(home, "run", "--project", str(proj), "hello")
+    assert ran.returncode == 0, ran.stderr
+    return ran.stderr.split("Session ", 1)[1].split()[0]
+
+
 @pytest.fixture
-def made(tmp_path: Path) -> Path:
-    """A data folder with a real database holding one session."""
-    home, proj = tmp_path / "home", tmp_path / "proj"
-    proj.mkdir()
+def made_session(tmp_path: Path) -> tuple[Path, str]:
+    """A data folder with a real database holding one session, and that session's id."""
+    home = tmp_path / "home"
     with FakeProviderServer() as server:
-        add_fake(home, server)
-        server.script(Reply(text="stored reply"))
-        assert foya(home, "run", "--project", str(proj), "hello").returncode == 0
-    return home
+        return home, _make(home, server)
 
 
-READING_COMMANDS: tuple[Callable[[Path], tuple[str, ...]], ...] = (
-    lambda home: ("projects", "list"),
-    lambda home: ("projects", "info", str(home.parent / "proj")),
-    lambda home: ("connections", "list"),
-    lambda home: ("vps", "list"),
-    lambda home: ("mcp", "list", str(home.parent / "proj")),
+@pytest.fixture
+def made(made_session: tuple[Path, str]) -> Path:
+    """A data folder with a real database holding one session."""
+    return made_session[0]
+
+
+@pytest.fixture
+def session(made_session: tuple[Path, str]) -> str:
+    """The id of the one session in ``made``."""
+    return made_session[1]
+
+
+READING_COMMANDS: tuple[Callable[[Path, str], tuple[str, ...]], ...] = (
+    lambda home, session: ("projects", "list"),
+    lambda home, session: ("projects", "info", str(home.parent / "proj")),
+    lambda home, session: ("connections", "list"),
+    lambda home, session: ("vps", "list"),
+    lambda home, session: ("mcp", "list", str(home.parent / "proj")),
+    lambda home, session: ("sessions", "show", session),
+    lambda home, session: ("sessions", "show", session, "--json"),
+    lambda home, session: ("sessions", "export", session),
+    lambda home, session: ("sessions", "export", session, "--format", "json"),
+    lambda home, session: ("sessions", "status", session),
+    lambda home, session: ("sessions", "debug", session),
+    lambda home, session: ("usage",),
+    lambda home, session: ("usage", "--session", session),
 )
-"""Commands that only read: they must work beside a writer holding the lock and on a read-only folder."""
+"""Commands that only read (README, "Two processes, one database"): they must work beside a writer
+holding the lock and on a read-only folder. ``sessions status|debug`` and ``usage`` opened a writing
+store (a lease, the write lock) and waited 10 s, then failed, beside a writer or on a read-only
+folder."""
 
 
 def _db(home: Path) -> Path:
@@ -159,41 +191,73 @@ def test_a_failing_upgrade_keeps_one_backup(made: Path) -> None:
     assert backup.name.startswith("foya-schema1-") and backup.suffix == ".sqlite3"
 
 
-def test_a_database_locked_longer_than_the_busy_timeout(made: Path) -> None:
+def _integrity(home: Path) -> str:
+    con = sqlite3.connect(_db(home))
+    try:
+        return str(con.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        con.close()
+
+
+def _texts(shown: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
+    """``(role, text)`` of each message ``foya sessions show --json`` printed (its exit code checked)."""
+    assert shown.returncode == 0, shown.stderr
+    return [(m["role"], "".join(p.get("text", "") for p in m["parts"]))
+            for m in json.loads(shown.stdout)["messages"]]
+
+
+def _shown_texts(home: Path, session: str) -> list[tuple[str, str]]:
+    return _texts(foya(home, "sessions", "show", session, "--json"))
+
+
+def test_a_database_locked_longer_than_the_busy_timeout(made: Path, session: str) -> None:
+    """Reading commands never wait for the write lock; a writer gives up with a sentence — and once
+    the lock is gone, what was stored is all there and the refused change was not half made."""
+    before = _shown_texts(made, session)
+    assert before == [("user", "hello"), ("assistant", "stored reply")]
     holder = sqlite3.connect(_db(made), timeout=1, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
         listed = foya(made, "sessions", "list")  # reading never waits for the write lock
         assert listed.returncode == 0, listed.stderr
         for reading in READING_COMMANDS:
-            out = foya(made, *reading(made), timeout=60)
-            assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made), out.stderr)
+            out = foya(made, *reading(made, session), timeout=60)
+            assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made, session), out.stderr)
         line = _plain(foya(made, "connections", "remove", "fake", timeout=120), EXIT_LOCKED)
         assert "locked by another program" in line
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+    assert _shown_texts(made, session) == before
+    listed = foya(made, "connections", "list")
+    assert listed.returncode == 0 and json.loads(listed.stdout)["name"] == "fake", listed  # not removed
+    assert _integrity(made) == "ok"
+    assert foya(made, "connections", "remove", "fake").returncode == 0  # writing works again
 
 
 def _in_namespace(script: str, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return _namespaced(script, home, sys.executable, "-m", "foya_desktop", *args)
+
+
+def _namespaced(script: str, home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``script`` (the mounts), then ``argv``, in a private mount namespace with FOYA_HOME=home."""
     if shutil.which("unshare") is None:
         pytest.skip("unshare is not available")
     probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
     if probe.returncode != 0:
         pytest.skip("this machine does not allow private mount namespaces")
-    cmd = ["unshare", "-m", "sh", "-c", script + ' && exec "$@"', "sh", sys.executable, "-m", "foya_desktop",
-           *args]
+    cmd = ["unshare", "-m", "sh", "-c", script + ' && exec "$@"', "sh", *argv]
     return subprocess.run(cmd, capture_output=True, text=True, env=_env(home), timeout=120, check=False)
 
 
-def test_a_read_only_data_folder_still_reads(made: Path) -> None:
+def test_a_read_only_data_folder_still_reads(made: Path, session: str) -> None:
     ro = f"mount --bind {made} {made} && mount -o remount,bind,ro {made}"
     listed = _in_namespace(ro, made, "sessions", "list")
     assert listed.returncode == 0, listed.stderr
     assert "hello" in listed.stdout and "Traceback" not in listed.stderr
     for reading in READING_COMMANDS:
-        out = _in_namespace(ro, made, *reading(made))
-        assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made), out.stderr)
+        out = _in_namespace(ro, made, *reading(made, session))
+        assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made, session), out.stderr)
     line = _plain(_in_namespace(ro, made, "run", "hi"), EXIT_READ_ONLY)
     assert "read-only" in line
 
@@ -220,6 +284,106 @@ def test_a_full_disk(tmp_path: Path) -> None:
                         "--base-url", "http://127.0.0.1:9/v1", "--model", "x" * 20_000)
     line = _plain(out, EXIT_FULL)
     assert "full" in line
+
+
+def _recorded(out: Path, step: str) -> subprocess.CompletedProcess[str]:
+    """A command the namespace's script ran, from the files it left in ``out``."""
+    return subprocess.CompletedProcess(step, int((out / f"{step}.rc").read_text()),
+                                       (out / f"{step}.out").read_text(), (out / f"{step}.err").read_text())
+
+
+def test_a_disk_filling_up_during_a_turn(tmp_path: Path) -> None:
+    """The turn starts (the open fits in the room left) and its reply does not fit: one sentence,
+    exit 12 — and the earlier turn is still there and readable on the full disk, the file is whole,
+    and once there is room the next turn works, as the sentence promises ("nothing was lost").
+
+    Everything runs inside the namespace: outside it, the tmpfs and what is on it are gone; the
+    database is copied out (with its WAL) for the integrity check."""
+    home, tiny, out = tmp_path / "home", tmp_path / "tiny", tmp_path / "out"
+    tiny.mkdir()
+    (out / "copy").mkdir(parents=True)
+    with FakeProviderServer() as server:
+        session = _make(home, server)
+        server.script(Reply(text="y" * 2_000_000, chunk_size=16_384), Reply(text="after making room"))
+        cli = f"{shlex.quote(sys.executable)} -m foya_desktop"
+
+        def step(name: str, args: str) -> str:  # a hung command is killed (exit 137), not waited on
+            return (f"timeout -s KILL 30 {cli} {args} >{out}/{name}.out 2>{out}/{name}.err; "
+                    f"echo $? >{out}/{name}.rc; ")
+
+        script = (f"mount -t tmpfs -o size=6m tmpfs {tiny} && cp -a {home}/. {tiny}/ && "
+                  f"(dd if=/dev/zero of={tiny}/filler bs=4k 2>/dev/null; true) && "
+                  f"truncate -s -512K {tiny}/filler && {{ "
+                  + step("run", f"run --session {session} 'a second turn'")
+                  + step("show", f"sessions show {session} --json")
+                  + f"cp {tiny}/foya.sqlite3* {out}/copy/; rm {tiny}/filler; "
+                  + step("again", f"run --session {session} 'after making room'")
+                  + "}; false")
+        done = _namespaced(script, tiny, "true")
+        assert "Traceback" not in done.stderr, done.stderr
+        requests = len(server.requests)
+    line = _plain(_recorded(out, "run"), EXIT_FULL)
+    assert "is full" in line and "what was saved before is intact" in line
+    assert requests == 3  # the earlier turn, the one the disk ran out under, and the one after
+    shown = _recorded(out, "show")  # on the disk still full: reading needs no room
+    texts = _texts(shown)
+    assert texts[:2] == [("user", "hello"), ("assistant", "stored reply")], texts
+    con = sqlite3.connect(out / "copy" / "foya.sqlite3")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+    again = _recorded(out, "again")
+    assert again.returncode == 0 and "after making room" in again.stdout, again.stderr
+
+
+_LOG_PROBE = ("import logging, sys\n"
+              "from foya_desktop.cli.main import main\n"
+              "code = main(['sessions', 'list'])\n"
+              "logging.getLogger('foya_desktop.probe').warning('a warning after the listing')\n"
+              "logging.getLogger('foya_desktop.probe').info('an info line after the listing')\n"
+              "sys.exit(code)\n")
+"""The real ``foya sessions list`` (its own logging set-up), then one warning and one info line
+through the logging it set up: where they land is what a person sees of Foya's log."""
+
+
+def test_on_a_read_only_data_folder_the_log_goes_to_stderr(made: Path) -> None:
+    """The log file cannot be opened: warnings go to stderr in the log's format (so a problem is
+    still seen), info lines are dropped (a reading command's output stays clean), and the old log
+    is left as it was. On a writable folder the same lines go to the file, not to stderr."""
+    log = made / "logs" / "foya.log"
+    writable = subprocess.run([sys.executable, "-c", _LOG_PROBE], capture_output=True, text=True,
+                              env=_env(made), timeout=60, check=False)
+    assert writable.returncode == 0 and "a warning after" not in writable.stderr, writable.stderr
+    assert "WARNING foya_desktop.probe: a warning after the listing" in log.read_text()
+    before = log.read_bytes()
+    ro = f"mount --bind {made} {made} && mount -o remount,bind,ro {made}"
+    out = _namespaced(ro, made, sys.executable, "-c", _LOG_PROBE)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert "hello" in out.stdout  # the listing itself worked
+    assert [ln.split(" ", 2)[2] for ln in out.stderr.splitlines()] == [
+        "WARNING foya_desktop.probe: a warning after the listing"]  # after the time stamp
+    assert log.read_bytes() == before
+
+
+def test_the_corrupt_sentence_names_the_newest_backup(made: Path) -> None:
+    """Two backups: the sentence names the newer (by time), the one a person should restore."""
+    _checkpoint(made)
+    backups = made / "backups"
+    backups.mkdir()
+    older = backups / "foya-schema5-1764000000000.sqlite3"
+    newer = backups / "foya-schema6-1765000000000.sqlite3"
+    for copy in (newer, older):  # the newer made first: the order they were written is not the answer
+        shutil.copy(_db(made), copy)
+    os.utime(older, (1_764_000_000, 1_764_000_000))
+    os.utime(newer, (1_765_000_000, 1_765_000_000))
+    kept = {p: p.read_bytes() for p in (older, newer)}
+    damaged = CORRUPTIONS["garbage-header"](_db(made).read_bytes())
+    _db(made).write_bytes(damaged)
+    for args in (("sessions", "list"), ("run", "hello")):
+        line = _plain(foya(made, *args), EXIT_CORRUPT)
+        assert f"restore the newest backup ({newer}) with `foya restore-backup`" in line, line
+        assert str(older) not in line
+    assert _db(made).read_bytes() == damaged
+    assert {p: p.read_bytes() for p in backups.iterdir()} == kept
 
 
 def test_a_disk_too_full_to_create_the_database_leaves_no_file(tmp_path: Path) -> None:
