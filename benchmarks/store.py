@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import sqlite3
 import statistics
@@ -112,6 +113,35 @@ async def store_appends(root: Path, count: int, *, search_batches: bool = True,
     return elapsed
 
 
+async def split_appends(root: Path, count: int) -> tuple[float, float]:
+    """Where a store append's time goes: seconds for ``count`` appends run as the store's writer
+    job (``Store._job``: one transaction each) back to back *inside* the writer thread, and for
+    ``count`` no-op round trips between the event loop and that thread (``Lane.run``). The first is
+    the store's own work, comparable with raw ``sqlite3``; the second is the hand-off every
+    ``await store.write`` pays (two thread wake-ups), which raw ``sqlite3`` on one thread does not."""
+    store = Store(Home(root))
+    session = await store.write(create_session, Session(id=new_id("ses"), title="bench", created_at=now_ms(),
+                                                 updated_at=now_ms()))
+    messages = _messages(session.id, count)
+
+    def in_thread() -> float:
+        started = time.perf_counter()
+        for message in messages:
+            store._job(functools.partial(append_message, message))
+        return time.perf_counter() - started
+    job = await store._writer.run(in_thread)
+    started = time.perf_counter()
+    for _ in range(count):
+        await store._writer.run(_nothing)
+    hand_off = time.perf_counter() - started
+    await store.close()
+    return job, hand_off
+
+
+def _nothing() -> None:
+    """A writer job that does nothing (what is left is the hand-off)."""
+
+
 def _run(tmp: Path, kind: str, n: int, count: int) -> float:
     if kind == "raw":
         return raw_sqlite_appends(tmp / f"raw{n}.sqlite3", count)
@@ -209,6 +239,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"append: store {args.messages / ours:,.0f} msg/s, raw sqlite3 {args.messages / raw:,.0f} msg/s "
           f"(medians of {args.rounds} interleaved rounds) -> {ratio:.2f}x of raw (goal >= 0.5x) "
           f"{'MET' if ratio >= 0.5 else 'NOT MET'}")
+    with tempfile.TemporaryDirectory(prefix="foya-bench-") as tmp:
+        splits = [asyncio.run(split_appends(Path(tmp) / f"split{n}", args.messages)) for n in range(3)]
+    job, hand_off = (statistics.median(part) for part in zip(*splits, strict=True))
+    each = 1e6 / args.messages
+    print(f"  of a store append's {each * ours:.0f} µs: the store's own work in its writer thread "
+          f"{each * job:.0f} µs ({raw / job:.2f}x of raw's {each * raw:.0f} µs), "
+          f"the hand-off between the event loop and the writer thread (a no-op job's round trip) "
+          f"{each * hand_off:.0f} µs")
     print(f"  search indexing's share of a store append (one FTS5 batch per {search.BATCH} rows; "
           f"an append queues nothing): {100 * max(0.0, 1 - bare / ours):.0f} % "
           f"(store without it: {args.messages / bare:,.0f} msg/s; search stays on)")
