@@ -79,8 +79,7 @@ async def mcp_command(kernel: Kernel, args: argparse.Namespace) -> int:
         await kernel.mcp.set_secret(args.name, value)
         print(f"Stored {args.name} in the OS keyring; headers written as ${{keyring:{args.name}}} use it.")
         return 0
-    project_id = (await kernel.projects.add_project(args.dir)).id if args.dir else None
-    rows = await kernel.mcp.overview(project_id)
+    rows = await (kernel.mcp.overview_of_folder(args.dir) if args.dir else kernel.mcp.overview(None))
     if args.json:
         print(json.dumps([{"scope": r.scope, "name": r.name, "target": r.target, "trust": r.trust,
                            "state": r.state, "error": r.error, "source": r.source,

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from foya_desktop.engine.session.scheduler import Scheduler
 
 
-def _folder(path: str) -> Path:
+def existing_folder(path: str) -> Path:
+    """``path`` resolved, or ``InvalidOperation`` when it is not a folder."""
     folder = Path(path).expanduser()
     if not folder.is_dir():
         raise InvalidOperation(f"The folder {path} does not exist.")
@@ -50,7 +51,7 @@ class Projects:
 
     async def project_for(self, workdir: str, *, allow_broad: bool) -> Project:
         """The project of a folder, registered on first use (a broad folder needs ``allow_broad``)."""
-        resolved = await asyncio.to_thread(_folder, workdir)
+        resolved = await asyncio.to_thread(existing_folder, workdir)
         await self.refuse_broad(str(resolved), allow_broad=allow_broad)
         return await self.svc.store.write(ensure_project, str(resolved), resolved.name or str(resolved))
 
@@ -105,7 +106,7 @@ class Projects:
     async def relink_project(self, project_id: str, path: str, *, allow_broad: bool = False) -> Project:
         """Point a project whose folder moved at its new place; its sessions follow, still bound.
         A broad folder needs ``allow_broad`` (see ``engine.broad``)."""
-        folder = await asyncio.to_thread(_folder, path)
+        folder = await asyncio.to_thread(existing_folder, path)
         await self.refuse_broad(str(folder), allow_broad=allow_broad)
         project, ids = await self.svc.store.write(relink_project, project_id, str(folder))
         for session_id in ids:

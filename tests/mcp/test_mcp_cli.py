@@ -76,3 +76,25 @@ def test_mcp_list_shows_user_and_project_apart(foya: Foya, tmp_path: Path, tag: 
     code, out, _ = foya("mcp", "list", str(project), "--json")
     rows = json.loads(out)
     assert [r["scope"] for r in rows] == ["user", "project"]
+
+
+def test_mcp_list_of_a_new_folder_reads_only(foya: Foya, tmp_path: Path, tag: str) -> None:
+    """``foya mcp list DIR`` is a read (it opens the store read-only): a folder that is not a
+    project yet is listed with its servers untrusted and is not registered — registering it on the
+    read-only store said "Foya cannot write to the database" on a perfectly writable one. Once the
+    folder is a project with trust recorded, the listing shows that trust."""
+    project = tmp_path / "repo"
+    project.mkdir()
+    write_config(project_config_path(project), {"fake": stdio_entry(tag)})
+    assert foya("vps", "list")[0] == 0  # the data folder exists (as after any first use)
+    code, out, err = foya("mcp", "list", str(project))
+    assert code == 0, err
+    assert "fake:" in out and "[untrusted, waiting for trust]" in out, out
+    code, out, _ = foya("projects", "list")
+    assert code == 0 and str(project.resolve()) not in out
+    code, _, err = foya("projects", "trust", str(project))
+    assert code == 0, err
+    code, out, err = foya("mcp", "list", str(project))
+    assert code == 0 and "[trusted, not started]" in out, (out, err)
+    code, _, err = foya("mcp", "list", str(tmp_path / "nowhere"))
+    assert code == 1 and "does not exist" in err and "Traceback" not in err

@@ -13,7 +13,8 @@ from foya_desktop.core.errors import BadInput, InvalidOperation
 from foya_desktop.engine.mcp import trust as trust_rules
 from foya_desktop.engine.mcp.servers import McpServers, ServerStatus
 from foya_desktop.engine.mcp.trust import ServerTrust
-from foya_desktop.store.catalog import get_project
+from foya_desktop.engine.projects import existing_folder
+from foya_desktop.store.catalog import get_project, list_projects
 from foya_desktop.tools.mcp.config import McpListing, Scope
 
 if TYPE_CHECKING:
@@ -40,6 +41,15 @@ class Mcp:
         """Every configured server with trust, state and error (user level first)."""
         path = (await self.svc.store.read(get_project, project_id)).path if project_id else None
         return await self._servers().overview(project_id, path)
+
+    async def overview_of_folder(self, folder: str) -> list[ServerStatus]:
+        """:meth:`overview` for a folder, which need not be a project yet: one that is not is read
+        as a project with nothing trusted, and is not registered. A listing is a read, so ``foya
+        mcp list DIR`` works on the read-only store (beside a writer, on a read-only data folder);
+        registering a new folder there failed with "Foya cannot write to the database"."""
+        resolved = str(await asyncio.to_thread(existing_folder, folder))
+        known = next((p for p in await self.svc.store.read(list_projects) if p.path == resolved), None)
+        return await self._servers().overview(known.id if known else None, resolved)
 
     async def trust_report(self, project_id: str) -> list[ServerTrust]:
         """The project's configured servers and whether each may start."""
