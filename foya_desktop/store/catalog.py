@@ -11,14 +11,20 @@ from foya_desktop.store.codec import connection_from_row, project_from_row, vp_f
 from foya_desktop.store.schema import ConnectionRow, ProjectRow, ProjectRuleRow, SessionRow, VPRow
 
 
+def project_at(path: str) -> Project | None:
+    """The project registered for ``path`` (an absolute, resolved folder), if there is one."""
+    row = ProjectRow.get_or_none(ProjectRow.path == path)
+    return project_from_row(row) if row is not None else None
+
+
 def ensure_project(path: str, name: str) -> Project:
     """The project registered for ``path`` (an absolute, resolved folder), created if new."""
-    row = ProjectRow.get_or_none(ProjectRow.path == path)
-    if row is None:
-        pid = new_id("prj")
-        ProjectRow.insert(id=pid, name=name, path=path, created_at=now_ms()).execute()
-        row = ProjectRow.get_by_id(pid)
-    return project_from_row(row)
+    found = project_at(path)
+    if found is not None:
+        return found
+    pid = new_id("prj")
+    ProjectRow.insert(id=pid, name=name, path=path, created_at=now_ms()).execute()
+    return project_from_row(ProjectRow.get_by_id(pid))
 
 
 def get_project(project_id: str) -> Project:

@@ -70,10 +70,16 @@ class StorageFaultDialog(QDialog):
         self.quit_button = self.buttons.addButton(self.tr("Quit"), QDialogButtonBox.ButtonRole.RejectRole)
         self.quit_button.clicked.connect(lambda: self._close_with("quit"))
         box = QVBoxLayout(self)
+        box.setContentsMargins(18, 16, 18, 14)
+        box.setSpacing(12)
         for label in (self.heading, self.detail, self.note):
             box.addWidget(label)
+        # Wrapped labels are first measured narrower than they end up, and the height left over
+        # was spread between them (a blank band under the heading): it goes above the buttons.
+        box.addStretch(1)
         box.addWidget(self.buttons)
         self.setMinimumWidth(520)
+        self.resize(520, box.heightForWidth(520))
 
     def _close_with(self, choice: Choice) -> None:
         self.choice = choice

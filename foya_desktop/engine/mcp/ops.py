@@ -14,7 +14,7 @@ from foya_desktop.engine.mcp import trust as trust_rules
 from foya_desktop.engine.mcp.servers import McpServers, ServerStatus
 from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.projects import existing_folder
-from foya_desktop.store.catalog import get_project, list_projects
+from foya_desktop.store.catalog import get_project, project_at
 from foya_desktop.tools.mcp.config import McpListing, Scope
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class Mcp:
         mcp list DIR`` works on the read-only store (beside a writer, on a read-only data folder);
         registering a new folder there failed with "Foya cannot write to the database"."""
         resolved = str(await asyncio.to_thread(existing_folder, folder))
-        known = next((p for p in await self.svc.store.read(list_projects) if p.path == resolved), None)
+        known = await self.svc.store.read(project_at, resolved)
         return await self._servers().overview(known.id if known else None, resolved)
 
     async def trust_report(self, project_id: str) -> list[ServerTrust]:

@@ -186,7 +186,7 @@ class StatusLine(QWidget):
         # What the session does takes one place, two lines high: the VP blocks while a turn runs
         # (name and state | figures), else the phase over the last turn's error. One VP's block is
         # as high as the idle lines (the same labels, margins and spacing: VPStatusBlock), so a
-        # turn starting or ending never resizes the timeline above — that was a 41 px jump of the
+        # turn starting or ending never resizes the timeline above — that was a 37 px jump of the
         # reading column and a full relayout twice per turn (issue 14) — and the phase is not said
         # twice ("Waiting for you" in the block and beside it).
         self._state_row = QVBoxLayout()
