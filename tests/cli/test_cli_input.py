@@ -102,6 +102,7 @@ def test_an_empty_session_id_is_an_error(tmp_path: Path) -> None:
     ("http:///v1", "no host name"),
     ("ftp://example.com/v1", "must start with http"),
     ("https://user:sk-secret@api.example.com/v1", "OS keyring"),
+    ("https://user:sk-secret@api.example.com:99999/v1", "OS keyring"),
     ("https://api.example.com/v1 ", "spaces or control"),
     ("https://api.example.com/v1?x=1", "query"),
 ])
@@ -132,6 +133,7 @@ def test_a_negative_context_window_is_refused(tmp_path: Path, window: str) -> No
     ("http:///v1", "no host name"),
     ("ftp://example.com/v1", "must start with http"),
     ("https://user:sk-secret@api.example.com/v1", "OS keyring"),
+    ("https://user:sk-secret@api.example.com:99999/v1", "OS keyring"),
 ])
 def test_a_stored_connection_with_a_bad_url_is_a_sentence_at_run_time(
         bound: tuple[Path, str, Path], server: FakeProviderServer, url: str, expected: str) -> None:

@@ -41,12 +41,17 @@ def check_base_url(url: str) -> None:
         raise BadInput("The base URL must start with http:// or https://.")
     try:
         parts = urlsplit(url)
+    except ValueError:
+        raise BadInput("The base URL is not a valid URL.") from None
+    # credentials first: the sentences below quote the URL, and a key typed into it must never be
+    # repeated (on the terminal, in the log, in a turn's stored error)
+    if "@" in parts.netloc:
+        raise BadInput("The base URL contains a user name or key (user:key@host). Remove it and store the "
+                       "key in the OS keyring (--ask-key) or name an environment variable (--api-key-env).")
+    try:
         port = parts.port
     except ValueError:
         raise BadInput(f"The base URL {url} has an invalid port; ports are 1 to 65535.") from None
-    if parts.username is not None or parts.password is not None:
-        raise BadInput("The base URL contains a user name or key (user:key@host). Remove it and store the "
-                       "key in the OS keyring (--ask-key) or name an environment variable (--api-key-env).")
     if not parts.hostname:
         raise BadInput(f"The base URL {url} has no host name.")
     if port == 0:
