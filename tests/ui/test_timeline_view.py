@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,58 @@ async def test_follows_streaming_at_the_bottom_but_not_when_scrolled_up() -> Non
     assert bar.value() == value  # the person reads older text; we do not yank the view
     view.jump_to_latest()
     await settle()
+    assert view.following and bar.value() == bar.maximum()
+
+
+async def test_following_survives_a_scroll_that_corrects_estimated_rows_on_its_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reply that ends much shorter than it streamed (its tool arguments streamed in full, the
+    stored call shows folded) scrolls a following view up over rows it had only estimated. Qt
+    corrects them inside that scroll (``scrollContentsBy`` settles), which moves the bottom and
+    scrolls again, and only then tells ``valueChanged`` the first, now stale value: the view took
+    it for the person scrolling up and stopped following (seen after every long reply in
+    ``benchmarks.timeline``: the next reply streamed below the fold)."""
+    monkeypatch.setattr(RowRenderer, "estimate", lambda self, row, width, header: 40)  # too short
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(60))
+    view, model = await _view(kernel)
+    bar = view.verticalScrollBar()
+    assert view.following and bar.value() == bar.maximum()
+    model.start_stream(StreamStarted("s", "st", "omni", "t"))
+    for i in range(40):
+        model.append_delta("s", "st", "text", f"Line {i} of a long streamed answer.\n\n")
+        await settle(1)
+    assert view.following and bar.value() == bar.maximum()
+    estimated_above = [r for r in range(model.rowCount()) if view.timeline_delegate.is_estimated_row(r)]
+    assert estimated_above  # the scroll up will reach rows known only by their estimate
+    model.add_message(replace(reply("Done.", mid="st"), session_id="s"))
+    await settle()
+    assert view.following
+    assert bar.value() == bar.maximum()
+
+
+async def test_a_finished_reply_on_screen_is_laid_out_at_its_real_height_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stored message that replaces a streamed reply is on screen: it is measured, not given
+    an estimate first. It was estimated, so every reply's end moved the bottom twice (in
+    ``benchmarks.timeline`` 82 px up to the estimate, then 30 px down once measured): the text
+    the person was reading jumped."""
+    monkeypatch.setattr(RowRenderer, "estimate", lambda self, row, width, header: 40)  # too short
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(20))
+    view, model = await _view(kernel)
+    bar = view.verticalScrollBar()
+    model.start_stream(StreamStarted("s", "st", "omni", "t"))
+    for i in range(20):
+        model.append_delta("s", "st", "text", f"Line {i} of a long streamed answer.\n\n")
+        await settle(1)
+    await settle()
+    text = model.row_at(model.rowCount() - 1).plain_text()
+    maxima: list[int] = []
+    bar.rangeChanged.connect(lambda _low, high: maxima.append(high))
+    model.add_message(replace(reply(text, mid="st"), session_id="s"))
+    await settle()
+    assert all(m == bar.maximum() for m in maxima), maxima  # at most one move, to the real bottom
     assert view.following and bar.value() == bar.maximum()
 
 

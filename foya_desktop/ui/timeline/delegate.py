@@ -165,6 +165,10 @@ class TimelineDelegate(QStyledItemDelegate):
         self._estimates.pop(key, None)
         self._hints.pop(key, None)  # it was an estimate
         self._seen.add(row.key)
+        if isinstance(row, StreamRow):
+            # Its stored message takes its place on screen: measured at once, not guessed (an
+            # estimate moved the bottom twice at the end of every reply: the text jumped).
+            self._seen.add(row.message_id)
         return height
 
     def measure(self, index: AnyIndex) -> int:

@@ -408,8 +408,16 @@ class TimelineView(QTreeView):
             self._set_value(maximum)
         self._maybe_near_top()
 
-    def _on_scrolled(self, value: int) -> None:
-        self._stick = value >= self.verticalScrollBar().maximum() - STICK_SLACK_PX
+    def _on_scrolled(self, _value: int) -> None:
+        """Following ends when the person leaves the bottom.
+
+        NOTE: the bar's value *now*, not the one the signal carries: a scroll's own handler
+        (``scrollContentsBy``) may correct estimated rows and move the bottom, scrolling again,
+        and Qt then delivers the first scroll's stale value here; taken at its word, every long
+        reply that ended shorter than it streamed stopped the view following.
+        """
+        bar = self.verticalScrollBar()
+        self._stick = bar.value() >= bar.maximum() - STICK_SLACK_PX
         self._update_jump()
         self._maybe_near_top()
 
