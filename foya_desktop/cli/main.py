@@ -30,7 +30,7 @@ from foya_desktop.cli.status import add_status_parser, status_command
 from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.cli.vps import add_vps_parser, vps_command
-from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.errors import FoyaError, StorageReadOnly
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.core.terminal import visible
 from foya_desktop.engine.bootstrap import open_kernel
@@ -38,12 +38,14 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
-READ_ONLY_ACTIONS = {
+READ_ONLY_ACTIONS: dict[str, tuple[str | None, ...]] = {
     "sessions": ("list", "show", "export"),
     "projects": ("list", "info"),
     "connections": ("list",),
     "vps": ("list",),
     "mcp": ("list",),
+    "memory": ("list",),
+    "search": (None,),  # no action word: ``foya search QUERY``
 }
 """``foya COMMAND ACTION`` pairs that only read: they open the database read-only (no lease, no
 migration, no recovery, never the write lock), so they also work on a read-only data folder and
@@ -148,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_logging(default_home())
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
-        print(f"foya: error: {visible(str(exc))}", file=sys.stderr)
+        print(f"foya: error: {visible(str(exc))}{_reading_hint(exc)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("foya: interrupted", file=sys.stderr)
@@ -161,6 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"foya: internal error ({type(exc).__name__}: {exc}); the details are in the log "
               f"({default_home().logs / 'foya.log'}). Please report it.", file=sys.stderr)
         return 70
+
+
+def _reading_hint(exc: FoyaError) -> str:
+    """A command refused for a database it cannot write is told what still works in a terminal
+    (the store's sentence is also the window's, where command-line advice does not belong)."""
+    if isinstance(exc, StorageReadOnly) and default_home().database.exists():
+        return " Reading commands like 'foya sessions list' still work."
+    return ""
 
 
 def _reader_gone() -> None:

@@ -15,6 +15,7 @@ copies.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import sqlite3
@@ -35,6 +36,8 @@ from foya_desktop.store import indexes, search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
 from foya_desktop.store.home import Home
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
+
+log = logging.getLogger(__name__)
 
 PRAGMAS = {
     "journal_mode": "wal",
@@ -177,9 +180,12 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
             if plain is not None:
                 raise plain from exc
             if version is not None and version < SCHEMA_VERSION:
+                # SQLite's words go to the log, for a report; the person gets what happened and what to do
+                log.error("upgrading %s from schema %s failed", path, version, exc_info=exc)
                 raise UpgradeFailed(f"The database {path} could not be upgraded from schema {version} "
-                                   f"({type(exc).__name__}: {exc}); it was not changed, and a copy from "
-                                   f"before the upgrade is in {backups}.") from exc
+                                   f"to {SCHEMA_VERSION}; it was not changed, and a copy from before the "
+                                   f"upgrade is in {backups}. The Foya version that wrote it still opens it; "
+                                   f"please report this with the log ({home.logs / 'foya.log'}).") from exc
             raise
     return db
 

@@ -94,7 +94,7 @@ def _translate_one(exc: BaseException, home: Home) -> StorageError | None:
     if any(k in text for k in _READ_ONLY):
         return StorageReadOnly(f"Foya cannot write to the database {home.database} (the file or the "
                                f"folder {home.root} is read-only or not yours). Make it writable, or point "
-                               "FOYA_HOME elsewhere; reading commands like 'foya sessions list' still work.")
+                               "FOYA_HOME elsewhere.")
     if any(k in text for k in _CORRUPT):
         return DatabaseCorrupt(corrupt_advice(home, "is damaged"))
     return None

@@ -162,14 +162,15 @@ def claimed_elsewhere(run_dir: Path, own: str | None) -> set[str]:
     return {c.session_id for c in ClaimRow.select() if c.lease_id in alive and c.lease_id != own}
 
 
+def owner_place(kind: str, pid: int | str) -> str:
+    """Where the process holding a session is, as a second process says it."""
+    return f"in the Foya window (pid {pid})" if kind == "window" else f"in another foya process (pid {pid})"
+
+
 def owner_sentence(row: LeaseRow, what: str) -> str:
     """The sentence a second process shows."""
-    if row.kind == "window":
-        where = f"in the Foya window (pid {row.pid})"
-    else:
-        where = f"in another foya process (pid {row.pid})"
-    return (f"This session is {what} {where}. Wait until it has finished there, or stop it there, "
-            "then try again.")
+    return (f"This session is {what} {owner_place(row.kind, row.pid)}. Wait until it has finished "
+            "there, or stop it there, then try again.")
 
 
 def claim(run_dir: Path, lease_id: str, session_id: str, what: str) -> bool:

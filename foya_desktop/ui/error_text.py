@@ -36,8 +36,6 @@ _EXACT: dict[str, object] = {
         "ErrorText",
         "Cannot branch inside the turn that is still running: branch after an "
         "earlier turn's reply, or wait until this one ends."),
-    "session_busy_elsewhere": QT_TRANSLATE_NOOP(
-        "ErrorText", "Another Foya process (pid {pid}) is working in this session; wait until it finishes."),
     "session_deleted": QT_TRANSLATE_NOOP("ErrorText", "This session has been deleted."),
     "question_unanswered": QT_TRANSLATE_NOOP("ErrorText", "The question was closed without an answer."),
     "branch_user_message": QT_TRANSLATE_NOOP(
@@ -90,12 +88,34 @@ class _Params(dict[str, object]):
 
 
 def _exact_text(code: str, params: Mapping[str, object]) -> str | None:
+    if code == "session_busy_elsewhere":
+        return QCoreApplication.translate(
+            "ErrorText", "This session is {doing} {where}. Wait until it has finished there, or stop it "
+            "there, then try again.").format(**_elsewhere(params))
     if code == "session_busy" and params.get("operation") not in (None, "turn"):
         code = "session_busy:operation"
     template = _EXACT.get(code)
     if template is None:
         return None
     return QCoreApplication.translate("ErrorText", str(template)).format_map(_Params(params))
+
+
+def _elsewhere(params: Mapping[str, object]) -> dict[str, str]:
+    """What another process does in a session and where (``SessionBusyElsewhere``'s ``what``,
+    ``kind`` and ``pid``), in the window's words: the same sentence the command line prints
+    (``store.leases.owner_sentence``), not a vaguer one of the window's own."""
+    translate = QCoreApplication.translate
+    doing = {
+        "running a turn": translate("ErrorText", "running a turn"),
+        "running a sub-agent": translate("ErrorText", "running a sub-agent"),
+        "being rewound": translate("ErrorText", "being rewound"),
+        "being deleted": translate("ErrorText", "being deleted"),
+        "being compacted": translate("ErrorText", "being compacted"),
+    }.get(str(params.get("what", "")), translate("ErrorText", "busy with an operation"))
+    pid = params.get("pid", "?")
+    where = (translate("ErrorText", "in the Foya window (pid {pid})") if params.get("kind") == "window"
+             else translate("ErrorText", "in another foya process (pid {pid})")).format(pid=pid)
+    return {"doing": doing, "where": where}
 
 
 def _kinds() -> dict[str, str]:
@@ -212,9 +232,8 @@ def notice_text(code: str, params: Mapping[str, object], english: str) -> str:
     if i18n.active() == "en":
         return english
     if code == "queue_paused_elsewhere":
-        return translate(
-            "ErrorText", "Another Foya process (pid {pid}) is working in this session; the queue is paused."
-        ).format(pid=params.get("pid", "?"))
+        return translate("ErrorText", "This session is {doing} {where}; the queue is paused: resume it "
+                         "once that has finished.").format(**_elsewhere(params))
     if code == "provider_retry":
         reason = _kinds().get(
             str(params.get("error_code", "")), translate("ErrorText", "The request failed.")

@@ -84,6 +84,8 @@ READING_COMMANDS: tuple[Callable[[Path, str], tuple[str, ...]], ...] = (
     lambda home, session: ("sessions", "debug", session),
     lambda home, session: ("usage",),
     lambda home, session: ("usage", "--session", session),
+    lambda home, session: ("search", "hello"),
+    lambda home, session: ("memory", "list"),
 )
 """Commands that only read (README, "Two processes, one database"): they must work beside a writer
 holding the lock and on a read-only folder. ``sessions status|debug`` and ``usage`` opened a writing
@@ -186,7 +188,9 @@ def test_a_failing_upgrade_keeps_one_backup(made: Path) -> None:
     con.close()
     for _ in range(3):
         line = _plain(foya(made, "connections", "list"), 16)
-        assert "could not be upgraded" in line or "was not changed" in line
+        assert "could not be upgraded" in line and "was not changed" in line
+        assert "Error" not in line and "indexed" not in line  # SQLite's own words are for the log
+    assert "views may not be indexed" in (made / "logs" / "foya.log").read_text()
     (backup,) = (made / "backups").iterdir()
     assert backup.name.startswith("foya-schema1-") and backup.suffix == ".sqlite3"
 
@@ -260,6 +264,7 @@ def test_a_read_only_data_folder_still_reads(made: Path, session: str) -> None:
         assert out.returncode == 0 and "Traceback" not in out.stderr, (reading(made, session), out.stderr)
     line = _plain(_in_namespace(ro, made, "run", "hi"), EXIT_READ_ONLY)
     assert "read-only" in line
+    assert line.endswith("Reading commands like 'foya sessions list' still work.")  # the terminal's hint
 
 
 def test_an_immutable_database_file(made: Path) -> None:

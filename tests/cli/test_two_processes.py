@@ -8,6 +8,7 @@ test waits for database states, not for durations.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -21,8 +22,13 @@ from pathlib import Path
 
 import pytest
 
+from foya_desktop.core.events import Notice
+from foya_desktop.engine.bootstrap import build_kernel
+from foya_desktop.providers.keys import KeyStore
+from foya_desktop.store.home import Home
 from tests.cli.test_cli import add_fake, foya
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
+from tests.helpers.fake_keyring import MemoryKeyring
 
 HOLD = "while [ ! -e release-me ]; do sleep 0.05; done; echo released"
 
@@ -234,3 +240,70 @@ def test_the_window_holding_a_session_is_named(tmp_path: Path) -> None:
         server.script(Reply(text="now it works"))
         ok = foya(home, "run", "--session", sid, "hi")
         assert ok.returncode == 0 and "now it works" in ok.stdout, ok.stderr
+
+
+async def test_a_queued_message_that_meets_another_process_waits_paused(tmp_path: Path) -> None:
+    """README: "A queued message that meets such a claim waits (the queue pauses and says why)."
+    The window's kernel keeps a message queued behind a stopped turn; a ``foya run`` takes the
+    session; resuming the queue then neither runs the message beside the other process's turn nor
+    loses it: it stays first in a paused queue, a notice names the process (the sentence the
+    command line uses), and once that process is done, resuming sends it."""
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    proj.mkdir()
+    with FakeProviderServer() as server:
+        add_fake(home, server)
+        kernel = build_kernel(Home(home), keystore=KeyStore(MemoryKeyring()), kind="window")
+        notices: list[Notice] = []
+        kernel.bus.subscribe(lambda e: notices.append(e) if isinstance(e, Notice) else None)
+        a: subprocess.Popen[str] | None = None
+        try:
+            session = await kernel.sessions.create_session(title="queue", workdir=str(proj), connection="fake",
+                                                           model="fake-model")
+            sid = session.id
+            server.script(Reply(text="slow " * 400, chunk_size=1, delay_per_chunk=0.05))
+            await kernel.turns.send(sid, "a long question")
+            await _until(lambda: len(server.requests) == 1, "the window's turn streaming")
+            queued = await kernel.turns.send(sid, "waits in the queue")
+            assert queued.queue_item_id is not None
+            await kernel.turns.stop(sid, keep_queue=True)
+            assert kernel.queue.paused(sid) and len(kernel.queue.items(sid)) == 1
+
+            server.script(Reply(tool_calls=[ToolCallSpec("run_command", {"command": HOLD})]), Reply(text="all done"))
+            a = subprocess.Popen([sys.executable, "-m", "foya_desktop", "run", "--session", sid, "--approval",
+                                  "auto", "hold it"], env=_env(home), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            await asyncio.to_thread(_wait_for, lambda: _holding_call(home), "A's tool call to run", a)
+
+            kernel.queue.resume(sid)
+            await _until(lambda: any(n.code == "queue_paused_elsewhere" for n in notices), "the notice")
+            notice = next(n for n in notices if n.code == "queue_paused_elsewhere")
+            assert notice.text == (f"This session is running a turn in another foya process (pid {a.pid}); "
+                                   "the queue is paused: resume it once that has finished.")
+            assert kernel.queue.paused(sid)
+            assert [i.text for i in kernel.queue.items(sid)] == ["waits in the queue"]
+            assert _holding_call(home)  # A's call runs on, untouched
+
+            out, err = await asyncio.to_thread(_finish, a, proj)
+            assert "all done" in out, err
+            server.script(Reply(text="now the queued one"))
+            kernel.queue.resume(sid)
+            await _until(lambda: not kernel.queue.items(sid), "the queued message sent")
+            await kernel.turns.wait_idle()
+            users = [m.text for m in await kernel.history.messages(sid) if m.role == "user"]
+            assert users[-1] == "waits in the queue" and users.count("waits in the queue") == 1
+            assert (await kernel.history.messages(sid))[-1].text == "now the queued one"
+        finally:
+            if a is not None and a.poll() is None:
+                (proj / "release-me").touch()
+                a.communicate(timeout=90)
+            await kernel.close()
+
+
+
+async def _until(predicate: Callable[[], bool], what: str, limit: float = 60) -> None:
+    """Poll ``predicate`` on the event loop until it holds."""
+    deadline = time.monotonic() + limit
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)

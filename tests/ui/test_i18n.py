@@ -204,6 +204,10 @@ def test_event_codes_are_translated(zh: None) -> None:
     retry = notice_text("provider_retry", {"error_code": "rate_limited", "status": 429, "delay": 3, "attempt": 2},
                         "Too many requests. Retrying in 3 s (attempt 2).")
     assert retry == "模型服务正在限制请求频率，请稍后重试。 将在 3 秒后重试（第 2 次）。"
+    busy = {"pid": 4242, "kind": "cli", "what": "being rewound"}
+    assert coded_text("session_busy_elsewhere", busy, "English") == (
+        "此会话正在回退（在另一个 foya 进程中，pid 4242）。请等它在那里完成，或在那里停止它，然后再试。")
+    assert "在 Foya 窗口中，pid 7" in notice_text("queue_paused_elsewhere", {**busy, "pid": 7, "kind": "window"}, "E")
     untrusted = notice_text("mcp_untrusted", {"servers": ["git", "web"], "project": "/p"}, "English")
     assert "git, web" in untrusted and "foya projects trust /p" in untrusted and "尚未信任" in untrusted
     # every code the engine lists has a Chinese sentence here (or is a broad class shown as the engine wrote it)

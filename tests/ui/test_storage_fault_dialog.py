@@ -274,6 +274,7 @@ async def test_every_storage_fault_gets_the_dialog_and_quit_leaves_the_file(
     assert dialog is not None and _window() is None
     assert str(home.root) in dialog.heading.text()
     assert fault.says in dialog.detail.text(), dialog.detail.text()
+    assert "foya " not in dialog.detail.text()  # no command-line advice in the window
     assert (dialog.retry_button is not None) == fault.retry and dialog.restore_button is None
     dialog.grab().save(str(shots / f"storage-fault-{name}.png"))
     dialog.quit_button.click()

@@ -153,8 +153,10 @@ async def test_window_started_beside_a_cli_turn_leaves_it_alone_and_is_refused(
             window.pane.send()
             await wait_until(lambda: bool(failures), timeout=30, what="the window's send refused")
             # the status bar says it in the window's own words (error code session_busy_elsewhere)
-            assert f"(pid {cli.pid})" in failures[0], failures
-            assert f"(pid {cli.pid})" in window.statusBar().currentMessage()
+            # the window says what the CLI would: the same sentence, naming what runs and where
+            said = f"This session is running a turn in another foya process (pid {cli.pid})."
+            assert said in failures[0], failures
+            assert said in window.statusBar().currentMessage()
             assert window.pane.composer.input.toPlainText() == "from the window"  # the words are kept
             with pytest.raises(SessionBusyElsewhere) as refused:  # the engine's sentence behind it
                 await kernel.turns.send(sid, "from the window")

@@ -37,6 +37,7 @@ from foya_desktop.core.model import Phase
 from foya_desktop.core.records import QueueItem
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.session.queue import Attachment, SessionQueue
+from foya_desktop.store.leases import owner_place
 from foya_desktop.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -284,8 +285,10 @@ class SessionOwner:
             except SessionBusyElsewhere as exc:
                 self.queue.put_back(nxt)
                 self.queue.pause()
-                self._bus.publish(Notice(self.session_id, "warning", f"{exc} The queue is paused.",
-                                         "queue_paused_elsewhere", exc.params))
+                said = (f"This session is {exc.params.get('what', 'busy')} {owner_place(exc.kind, exc.pid)}; "
+                        "the queue is paused: resume it once that has finished.")
+                self._bus.publish(Notice(self.session_id, "warning", said, "queue_paused_elsewhere",
+                                         exc.params))
 
     # ---- one VP of the running turn ------------------------------------------------------
 

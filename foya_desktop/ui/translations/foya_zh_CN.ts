@@ -624,10 +624,6 @@
         <translation>无法在仍在运行的轮次内创建分支：请在更早一轮的回复之后分支，或等待本轮结束。</translation>
     </message>
     <message>
-        <source>Another Foya process (pid {pid}) is working in this session; wait until it finishes.</source>
-        <translation>另一个 Foya 进程（pid {pid}）正在此会话中工作，请等待它完成。</translation>
-    </message>
-    <message>
         <source>This session has been deleted.</source>
         <translation>此会话已被删除。</translation>
     </message>
@@ -682,6 +678,42 @@
     <message>
         <source>Stopped; nothing was changed.</source>
         <translation>已停止；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>This session is {doing} {where}. Wait until it has finished there, or stop it there, then try again.</source>
+        <translation>此会话正{doing}（{where}）。请等它在那里完成，或在那里停止它，然后再试。</translation>
+    </message>
+    <message>
+        <source>running a turn</source>
+        <translation>在运行一轮对话</translation>
+    </message>
+    <message>
+        <source>running a sub-agent</source>
+        <translation>在运行子代理</translation>
+    </message>
+    <message>
+        <source>being rewound</source>
+        <translation>在回退</translation>
+    </message>
+    <message>
+        <source>being deleted</source>
+        <translation>在删除</translation>
+    </message>
+    <message>
+        <source>being compacted</source>
+        <translation>在压缩</translation>
+    </message>
+    <message>
+        <source>busy with an operation</source>
+        <translation>忙于一项操作</translation>
+    </message>
+    <message>
+        <source>in the Foya window (pid {pid})</source>
+        <translation>在 Foya 窗口中，pid {pid}</translation>
+    </message>
+    <message>
+        <source>in another foya process (pid {pid})</source>
+        <translation>在另一个 foya 进程中，pid {pid}</translation>
     </message>
     <message>
         <source>The model service refused the API key (missing, wrong or no access).</source>
@@ -784,8 +816,8 @@
         <translation>；</translation>
     </message>
     <message>
-        <source>Another Foya process (pid {pid}) is working in this session; the queue is paused.</source>
-        <translation>另一个 Foya 进程（pid {pid}）正在此会话中工作；队列已暂停。</translation>
+        <source>This session is {doing} {where}; the queue is paused: resume it once that has finished.</source>
+        <translation>此会话正{doing}（{where}）；队列已暂停：等它完成后再继续队列。</translation>
     </message>
     <message>
         <source>The request failed.</source>
