@@ -2,7 +2,8 @@
 
 A command, not a test::
 
-    QT_QPA_PLATFORM=offscreen python -m benchmarks.timeline [--stream-seconds 5] [--tokens-per-second 200]
+    QT_QPA_PLATFORM=offscreen python -m benchmarks.timeline [--stream-seconds 5] [--stream-rounds 5]
+        [--tokens-per-second 200]
 
 It builds both sessions in a temporary FOYA_HOME through the store's batch
 import, then prints:
@@ -12,7 +13,8 @@ import, then prints:
   irrelevant);
 * CPU (``time.process_time``) while a reply streams at N tokens/s for a few
   seconds into the 50k session with the main window showing it, vs the same
-  stream consumed with no window (goal ≤ 1.8×, issue 14). The stream comes from the real
+  stream consumed with no window (goal ≤ 1.8×, issue 14), medians of alternating rounds with a
+  fresh window each round. The stream comes from the real
   engine talking HTTP to the fake provider, so both sides include the engine; the loop lag
   while streaming (the longest stretch the GUI thread could not run);
 * paging older history while scrolling up the 50k session in the window (longest GUI frame,
