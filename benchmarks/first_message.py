@@ -82,6 +82,9 @@ def main() -> int:
         import qasync
         from PySide6.QtWidgets import QApplication
 
+        from benchmarks.timeline import quiet_offscreen_plugin
+
+        quiet_offscreen_plugin()
         app = QApplication(sys.argv)
         app.setQuitOnLastWindowClosed(False)  # the child closes its window, then the engine
         qasync.run(child(Path(args.child[0]), args.child[1]))
