@@ -148,8 +148,8 @@ def message_count(session_id: str) -> int:
 def history_page(session_id: str, before_seq: int | None = None, limit: int = 200) -> list[Message]:
     """The ``limit`` valid messages just before ``before_seq`` (or the newest), oldest first."""
     view = view_of(session_id)
-    where = MessageRow.seq < before_seq if before_seq is not None else None
-    rows = list(view.rows(where, newest_first=True, limit=limit))
+    through = before_seq - 1 if before_seq is not None else None
+    rows = list(view.rows(newest_first=True, limit=limit, through=through))
     return [view.decode(r) for r in reversed(rows)]
 
 
@@ -157,7 +157,7 @@ def valid_messages(session_id: str, after_seq: int = 0, limit: int | None = None
     """The valid messages after ``after_seq`` (at most ``limit``), oldest first (context compilation
     reads a long history a chunk at a time: ``context_reads``)."""
     view = view_of(session_id)
-    return [view.decode(r) for r in view.rows(MessageRow.seq > after_seq, limit=limit)]
+    return [view.decode(r) for r in view.rows(limit=limit, after=after_seq)]
 
 
 def invalidate_from(session_id: str, seq: int) -> int:
@@ -177,7 +177,7 @@ def replay(session_id: str) -> list[Message]:
     for seq, type_, payload in events_of(session_id):
         if type_ == "history_inherited":
             view = view_of(session_id)
-            rows = view.rows(MessageRow.seq <= payload["through_seq"])
+            rows = view.rows(through=payload["through_seq"])
             current = {m.id: m for m in map(view.decode, rows)}
         elif type_ == "message_added":
             current[payload["id"]] = message_from_payload(session_id, seq, payload)

@@ -54,6 +54,15 @@ class Segment:
         """Whether a row of this segment's session at ``seq`` lies in it."""
         return seq > self.after and (self.through is None or seq <= self.through)
 
+    def narrowed(self, after: int, through: int | None) -> Segment | None:
+        """The part of this segment with ``after < seq <= through`` (``None`` when nothing is left)."""
+        low = max(self.after, after)
+        high = self.through if through is None else (
+            through if self.through is None else min(self.through, through))
+        if high is not None and high <= low:
+            return None
+        return Segment(self.session_id, low, high)
+
     def sql(self, alias: str = "m") -> tuple[str, list[Any]]:
         """The segment as an SQL condition with its parameters (columns prefixed by ``alias``)."""
         prefix = f"{alias}." if alias else ""
@@ -105,14 +114,25 @@ class View:
         """Whether a stored row belongs to this history (valid or not)."""
         return any(s.session_id == row.session_id and s.holds(int(row.seq)) for s in self.segments)
 
-    def rows(self, where: Any = None, *, newest_first: bool = False,
-             limit: int | None = None) -> Iterator[MessageRow]:
-        """The valid rows matching ``where`` in seq order, segment by segment (each an index range),
-        so a page of the newest rows never sorts the whole history."""
+    def rows(self, where: Any = None, *, newest_first: bool = False, limit: int | None = None,
+             after: int = 0, through: int | None = None) -> Iterator[MessageRow]:
+        """The valid rows matching ``where`` with ``after < seq <= through``, in seq order, segment
+        by segment (each an index range), so a page of the newest rows never sorts the whole history.
+
+        NOTE: seq bounds go in ``after``/``through``, not ``where``: they are merged with each
+        segment's own, so every segment is one index range. A second bound in ``where``
+        (``seq < X`` beside the segment's ``seq <= base_seq``) is only a filter to SQLite, which
+        uses one upper bound of the index: a one-row page before an early seq walked a whole
+        inherited 50,000-message segment (3 ms a page; opening a branch looked for its first
+        message with ~20 such pages).
+        """
         left = limit
-        for segment in (self.segments if newest_first else reversed(self.segments)):
+        for whole in (self.segments if newest_first else reversed(self.segments)):
             if left is not None and left <= 0:
                 return
+            segment = whole.narrowed(after, through)
+            if segment is None:
+                continue
             cond = _segment_condition(segment) & _VALID
             if where is not None:
                 cond &= where

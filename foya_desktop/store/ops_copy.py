@@ -129,14 +129,14 @@ def valid_message(session_id: str, message_id: str) -> Message:
 
 def last_valid_seq(session_id: str, below: int | None = None) -> int:
     """The newest valid seq (below ``below`` if given), 0 for none."""
-    where = MessageRow.seq < below if below is not None else None
-    newest = next(view_of(session_id).rows(where, newest_first=True, limit=1), None)
+    newest = next(view_of(session_id).rows(newest_first=True, limit=1,
+                                           through=below - 1 if below is not None else None), None)
     return int(newest.seq) if newest is not None else 0
 
 
 def message_id_at(session_id: str, seq: int) -> str:
     """The id of the valid message at ``seq`` ("" if none)."""
-    found = next(view_of(session_id).rows(MessageRow.seq == seq, limit=1), None)
+    found = next(view_of(session_id).rows(limit=1, after=seq - 1, through=seq), None)
     return str(found.id) if found is not None else ""
 
 
@@ -205,8 +205,7 @@ def tail_after(session_id: str, through_seq: int) -> int:
     (no stop or recovery wrote its result: found through a partial index, not a scan). 0 when
     there is no user message: everything is copied."""
     view = view_of(session_id)
-    where = (MessageRow.role == "user") & (MessageRow.seq <= through_seq)
-    newest = next(view.rows(where, newest_first=True, limit=1), None)
+    newest = next(view.rows(MessageRow.role == "user", newest_first=True, limit=1, through=through_seq), None)
     start = int(newest.seq) if newest is not None else 1
     for segment in view.segments:
         cond, args = segment.sql("")

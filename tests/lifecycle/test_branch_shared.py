@@ -6,6 +6,9 @@ changes what the branch reads (Y16: the two evolve independently; F28–F30)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from foya_desktop.core.messages import ImagePart, Message, ReasoningPart, TextPart
 from foya_desktop.core.model import Session
 from foya_desktop.engine.kernel import Kernel
@@ -13,7 +16,7 @@ from foya_desktop.store.artifacts import put_artifact
 from foya_desktop.store.history import append_messages, history_page, message_count, replay, valid_messages
 from foya_desktop.store.ops_delete import leftover_rows
 from foya_desktop.store.outline import session_outline
-from foya_desktop.store.schema import MessageRow
+from foya_desktop.store.schema import MessageRow, database_proxy
 from foya_desktop.store.search import SearchQuery, search, session_matches
 from tests.lifecycle.conftest import Say
 
@@ -157,3 +160,43 @@ async def test_a_fork_marks_unreadable_attachments_of_what_it_inherits(kernel: K
     got = await kernel.store.read(valid_messages, fork.id)
     assert got[0].id == "msg_img" and got[0].meta.get("unavailable_attachments") == [bad]
     assert "unavailable_attachments" not in (await kernel.store.read(valid_messages, session.id))[0].meta
+
+
+def _vm_steps(call: Callable[[], object]) -> int:
+    """SQLite virtual-machine instructions (in hundreds) that ``call`` runs: a count of the work
+    a query does, repeatable on any machine (no clock)."""
+    steps = 0
+
+    def tick() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+    connection = database_proxy.connection()
+    connection.set_progress_handler(tick, 100)
+    try:
+        call()
+    finally:
+        connection.set_progress_handler(None, 0)
+    return steps
+
+
+async def test_a_page_of_inherited_history_costs_the_same_however_much_is_inherited(
+        kernel: Kernel, session: Session) -> None:
+    """The pages of a branch near the start of what it inherits are one index range each, like a
+    plain session's: the work does not grow with the inherited history. It did: the page's
+    ``seq < X`` and the inherited stretch's ``seq <= base_seq`` were two upper bounds, SQLite ranges
+    over one, and a one-row page before an early message walked the whole stretch (opening a branch
+    of a 50,000-message session looked for its first message with ~20 such pages: 80 ms)."""
+    small = await kernel.sessions.create_session(title="small")
+    await kernel.store.write(append_messages, small.id, _turns(small.id, 20, "small"))
+    await kernel.store.write(append_messages, session.id, _turns(session.id, 2000, "large"))
+    costs = []
+    for source in (small.id, session.id):
+        messages = await kernel.store.read(valid_messages, source)
+        branch = await kernel.lifecycle.branch(source, messages[-1].id)
+        first = messages[0].seq
+        page = await kernel.store.read(history_page, branch.id, messages[1].seq, 1)
+        assert [m.id for m in page] == [messages[0].id]
+        assert await kernel.store.read(history_page, branch.id, first, 1) == []
+        costs.append(await kernel.store.read(_vm_steps, functools.partial(history_page, branch.id, first, 1)))
+    assert costs[1] <= costs[0] + 5, costs  # 40 inherited messages or 4,000: the same few steps

@@ -68,11 +68,13 @@ def test_a_branchs_reads_use_indexes_for_each_segment(tmp_path: Path) -> None:
     db = open_database(tmp_path / "foya.sqlite3", tmp_path / "backups")
     try:
         inherited = Segment("source", 0, 49_998)
-        page = _plan(db, MessageRow.select().where(_segment_condition(inherited) & history.VALID
-                                                   & (MessageRow.seq < 40_000))
+        narrowed = inherited.narrowed(0, 39_999)  # a page before seq 40,000: one bound, not two
+        assert narrowed == Segment("source", 0, 39_999)
+        page = _plan(db, MessageRow.select().where(_segment_condition(narrowed) & history.VALID)
                      .order_by(MessageRow.seq.desc()).limit(200))
         assert any("message_row_session_id_valid_seq (session_id=? AND valid=? AND seq<?)" in step
                    for step in page), page
+        assert inherited.narrowed(49_998, None) is None and inherited.narrowed(10, 20) == Segment("source", 10, 20)
         assert not any(step.startswith("SCAN") or "TEMP B-TREE" in step for step in page), page
         cond, args = inherited.sql("")
         cursor = db.execute_sql("EXPLAIN QUERY PLAN " + _OPEN_CALL_SQL.format(segment=cond),  # type: ignore[no-untyped-call]
