@@ -66,7 +66,8 @@ async def child(home: Path, session_id: str) -> None:
     await window.show_session(await kernel.sessions.get_session(session_id))
     await window.runner.drain()
     await asyncio.sleep(TYPING_S)
-    await measure_first_message(kernel, session_id, "first message of a fresh window into the 50k session")
+    await measure_first_message(window, kernel, session_id,
+                                "first message of a fresh window into the 50k session")
     window.quit_controller.quitting = True
     window.close()
     await warm.finish()

@@ -163,7 +163,7 @@ class Store:
         try:
             result = write_transaction(self._db, call)
             if self._checkpoints is not None:
-                self._checkpoints.note(self._db.connection().total_changes)  # type: ignore[no-untyped-call]
+                self._checkpoints.note(self._db.connection())  # type: ignore[no-untyped-call]
             return result
         except (OSError, sqlite3.Error, pw.PeeweeException) as exc:
             plain = translate(exc, self.home)

@@ -19,6 +19,14 @@ appending while the passive one runs always leaves a few behind: the WAL grew wi
 ``RESTART`` checkpoint follows the passive one: it holds writers back just while it copies
 the frames added meanwhile, and the next commit writes the WAL from its beginning again.
 
+That restart needs the write lock, and a writer appending back to back holds it most of the
+time: SQLite's busy handler looks for a free moment only a few times in ``RESTART_WAIT_S``, and
+on a loaded machine it found none, wake after wake (a CI run grew the WAL to 20 MB in 1,500
+appends). So a restart this thread could not make is left to the writer itself: after its next
+commit (``note``), between two of its transactions, it owns the write lock for nothing and
+starts the WAL over on its own connection — the passive checkpoint already copied nearly every
+frame, so this is short, and it waits at most ``RESTART_WAIT_S`` for readers.
+
 A checkpoint that fails (a full disk) changes nothing that was committed — it is in the
 WAL — and is tried again at the next wake; the first failure is logged. ``close`` stops the
 thread and closes its connection before the store closes its own, and the last of those
@@ -58,14 +66,37 @@ class WalCheckpointer:
         """Checkpoints run (tests)."""
         self.tries = 0
         """Checkpoints tried, failed ones included (tests)."""
+        self.restart_due = False
+        """This thread could not start the WAL over: the writer does it after its next commit."""
+        self.writer_restarts = 0
+        """Restarts the writer made (tests)."""
         self._thread = threading.Thread(target=self._work, name="foya-store-checkpoints", daemon=True)
         self._thread.start()
 
-    def note(self, changed_rows: int) -> None:
-        """After a commit on the writer: ``changed_rows`` is its connection's running total."""
+    def note(self, writer: sqlite3.Connection) -> None:
+        """After a commit, on the writer's thread with its connection (outside any transaction)."""
+        if self.restart_due:
+            self.restart_due = False
+            self._restart_on(writer)
+        changed_rows = writer.total_changes
         if changed_rows - self._mark >= ROWS:
             self._mark = changed_rows
             self._wake.set()
+
+    def _restart_on(self, writer: sqlite3.Connection) -> None:
+        """Start the WAL over on the writer's connection, waiting at most ``RESTART_WAIT_S`` (not the
+        writer's own 10 s) for a reader; busy or failed, the next wake tries again."""
+        (waits,) = writer.execute("PRAGMA busy_timeout").fetchone()
+        try:
+            writer.execute(f"PRAGMA busy_timeout={int(RESTART_WAIT_S * 1000)}")
+            writer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            self.writer_restarts += 1
+        except sqlite3.Error as exc:  # committed work is safe in the WAL
+            if not self._failed:
+                self._failed = True
+                log.warning("starting the WAL of %s over failed (will retry): %s", self._path, exc)
+        finally:
+            writer.execute(f"PRAGMA busy_timeout={int(waits)}")
 
     def close(self) -> None:
         """Stop the thread (a checkpoint under way finishes first) and close its connection."""
@@ -88,7 +119,8 @@ class WalCheckpointer:
                                               timeout=RESTART_WAIT_S)
                     _busy, frames, _copied = con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     if frames >= FRAMES_LIMIT:  # not started over since: finish, so the next commit does
-                        con.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                        busy, _frames, _copied = con.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                        self.restart_due = bool(busy)
                     self.done += 1
                 except (OSError, sqlite3.Error) as exc:
                     if not self._failed:  # the next wake tries again; commits are safe in the WAL

@@ -68,15 +68,67 @@ async def test_the_wal_stays_bounded_without_the_writer_checkpointing(
 def test_a_checkpoint_that_cannot_run_is_logged_once_and_retried(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     checkpoints = WalCheckpointer(tmp_path / "no such folder" / "foya.sqlite3")  # cannot be opened
+    writer = sqlite3.connect(":memory:", isolation_level=None)  # a writer whose commits change rows
+    writer.execute("CREATE TABLE t(x)")
     try:
         with caplog.at_level(logging.WARNING, logger=wal_checkpoints.__name__):
             for total in range(1, 4):
-                checkpoints.note(total * wal_checkpoints.ROWS)
+                writer.executemany("INSERT INTO t VALUES (?)", ((i,) for i in range(wal_checkpoints.ROWS)))
+                checkpoints.note(writer)
                 deadline = time.monotonic() + 5
                 while checkpoints.tries < total and time.monotonic() < deadline:
                     time.sleep(0.01)
             assert checkpoints.tries == 3 and checkpoints.done == 0
     finally:
         checkpoints.close()
+        writer.close()
     warnings = [r for r in caplog.records if "checkpointing" in r.getMessage()]
     assert len(warnings) == 1 and "will retry" in warnings[0].getMessage()
+
+
+def test_a_restart_the_thread_cannot_make_is_made_by_the_writer(tmp_path: Path) -> None:
+    """The checkpoint thread can copy only the frames no one still reads, and starting the WAL over
+    waits for the rest; when it gives up (``RESTART_WAIT_S``: a reader, or the write lock held by
+    a writer appending back to back on a loaded machine), the frames after the reader's snapshot
+    stay in the WAL, and every later commit grew it (20 MB in a CI run). The writer now starts it
+    over itself after its next commit, and later commits write the WAL from its beginning."""
+    path = tmp_path / "foya.sqlite3"
+    writer = sqlite3.connect(path, isolation_level=None, timeout=10)
+    writer.execute("PRAGMA journal_mode=wal")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE t(x)")
+    checkpoints = WalCheckpointer(path)
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        for _ in range(100):  # one page per commit
+            writer.execute("INSERT INTO t VALUES (randomblob(100))")
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM t").fetchone()[0] == 100  # its snapshot: 100 rows
+        for _ in range(wal_checkpoints.FRAMES_LIMIT):  # past the limit, after the reader's snapshot
+            writer.execute("INSERT INTO t VALUES (randomblob(100))")
+        checkpoints.note(writer)
+        deadline = time.monotonic() + 10
+        while checkpoints.done < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert checkpoints.done == 1 and checkpoints.restart_due  # could not start the WAL over
+        reader.execute("COMMIT")
+        writer.execute("INSERT INTO t VALUES (randomblob(100))")
+        checkpoints.note(writer)  # after the writer's commit: it starts the WAL over itself
+        assert checkpoints.writer_restarts == 1 and not checkpoints.restart_due
+        grown = _wal_of(path).stat().st_size
+        for _ in range(100):
+            writer.execute("INSERT INTO t VALUES (randomblob(100))")
+        assert _wal_of(path).stat().st_size == grown  # written from its beginning, not appended to
+        assert writer.execute("PRAGMA busy_timeout").fetchone()[0] == 10_000  # the writer's own again
+    finally:
+        checkpoints.close()
+        reader.close()
+        writer.close()
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT count(*) FROM t").fetchone()[0] == wal_checkpoints.FRAMES_LIMIT + 201
+    assert con.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    con.close()
+
+
+def _wal_of(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
