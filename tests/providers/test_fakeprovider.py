@@ -120,3 +120,5 @@ async def test_command_line_server(tmp_path: Path) -> None:
     finally:
         process.terminate()
         assert process.wait(timeout=10) == 0
+        if process.stdout is not None:
+            process.stdout.close()  # else a ResourceWarning a few tests later, when it is collected
