@@ -213,7 +213,9 @@ async def test_coming_back_to_a_running_session_shows_its_figures_so_far(
     text = pane.status.vp_panel.blocks["omni"].figures_label.text()
     assert "input 4,321 · output 12 tokens" in text and "1 tool execution" in text
     assert pane.status.vp_panel.blocks["omni"].state_label.text() == "Running"
-    assert len(deltas) > seen, "the reply was still streaming"
+    # the reply goes on streaming after the figures came (waited for: coming back can take less
+    # than one chunk's 30 ms since opening a session stopped walking its history, stop 26)
+    await wait_until(lambda: len(deltas) > seen, timeout=10, what="the reply still streaming")
     await wait_until(lambda: finished, timeout=20, what="turn finished")
     await settle(3)
     assert not pane.status.vp_panel.blocks
