@@ -73,5 +73,6 @@ def test_streaming_document_parses_frozen_blocks_once(qapp: QApplication) -> Non
         doc.append(" " + word)
     assert [id(d) for d in doc.frozen] == frozen_ids  # untouched by later deltas
     assert doc.tail.toPlainText().startswith("Third")
-    assert doc.height(400) > 0
+    doc.set_width(400)
+    assert all(height > 0 for height in doc.heights())
     assert [d.toPlainText() for d in doc.documents()][:2] == ["Intro paragraph.", "Second paragraph."]

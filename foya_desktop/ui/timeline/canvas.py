@@ -29,6 +29,7 @@ from foya_desktop.ui.timeline.docs import (
     ensure_highlighted,
     quote_bars,
     rule_color,
+    top_room,
 )
 
 
@@ -103,18 +104,21 @@ class Canvas:
 
     def document(self, doc: QTextDocument, x: int, width: int, color: QColor | None = None,
                  height: int | None = None) -> int:
-        """A laid-out rich text document; returns its height (``height``: already known at
-        ``width``, e.g. a finished block of a streaming reply)."""
+        """A laid-out rich text document; returns the height it took (``height``: the document's
+        own, already known at ``width``, e.g. a finished block of a streaming reply), which
+        includes the ``top_room`` left above a document that starts with a code block."""
         if height is None:
             if doc.textWidth() != width:
                 doc.setTextWidth(width)
             height = round(doc.size().height())
-        if self.painter is not None and self._shows(self.top + self.y, height):
+        room = top_room(doc)
+        self.y += room
+        if self.painter is not None and self._shows(self.top + self.y - room, height + room):
             ensure_highlighted(doc)  # colours only: the height stays what was measured
             self.draw_document(doc, self.left + x, self.top + self.y, color)
             self._decorate(doc, x)
         self.y += height
-        return height
+        return height + room
 
     def _decorate(self, doc: QTextDocument, x: int) -> None:
         """What Qt's text layout cannot draw: quote bars, code headers with a copy button."""

@@ -61,9 +61,12 @@ def markdown_document(markdown: str, font: QFont, *, highlight: bool = True,
     ``defer_highlight``: coloured by ``ensure_highlighted`` when first painted.
     """
     doc = QTextDocument()
+    doc.setUndoRedoEnabled(False)  # styled once, never edited: no undo stack to fill
     doc.setDocumentMargin(0)
+    doc.setIndentWidth(LIST_INDENT)
     doc.setDefaultFont(font)
     doc.setMarkdown(markdown, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+    space_blocks(doc)
     if "#" in markdown:
         tone_down_headings(doc, font)
     if ">" in markdown:
@@ -74,6 +77,86 @@ def markdown_document(markdown: str, font: QFont, *, highlight: bool = True,
     if highlight and defer_highlight and doc.property(CODE_PROPERTY):
         doc.setProperty(PENDING_PROPERTY, True)
     return doc
+
+
+BLOCK_GAP = 10
+"""Space between paragraphs, lists and other blocks of a reply."""
+LIST_ITEM_GAP = 3
+"""Space between the items of one list: a list reads as one block, not as paragraphs."""
+HEADING_GAP = 16
+"""Space above a heading (a reply's section label), and ``HEADING_GAP // 4`` below it."""
+LIST_INDENT = 26
+"""Indent per list level (Qt's default, 40 px, pushes bullets far into a chat column)."""
+
+
+def space_blocks(doc: QTextDocument) -> None:
+    """Paragraphs apart, list items close together, headings with room above.
+
+    NOTE: Qt's markdown import gives every paragraph and list item the same 6 px top and bottom
+    margins, so long replies read as a wall of lines and a list looks like separate paragraphs.
+    Qt collapses adjacent margins (the larger wins) and drops the document's first top and last
+    bottom margin, which ``gap_between`` mirrors for a streaming reply's stacked documents. Code
+    blocks are spaced by ``decorate_code_blocks`` and table cells by ``style_tables``; empty
+    blocks are structure (around tables, rules) and keep Qt's margins.
+    """
+    heading, item, paragraph = _SPACING or _spacing()
+    cursor = QTextCursor(doc)
+    block = doc.begin()
+    while block.isValid():
+        after = block.next()
+        if block.length() > 1:  # not empty (the length counts the block separator)
+            fmt = block.blockFormat()
+            if not fmt.hasProperty(QTextFormat.Property.BlockCodeFence):
+                cursor.setPosition(block.position())
+                cursor.mergeBlockFormat(heading if fmt.headingLevel() else item if (
+                    _in_list(block) and after.isValid() and _in_list(after)) else paragraph)
+        block = after
+
+
+_SPACING: list[QTextBlockFormat] = []
+"""The three block spacings of ``space_blocks`` (made once: it runs for every document)."""
+
+
+def _spacing() -> list[QTextBlockFormat]:
+    for top, bottom in ((HEADING_GAP, HEADING_GAP // 4), (0, LIST_ITEM_GAP), (0, BLOCK_GAP)):
+        fmt = QTextBlockFormat()
+        fmt.setTopMargin(top)
+        fmt.setBottomMargin(bottom)
+        _SPACING.append(fmt)
+    return _SPACING
+
+
+def _in_list(block: QTextBlock) -> bool:
+    """A list item, or a paragraph that continues one (indented, outside the list itself)."""
+    return block.textList() is not None or block.blockFormat().indent() > 0
+
+
+def top_room(doc: QTextDocument) -> int:
+    """Room to leave above ``doc`` when drawing it: the code header of a document that starts
+    with a code block (Qt drops a document's first top margin, where that header lives; the
+    ``BLOCK_GAP`` above the header is left to what comes before the document)."""
+    first = doc.begin().blockFormat()
+    return CODE_HEADER if first.hasProperty(QTextFormat.Property.BlockCodeFence) else 0
+
+
+def gap_between(upper: QTextDocument, lower: QTextDocument) -> int:
+    """The space between two stacked documents that one document of both texts would have
+    (collapsed margins), less the ``top_room`` the canvas leaves above ``lower`` anyway: a
+    streamed reply's finished blocks and tail then sit where the stored reply will.
+
+    NOTE: before a table Qt applies only the table's own margin, not the paragraph's above it.
+    """
+    if _starts_with_table(lower):
+        return 0
+    margin = max(upper.lastBlock().blockFormat().bottomMargin(), lower.begin().blockFormat().topMargin())
+    return max(0, round(margin) - top_room(lower))
+
+
+def _starts_with_table(doc: QTextDocument) -> bool:
+    """Whether a table follows the document's first (empty) block directly."""
+    frames = doc.rootFrame().childFrames()
+    return (bool(frames) and isinstance(frames[0], QTextTable)
+            and frames[0].firstPosition() <= doc.begin().length())
 
 
 PENDING_PROPERTY = "foyaHighlightPending"
@@ -166,10 +249,11 @@ def style_tables(doc: QTextDocument) -> None:
         fmt.setCellPadding(5)
         fmt.setCellSpacing(0)
         fmt.setHeaderRowCount(1)
-        fmt.setTopMargin(4)
+        fmt.setTopMargin(BLOCK_GAP)  # Qt ignores the margin of the paragraph above a table
         fmt.setBottomMargin(4)
         frame.setFormat(fmt)
         _drop_empty_first_block(frame)
+        _unspace_cells(doc, frame)
         for column in range(frame.columns()):
             cell = frame.cellAt(0, column)
             cell_fmt = cell.format().toTableCellFormat()
@@ -179,6 +263,20 @@ def style_tables(doc: QTextDocument) -> None:
             cursor.setPosition(cell.firstPosition())
             cursor.setPosition(cell.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(bold)
+
+
+def _unspace_cells(doc: QTextDocument, table: QTextTable) -> None:
+    """Cells are padded by the table; the paragraph gaps ``space_blocks`` gave their text go."""
+    flush = QTextBlockFormat()
+    flush.setTopMargin(0)
+    flush.setBottomMargin(0)
+    cursor = QTextCursor(doc)
+    for row in range(table.rows()):
+        for column in range(table.columns()):
+            cell = table.cellAt(row, column)
+            cursor.setPosition(cell.firstPosition())
+            cursor.setPosition(cell.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeBlockFormat(flush)
 
 
 def _drop_empty_first_block(table: QTextTable) -> None:
@@ -287,13 +385,17 @@ def decorate_code_blocks(doc: QTextDocument, *, highlight: bool) -> None:
     fmt.setLeftMargin(CODE_MARGIN)
     fmt.setRightMargin(CODE_MARGIN)
     header = QTextBlockFormat()
-    header.setTopMargin(CODE_HEADER)  # room for the language and the copy button (``Canvas``)
+    header.setTopMargin(BLOCK_GAP + CODE_HEADER)  # the language and the copy button go here (``Canvas``)
+    end = QTextBlockFormat()
+    end.setBottomMargin(BLOCK_GAP)  # what follows the code starts a block's distance below it
     for run in runs:
         for block in run:
             cursor.setPosition(block.position())
             cursor.mergeBlockFormat(fmt)
         cursor.setPosition(run[0].position())
         cursor.mergeBlockFormat(header)
+        cursor.setPosition(run[-1].position())
+        cursor.mergeBlockFormat(end)
         if highlight:
             _highlight_run(cursor, run)
     cursor.endEditBlock()

@@ -124,8 +124,3 @@ class StreamingDocument:
             self._frozen_heights.append(round(doc.size().height()))
         tail = [round(self.tail.size().height())] if self._splitter.tail.strip() else []
         return [*self._frozen_heights, *tail]
-
-    def height(self, width: float) -> float:
-        """Total height of the stack at ``width``."""
-        self.set_width(width)
-        return sum(doc.size().height() for doc in self.documents())

@@ -29,7 +29,7 @@ from foya_desktop.ui.timeline import summaries
 from foya_desktop.ui.timeline.call_outcome import CallActivity
 from foya_desktop.ui.timeline.canvas import Canvas, Segment
 from foya_desktop.ui.timeline.checkpoints import walk_checkpoint
-from foya_desktop.ui.timeline.docs import DocumentCache, markdown_document
+from foya_desktop.ui.timeline.docs import DocumentCache, gap_between, markdown_document, top_room
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, Row, StreamRow
 from foya_desktop.ui.timeline.thumbnails import THUMB_GAP, THUMB_SIZE, ThumbnailCache, thumbnail_strip
 from foya_desktop.ui.timeline.tool_rows import INDENT, MARGIN, PART_GAP, CardSlots, Column, ToolRows
@@ -150,7 +150,7 @@ class RowRenderer(ToolRows):
                    align_right=True)
             c.space(2)
         doc, inner = self._bubble_document(row, max(80, int(c.width * 0.78) - 2 * BUBBLE_PAD))
-        height = round(doc.size().height())
+        height = round(doc.size().height()) + top_room(doc)
         right = c.width - MARGIN
         width = inner + 2 * BUBBLE_PAD
         bubble = QRect(right - width, c.y, width, height + 2 * BUBBLE_PAD - 4)
@@ -244,8 +244,8 @@ class RowRenderer(ToolRows):
             c.space(PART_GAP)
         row.body.set_width(width)
         for i, (doc, known) in enumerate(zip(docs, row.body.heights(), strict=True)):
-            if i:
-                c.space(PART_GAP)  # stacked block documents lose the margin between their blocks
+            if i:  # the margin one document would have between these blocks (the stored reply's)
+                c.space(gap_between(docs[i - 1], doc))
             top = c.y
             height = c.document(doc, x, width, height=known)
             if doc is row.body.tail:
