@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QApplication
 
 from foya_desktop.ui import theme
+from foya_desktop.ui.timeline import incremental
+from foya_desktop.ui.timeline.docs import markdown_document
 from foya_desktop.ui.timeline.incremental import MarkdownBlockSplitter, StreamingDocument
 
 REPLY = ("# Plan\n\nFirst paragraph with *emphasis*.\n\n"
@@ -76,3 +80,26 @@ def test_streaming_document_parses_frozen_blocks_once(qapp: QApplication) -> Non
     doc.set_width(400)
     assert all(height > 0 for height in doc.heights())
     assert [d.toPlainText() for d in doc.documents()][:2] == ["Intro paragraph.", "Second paragraph."]
+
+
+def test_streamed_text_is_parsed_when_shown_not_as_it_arrives(qapp: QApplication,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view may show a costly stream less often than the bridge hands text over: text that
+    arrived between two repaints is parsed once, at the next one."""
+    parsed: list[str] = []
+    real = markdown_document
+
+    def counting(markdown: str, font: QFont, **kwargs: bool) -> QTextDocument:
+        parsed.append(markdown)
+        return real(markdown, font, **kwargs)
+
+    monkeypatch.setattr(incremental, "markdown_document", counting)
+    doc = StreamingDocument(theme.body_font())
+    parsed.clear()
+    for i in range(20):
+        doc.append(f"word{i} ")
+    doc.append("done.\n\nNext")
+    assert parsed == []
+    assert doc.documents()[0].toPlainText().endswith("word19 done.")
+    assert len(parsed) == 2  # the block that finished and the open tail, once each
+    assert doc.tail.toPlainText() == "Next" and len(parsed) == 2

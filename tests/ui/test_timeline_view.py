@@ -15,7 +15,13 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.timeline.model import TimelineModel
 from foya_desktop.ui.timeline.render import RowRenderer
 from foya_desktop.ui.timeline.rows import Row
-from foya_desktop.ui.timeline.view import TimelineView
+from foya_desktop.ui.timeline.view import (
+    STREAM_CPU_SHARE,
+    STREAM_REPAINT_MS,
+    STREAM_SLOWEST_MS,
+    TimelineView,
+    stream_repaint_interval_ms,
+)
 from tests.ui.fakes import FakeKernel
 from tests.ui.helpers import conversation, reply, settle, thinking, tool_call, tool_result, user, wait_until
 
@@ -352,3 +358,34 @@ async def test_rows_shown_before_are_not_measured_again_when_the_window_is_reloa
     assert not delegate.is_estimated_row(0)
     assert [view.row_rect(i).height() for i in range(5)] == heights
     _assert_rows_tile(view, model)
+
+
+def test_streaming_repaints_are_paced_by_what_they_cost() -> None:
+    assert stream_repaint_interval_ms(0.0) == STREAM_REPAINT_MS  # cheap: 30 a second
+    assert stream_repaint_interval_ms(STREAM_CPU_SHARE * 0.060) == 60  # costly: the share of a core holds
+    assert stream_repaint_interval_ms(1.0) == STREAM_SLOWEST_MS  # still 10 a second, whatever it costs
+
+
+async def test_a_costly_streaming_repaint_makes_the_next_one_wait_longer() -> None:
+    """Issue 14: a long paragraph is parsed and laid out again at every repaint; measuring and
+    painting it is timed on the GUI thread's CPU clock (a fake one here, 3 ms a reading) and the
+    next repaint waits until that cost is the allowed share of a core."""
+    kernel = FakeKernel()
+    kernel.add_messages("s", conversation(20))
+    view, model = await _view(kernel)
+    model.start_stream(StreamStarted("s", "st", "omni", "t"))
+    await settle()
+    await wait_until(lambda: not view._stream_timer.isActive(), what="the slot passed")
+    readings = iter(range(0, 10_000, 3))
+    view.cpu_clock = lambda: next(readings) / 1000
+    model.append_delta("s", "st", "text", "A long paragraph ")  # a slot is free: measured at once
+    await wait_until(lambda: not view._stream_painting, what="the repaint was painted")
+    assert view._stream_interval_ms == stream_repaint_interval_ms(0.006)  # 3 ms measuring + 3 ms painting
+    model.append_delta("s", "st", "text", "that goes on")
+    assert view._stream_timer.isActive() and view._stream_timer.interval() > STREAM_REPAINT_MS
+    view.cpu_clock = lambda: 0.0  # cheap again
+    await wait_until(lambda: not view._stream_timer.isActive(), what="the slot passed")
+    await wait_until(lambda: not view._stream_painting, what="the repaint was painted")
+    assert view._stream_interval_ms == STREAM_REPAINT_MS
+    row = model.stream_position("st")
+    assert row is not None and model.row_at(row).plain_text() == "A long paragraph that goes on"

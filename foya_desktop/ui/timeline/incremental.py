@@ -27,7 +27,7 @@ class MarkdownBlockSplitter:
 
     def __init__(self) -> None:
         self.text = ""
-        self.frozen_end = 0
+        self._frozen_end = 0
         """Everything before this offset is finished and handed out by ``feed``."""
         self._scan = 0
         self._fence: str | None = None
@@ -36,7 +36,7 @@ class MarkdownBlockSplitter:
     @property
     def tail(self) -> str:
         """The open block(s) that may still change."""
-        return self.text[self.frozen_end:]
+        return self.text[self._frozen_end:]
 
     def feed(self, chunk: str) -> list[str]:
         """Append ``chunk``; return the newly finished block texts, in order."""
@@ -46,14 +46,14 @@ class MarkdownBlockSplitter:
             line = self.text[self._scan:newline]
             start, self._scan = self._scan, newline + 1
             cut = self._classify(line, start)
-            if cut is not None and cut > self.frozen_end:
-                finished.append(self.text[self.frozen_end:cut])
-                self.frozen_end = cut
+            if cut is not None and cut > self._frozen_end:
+                finished.append(self.text[self._frozen_end:cut])
+                self._frozen_end = cut
         started = self._scan < len(self.text) and not self.text[self._scan].isspace()
         if self._candidate is not None and started:
             # The next block has visibly begun (not blank, not indented): the one before is done.
-            finished.append(self.text[self.frozen_end:self._scan])
-            self.frozen_end = self._scan
+            finished.append(self.text[self._frozen_end:self._scan])
+            self._frozen_end = self._scan
             self._candidate = None
         return finished
 
@@ -77,13 +77,19 @@ class MarkdownBlockSplitter:
 
 
 class StreamingDocument:
-    """Frozen block documents plus one re-parsed tail document, laid out as a stack."""
+    """Frozen block documents plus one re-parsed tail document, laid out as a stack.
+
+    Text is parsed when the documents are next asked for, not as it arrives: the window shows a
+    stream at most 30 times a second and less often when showing it is costly
+    (``timeline.view``), while the bridge hands text over up to 30 times a second.
+    """
 
     def __init__(self, font: QFont) -> None:
         self._font = font
         self._splitter = MarkdownBlockSplitter()
-        self.frozen: list[QTextDocument] = []
-        self.tail = markdown_document("", font, highlight=False)
+        self._unparsed: list[str] = []
+        self._frozen: list[QTextDocument] = []
+        self._tail = markdown_document("", font, highlight=False)
         self._width = -1.0
         self._frozen_heights: list[int] = []
         """Rounded heights of ``frozen`` at ``_width``: finished blocks never change, so a flush
@@ -92,35 +98,58 @@ class StreamingDocument:
     @property
     def text(self) -> str:
         """All markdown received so far."""
-        return self._splitter.text
+        return self._splitter.text + "".join(self._unparsed)
+
+    @property
+    def frozen(self) -> list[QTextDocument]:
+        """The documents of finished blocks, in order (parsed up to the latest text)."""
+        self._parse()
+        return self._frozen
+
+    @property
+    def tail(self) -> QTextDocument:
+        """The document of the open tail (parsed up to the latest text)."""
+        self._parse()
+        return self._tail
 
     def append(self, chunk: str) -> None:
-        """Add streamed text: parse newly finished blocks once, re-parse only the tail."""
+        """Add streamed text (parsed when the documents are next asked for)."""
+        self._unparsed.append(chunk)
+
+    def _parse(self) -> None:
+        """Parse newly finished blocks once, and the open tail again."""
+        if not self._unparsed:
+            return
+        chunk = "".join(self._unparsed)
+        self._unparsed.clear()
         for block in self._splitter.feed(chunk):
             doc = markdown_document(block, self._font)
             if self._width > 0:
                 doc.setTextWidth(self._width)
-            self.frozen.append(doc)
-        self.tail = markdown_document(self._splitter.tail, self._font, highlight=False)
+            self._frozen.append(doc)
+        self._tail = markdown_document(self._splitter.tail, self._font, highlight=False)
         if self._width > 0:
-            self.tail.setTextWidth(self._width)
+            self._tail.setTextWidth(self._width)
 
     def documents(self) -> list[QTextDocument]:
         """Frozen documents then the tail, in reading order."""
-        return [*self.frozen, self.tail] if self._splitter.tail.strip() else list(self.frozen)
+        self._parse()
+        return [*self._frozen, self._tail] if self._splitter.tail.strip() else list(self._frozen)
 
     def set_width(self, width: float) -> None:
         """Lay out every part at ``width`` (only when it changed)."""
+        self._parse()
         if width == self._width:
             return
         self._width = width
         self._frozen_heights = []
-        for doc in (*self.frozen, self.tail):
+        for doc in (*self._frozen, self._tail):
             doc.setTextWidth(width)
 
     def heights(self) -> list[int]:
         """Rounded height of each of ``documents()`` at the current width (frozen ones cached)."""
-        for doc in self.frozen[len(self._frozen_heights):]:
+        self._parse()
+        for doc in self._frozen[len(self._frozen_heights):]:
             self._frozen_heights.append(round(doc.size().height()))
-        tail = [round(self.tail.size().height())] if self._splitter.tail.strip() else []
+        tail = [round(self._tail.size().height())] if self._splitter.tail.strip() else []
         return [*self._frozen_heights, *tail]

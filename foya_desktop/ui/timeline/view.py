@@ -15,7 +15,7 @@ Three behaviours a chat view needs that Qt does not provide:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
@@ -48,6 +48,19 @@ scrolling frame also paints and settles)."""
 STREAM_REPAINT_MS = 33
 """A streaming reply is re-measured and repainted at most this often (30 a second: smooth to
 read, half the work of following every 16 ms flush)."""
+STREAM_SLOWEST_MS = 100
+"""… and at least this often, however costly showing it is (10 a second still reads as streaming)."""
+STREAM_CPU_SHARE = 0.04
+"""The share of a core that showing a streaming reply may take. A long paragraph is parsed and laid
+out again at every repaint, so its repaints cost more as it grows; they then come less often
+(``stream_repaint_interval_ms``) instead of taking ever more CPU (issue 14)."""
+
+
+def stream_repaint_interval_ms(cost_s: float) -> int:
+    """How long to wait between repaints of a streaming reply whose last repaint (measuring and
+    painting it) took ``cost_s`` seconds of GUI-thread CPU."""
+    return round(min(STREAM_SLOWEST_MS, max(STREAM_REPAINT_MS, 1000 * cost_s / STREAM_CPU_SHARE)))
+
 NEAR_PX = 160
 """Rows this close to the viewport get their real heights before they scroll into view."""
 _POINTER_EVENTS = frozenset({QEvent.Type.HoverEnter, QEvent.Type.HoverMove, QEvent.Type.HoverLeave,
@@ -105,6 +118,12 @@ class TimelineView(QTreeView):
         self._relayout.timeout.connect(self._relayout_now)
         self._grown: set[str] = set()
         self._last_stream_paint = 0.0
+        self._stream_interval_ms = STREAM_REPAINT_MS
+        self._stream_cost = 0.0
+        """GUI-thread CPU seconds of the last streaming repaint so far (measured, then painted)."""
+        self._stream_painting = False
+        self.cpu_clock: Callable[[], float] = time.thread_time
+        """This thread's CPU seconds (what a streaming repaint costs; tests pass a fake clock)."""
         self._stream_timer = QTimer(self, singleShot=True)
         self._stream_timer.timeout.connect(self._show_grown)
 
@@ -193,7 +212,7 @@ class TimelineView(QTreeView):
             return
         self._grown.add(stream.message_id)  # rows may move before the slot: kept by identity
         if not self._stream_timer.isActive():
-            wait = STREAM_REPAINT_MS - (time.perf_counter() - self._last_stream_paint) * 1000
+            wait = self._stream_interval_ms - (time.perf_counter() - self._last_stream_paint) * 1000
             if wait <= 0:
                 self._show_grown()
             else:
@@ -201,12 +220,16 @@ class TimelineView(QTreeView):
 
     def _show_grown(self) -> None:
         self._last_stream_paint = time.perf_counter()
+        started = self.cpu_clock()
         grown, self._grown = self._grown, set()
         model = self.timeline()
         for message_id in grown:
             row = model.stream_position(message_id) if model is not None else None
             if row is not None:
                 self._repaint_stream(row)
+        self._stream_cost = self.cpu_clock() - started
+        self._stream_interval_ms = stream_repaint_interval_ms(self._stream_cost)
+        self._stream_painting = True  # the paint it asked for adds to the cost
 
     def _repaint_stream(self, row: int) -> None:
         """Repaint just the open tail of a streaming reply unless its height changed.
@@ -538,7 +561,20 @@ class TimelineView(QTreeView):
         self._anchor = None
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        """Rows, or a quiet placeholder when there are none."""
+        """Rows, or a quiet placeholder when there are none (a streaming repaint's paint is timed
+        for its pacing)."""
+        if not self._stream_painting:
+            self._paint(event)
+            return
+        started = self.cpu_clock()
+        try:
+            self._paint(event)
+        finally:
+            self._stream_painting = False
+            self._stream_cost += self.cpu_clock() - started
+            self._stream_interval_ms = stream_repaint_interval_ms(self._stream_cost)
+
+    def _paint(self, event: QPaintEvent) -> None:
         model = self.model()
         background = QPainter(self.viewport())  # the viewport is opaque: nothing else clears it
         background.fillRect(event.rect(), QColor(theme.colors(theme.is_dark())["base"]))
