@@ -169,3 +169,48 @@ def test_the_spinner_repaints_only_the_running_row(qtbot: QtBot, qtmodeltester: 
     qtbot.wait(200)
     view.viewport().removeEventFilter(spy)
     assert painted == []  # idle: no timer, no repaint (P5)
+
+
+def test_a_spinner_frame_does_not_repaint_the_window_behind_the_sidebar(qtbot: QtBot,
+                                                                         qtmodeltester: ModelTester) -> None:
+    """Issue 14: the sidebar's viewport is opaque (it fills its own background), so a spinner
+    frame repaints the row and nothing behind it (the window and splitter, 13 times a second)."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QColor, QPaintEvent
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from foya_desktop.ui import theme
+
+    model = _build(qtmodeltester)
+    window = QWidget()
+    qtbot.addWidget(window)
+    view = SessionTreeView()
+    view.setObjectName("sessionTree")
+    QVBoxLayout(window).addWidget(view)
+    window.setStyleSheet(theme.style_sheet(theme.is_dark()))  # the app's: the sidebar's colour
+    view.setModel(model)
+    window.resize(300, 400)
+    window.show()
+    qtbot.waitExposed(window)
+    model.set_phase("a1", "turn")
+    qtbot.wait(100)
+    painted: dict[str, int] = {"window": 0, "frame": 0, "viewport": 0}
+
+    class Spy(QObject):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if isinstance(event, QPaintEvent):
+                painted[self.name] += 1
+            return False
+
+    spies = {"window": Spy("window"), "frame": Spy("frame"), "viewport": Spy("viewport")}
+    for name, widget in (("window", window), ("frame", view), ("viewport", view.viewport())):
+        widget.installEventFilter(spies[name])
+    qtbot.wait(300)  # a few spinner ticks
+    assert painted["viewport"] >= 2 and painted["window"] == painted["frame"] == 0
+    image = view.viewport().grab().toImage()
+    bottom = image.pixelColor(image.width() // 2, image.height() - 2)  # below the rows
+    assert bottom == QColor(theme.colors(theme.is_dark())["sidebar"])
