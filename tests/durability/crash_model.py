@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from foya_desktop.core.errors import NotFound
 from foya_desktop.core.messages import ToolState
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.rewind_files import TEMP_PREFIX
@@ -135,10 +136,28 @@ async def _check_commits(kernel: Kernel, ledger: Ledger, live: set[str]) -> None
         if sid not in live:
             assert await kernel.store.read(is_tombstoned, sid), f"session {sid} vanished without a tombstone"
             continue
-        stored = await kernel.store.read(get_message, mid)
+        try:
+            stored = await kernel.store.read(get_message, mid)
+        except NotFound:
+            assert await kernel.store.read(rewound_away, sid, mid), f"committed message {mid} lost"
+            ledger.figures["rewound messages gone with the deleted branch that inherited them"] += 1
+            continue
         assert str(stored.status) == status, f"message {mid} changed status"
         checked += 1
     ledger.figures["committed messages re-checked (last pass)"] = checked
+
+
+def rewound_away(sid: str, mid: str) -> bool:
+    """Whether ``mid`` left ``sid``'s history by a rewind: copy-on-write hands a rewound message a
+    branch still shows over to that branch (``history_view.hand_over``), so deleting the branch
+    later takes the row with it, rightly. Writer-free read (reader thread)."""
+    seq = None
+    for event_seq, type_, payload in events_of(sid):
+        if type_ == "message_added" and payload.get("id") == mid:
+            seq = event_seq
+        elif type_ == "history_rewound" and seq is not None and payload["from_seq"] <= seq:
+            return not is_valid(sid, mid)
+    return False
 
 
 def _check_marker(project: Path) -> None:

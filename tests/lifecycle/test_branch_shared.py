@@ -9,15 +9,24 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from foya_desktop.core.errors import NotFound
 from foya_desktop.core.messages import ImagePart, Message, ReasoningPart, TextPart
 from foya_desktop.core.model import Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.store.artifacts import put_artifact
-from foya_desktop.store.history import append_messages, history_page, message_count, replay, valid_messages
+from foya_desktop.store.history import (
+    append_messages,
+    get_message,
+    history_page,
+    message_count,
+    replay,
+    valid_messages,
+)
 from foya_desktop.store.ops_delete import leftover_rows
 from foya_desktop.store.outline import session_outline
 from foya_desktop.store.schema import MessageRow, database_proxy
 from foya_desktop.store.search import SearchQuery, search, session_matches
+from tests.durability.crash_model import rewound_away
 from tests.lifecycle.conftest import Say
 
 
@@ -102,6 +111,33 @@ async def test_rewinding_the_source_leaves_the_branch_its_history(
     assert await kernel.store.read(replay, session.id) == await kernel.store.read(valid_messages, session.id)
     await say("four")  # the source goes on on its own
     assert await kernel.store.read(valid_messages, branch.id) == before
+
+
+async def test_messages_rewound_out_of_the_source_go_with_the_branch_that_kept_them(
+        kernel: Kernel, session: Session, say: Say) -> None:
+    """A rewind hands the rewound messages a branch still shows over to the branch; deleting the
+    branch later takes them with it, and the source's history and log stay whole (the crash test
+    saw this sequence: ``crash_model.rewound_away``)."""
+    source, branch = await _three_turns_and_a_branch(kernel, session, say)
+    target = next(m for m in source if m.text == "two")
+    gone = [m.id for m in source if m.seq >= target.seq]
+    preview = await kernel.lifecycle.rewind_preview(session.id, target.id)
+    await kernel.lifecycle.rewind_confirm(session.id, preview)
+    kept = await kernel.store.read(valid_messages, session.id)
+
+    await kernel.lifecycle.delete_session(branch.id)
+
+    assert await kernel.store.read(valid_messages, session.id) == kept
+    assert await kernel.store.read(replay, session.id) == kept
+    missing = []
+    for mid in gone:
+        assert await kernel.store.read(rewound_away, session.id, mid)
+        try:
+            await kernel.store.read(get_message, mid)
+        except NotFound:
+            missing.append(mid)
+    assert missing, "the branch took the rewound messages it showed with it"
+    assert not await kernel.store.read(rewound_away, session.id, kept[0].id)
 
 
 async def test_rewinding_a_branch_into_what_it_inherited_changes_only_the_branch(
