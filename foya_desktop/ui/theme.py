@@ -11,8 +11,9 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
 
 from foya_desktop.ui import glyphs
 
@@ -289,6 +290,14 @@ QComboBox QAbstractItemView {{ border: 1px solid {c['mid']}; border-radius: 6px;
     background: {c['base']}; color: {c['text']}; outline: none;
     selection-background-color: {c['highlight']}; selection-color: {c['highlighted_text']}; }}
 """
+
+
+def fill_background(widget: QWidget, rect: QRect, key: str) -> None:
+    """Paint ``rect`` of an opaque (``WA_OpaquePaintEvent``) viewport in the theme's ``key`` colour:
+    nothing else clears it, and an opaque viewport's repaints do not repaint the window behind it."""
+    painter = QPainter(widget)
+    painter.fillRect(rect, QColor(colors(is_dark())[key]))
+    painter.end()
 
 
 def style_sheet(dark: bool) -> str:

@@ -178,9 +178,7 @@ class SessionTreeView(QTreeView):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """The rows; with no session at all, a quiet line under the groups that says what to do."""
-        background = QPainter(self.viewport())  # the viewport is opaque: nothing else clears it
-        background.fillRect(event.rect(), QColor(theme.colors(theme.is_dark())["sidebar"]))
-        background.end()
+        theme.fill_background(self.viewport(), event.rect(), "sidebar")
         super().paintEvent(event)
         model = self.model()
         if not isinstance(model, SessionTreeModel) or model.session_ids():

@@ -99,7 +99,7 @@ def space_blocks(doc: QTextDocument) -> None:
     blocks are spaced by ``decorate_code_blocks`` and table cells by ``style_tables``; empty
     blocks are structure (around tables, rules) and keep Qt's margins.
     """
-    heading, item, paragraph = _SPACING or _spacing()
+    heading, item, paragraph = _spacing()
     cursor = QTextCursor(doc)
     block = doc.begin()
     while block.isValid():
@@ -113,17 +113,17 @@ def space_blocks(doc: QTextDocument) -> None:
         block = after
 
 
-_SPACING: list[QTextBlockFormat] = []
-"""The three block spacings of ``space_blocks`` (made once: it runs for every document)."""
-
-
-def _spacing() -> list[QTextBlockFormat]:
+@cache
+def _spacing() -> tuple[QTextBlockFormat, QTextBlockFormat, QTextBlockFormat]:
+    """The heading, list item and paragraph spacings of ``space_blocks`` (made once: it runs for
+    every document)."""
+    made = []
     for top, bottom in ((HEADING_GAP, HEADING_GAP // 4), (0, LIST_ITEM_GAP), (0, BLOCK_GAP)):
         fmt = QTextBlockFormat()
         fmt.setTopMargin(top)
         fmt.setBottomMargin(bottom)
-        _SPACING.append(fmt)
-    return _SPACING
+        made.append(fmt)
+    return made[0], made[1], made[2]
 
 
 def _in_list(block: QTextBlock) -> bool:

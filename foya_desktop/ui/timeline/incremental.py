@@ -27,7 +27,7 @@ class MarkdownBlockSplitter:
 
     def __init__(self) -> None:
         self.text = ""
-        self._frozen_end = 0
+        self.frozen_end = 0
         """Everything before this offset is finished and handed out by ``feed``."""
         self._scan = 0
         self._fence: str | None = None
@@ -36,7 +36,7 @@ class MarkdownBlockSplitter:
     @property
     def tail(self) -> str:
         """The open block(s) that may still change."""
-        return self.text[self._frozen_end:]
+        return self.text[self.frozen_end:]
 
     def feed(self, chunk: str) -> list[str]:
         """Append ``chunk``; return the newly finished block texts, in order."""
@@ -46,14 +46,14 @@ class MarkdownBlockSplitter:
             line = self.text[self._scan:newline]
             start, self._scan = self._scan, newline + 1
             cut = self._classify(line, start)
-            if cut is not None and cut > self._frozen_end:
-                finished.append(self.text[self._frozen_end:cut])
-                self._frozen_end = cut
+            if cut is not None and cut > self.frozen_end:
+                finished.append(self.text[self.frozen_end:cut])
+                self.frozen_end = cut
         started = self._scan < len(self.text) and not self.text[self._scan].isspace()
         if self._candidate is not None and started:
             # The next block has visibly begun (not blank, not indented): the one before is done.
-            finished.append(self.text[self._frozen_end:self._scan])
-            self._frozen_end = self._scan
+            finished.append(self.text[self.frozen_end:self._scan])
+            self.frozen_end = self._scan
             self._candidate = None
         return finished
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QContextMenuEvent, QGuiApplication, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -118,7 +118,6 @@ class TimelineView(QTreeView):
         self._relayout.timeout.connect(self._relayout_now)
         self._grown: set[str] = set()
         self._last_stream_paint = 0.0
-        self._stream_interval_ms = STREAM_REPAINT_MS
         self._stream_cost = 0.0
         """GUI-thread CPU seconds of the last streaming repaint so far (measured, then painted)."""
         self._stream_painting = False
@@ -218,6 +217,11 @@ class TimelineView(QTreeView):
             else:
                 self._stream_timer.start(int(wait))
 
+    @property
+    def _stream_interval_ms(self) -> int:
+        """How long the next streaming repaint waits after the last (paced by what it cost)."""
+        return stream_repaint_interval_ms(self._stream_cost)
+
     def _show_grown(self) -> None:
         self._last_stream_paint = time.perf_counter()
         started = self.cpu_clock()
@@ -228,7 +232,6 @@ class TimelineView(QTreeView):
             if row is not None:
                 self._repaint_stream(row)
         self._stream_cost = self.cpu_clock() - started
-        self._stream_interval_ms = stream_repaint_interval_ms(self._stream_cost)
         self._stream_painting = True  # the paint it asked for adds to the cost
 
     def _repaint_stream(self, row: int) -> None:
@@ -572,13 +575,10 @@ class TimelineView(QTreeView):
         finally:
             self._stream_painting = False
             self._stream_cost += self.cpu_clock() - started
-            self._stream_interval_ms = stream_repaint_interval_ms(self._stream_cost)
 
     def _paint(self, event: QPaintEvent) -> None:
         model = self.model()
-        background = QPainter(self.viewport())  # the viewport is opaque: nothing else clears it
-        background.fillRect(event.rect(), QColor(theme.colors(theme.is_dark())["base"]))
-        background.end()
+        theme.fill_background(self.viewport(), event.rect(), "base")
         if model is not None and model.rowCount() > 0:
             if self._visible_span() != self._settled_span:  # normally settled by layouts and scrolls
                 self._settle()
