@@ -25,7 +25,9 @@ on a loaded machine it found none, wake after wake (a CI run grew the WAL to 20 
 appends). So a restart this thread could not make is left to the writer itself: after its next
 commit (``note``), between two of its transactions, it owns the write lock for nothing and
 starts the WAL over on its own connection — the passive checkpoint already copied nearly every
-frame, so this is short, and it waits at most ``RESTART_WAIT_S`` for readers.
+frame, so this is short, and it waits at most ``RESTART_WAIT_S`` for readers. A reader can keep
+that busy too (SQLite then reports busy instead of raising): the writer tries again after its
+next commits, ``WRITER_TRIES`` times, before leaving it to the thread's next wake.
 
 A checkpoint that fails (a full disk) changes nothing that was committed — it is in the
 WAL — and is tried again at the next wake; the first failure is logged. ``close`` stops the
@@ -47,6 +49,9 @@ ROWS = 1000
 FRAMES_LIMIT = 2000
 """A WAL this long (8 MB of 4 KiB pages) has not started over since the last wake: finish the
 checkpoint, holding writers back for the frames that are left."""
+WRITER_TRIES = 3
+"""Commits after which the writer tries to start the WAL over again when a reader kept it busy
+(each try may wait ``RESTART_WAIT_S``); then the next wake of the thread decides again."""
 RESTART_WAIT_S = 0.1
 """How long the finishing checkpoint waits for a write or a read under way; writers wait for it
 meanwhile, so it is short: a long read postpones the restart to the next wake instead."""
@@ -68,6 +73,8 @@ class WalCheckpointer:
         """Checkpoints tried, failed ones included (tests)."""
         self.restart_due = False
         """This thread could not start the WAL over: the writer does it after its next commit."""
+        self._writer_tries = 0
+        """Consecutive tries of the writer that a reader kept busy."""
         self.writer_restarts = 0
         """Restarts the writer made (tests)."""
         self._thread = threading.Thread(target=self._work, name="foya-store-checkpoints", daemon=True)
@@ -89,8 +96,13 @@ class WalCheckpointer:
         (waits,) = writer.execute("PRAGMA busy_timeout").fetchone()
         try:
             writer.execute(f"PRAGMA busy_timeout={int(RESTART_WAIT_S * 1000)}")
-            writer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-            self.writer_restarts += 1
+            (busy, _frames, _copied) = writer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            if busy:  # a reader still needed the old frames: try again after a later commit
+                self._writer_tries += 1
+                self.restart_due = self._writer_tries < WRITER_TRIES
+            else:
+                self._writer_tries = 0
+                self.writer_restarts += 1
         except sqlite3.Error as exc:  # committed work is safe in the WAL
             if not self._failed:
                 self._failed = True
@@ -121,6 +133,7 @@ class WalCheckpointer:
                     if frames >= FRAMES_LIMIT:  # not started over since: finish, so the next commit does
                         busy, _frames, _copied = con.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
                         self.restart_due = bool(busy)
+                        self._writer_tries = 0
                     self.done += 1
                 except (OSError, sqlite3.Error) as exc:
                     if not self._failed:  # the next wake tries again; commits are safe in the WAL
