@@ -14,6 +14,7 @@ reduced sizes here).
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
@@ -28,10 +29,25 @@ SECTIONS = (
 )
 
 
-def main() -> int:
-    """Run every section in its own interpreter (Qt and the store's database are per process)."""
+def main(argv: list[str] | None = None) -> int:
+    """Run every section in its own interpreter (Qt and the store's database are per process).
+
+    The arguments are parsed first so that ``--help`` prints what runs instead of starting a
+    run of several minutes; ``--only`` picks sections by a word of their title.
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="Every benchmark section in one run (a few minutes); each figure is a ratio "
+                    "against a baseline measured in the same run, printed beside its goal.",
+        epilog="sections: " + "; ".join(f"{title.split(' (')[0]} (python {' '.join(args[:2])})"
+                                        for title, args in SECTIONS))
+    parser.add_argument("--only", metavar="WORD", action="append", default=[],
+                        help="run only the sections whose title contains WORD (repeatable)")
+    chosen = parser.parse_args(argv)
     failed = 0
     for title, args in SECTIONS:
+        if chosen.only and not any(word.lower() in title.lower() for word in chosen.only):
+            continue
         print(f"== {title} ==", flush=True)
         failed += subprocess.run([sys.executable, *args], check=False).returncode != 0
     return 1 if failed else 0
