@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
-import json
 import logging
 import os
 import sys
@@ -14,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from foya_desktop import __version__
+from foya_desktop.cli.connections_cmd import add_connections_parser, connections_command
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
 from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.memory_cmd import add_memory_parser, memory_command
@@ -31,10 +30,9 @@ from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_com
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.cli.vps import add_vps_parser, vps_command
 from foya_desktop.core.errors import FoyaError, StorageReadOnly
-from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
+from foya_desktop.core.model import ApprovalMode
 from foya_desktop.core.terminal import visible
 from foya_desktop.engine.bootstrap import open_kernel
-from foya_desktop.engine.kernel import Kernel
 from foya_desktop.logging_setup import setup_logging
 from foya_desktop.store.home import default_home
 
@@ -59,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "the front); `foya FOLDER` also starts a new session in FOLDER.")
     parser.add_argument("--version", action="version", version=f"foya {__version__}")
     sub = parser.add_subparsers(dest="command")
-    _connections_parser(sub.add_parser("connections", help="model connections"))
+    add_connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
     _sessions_parser(sub.add_parser("sessions", help="list, show, set, fork, merge, branch, rewind, …"))
     add_vps_parser(sub.add_parser("vps", help="the VP library: add, list, edit, duplicate, remove personas"))
@@ -73,23 +71,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_install_desktop_parser(sub)
     add_restore_backup_parser(sub)
     return parser
-
-
-def _connections_parser(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="action", required=True)
-    add = sub.add_parser("add", help="add or replace a connection")
-    add.add_argument("name")
-    add.add_argument("--kind", choices=[k.value for k in ProviderKind], required=True)
-    add.add_argument("--base-url", required=True, help="e.g. https://api.openai.com/v1")
-    add.add_argument("--model", default="", help="default model for this connection")
-    add.add_argument("--api-key-env", default="", metavar="VAR",
-                     help="read the API key from this environment variable at run time")
-    add.add_argument("--ask-key", action="store_true",
-                     help="prompt for the API key and store it in the OS keyring")
-    add.add_argument("--context-window", type=int, default=128_000)
-    sub.add_parser("list", help="list connections")
-    rm = sub.add_parser("remove", help="remove a connection (and its keyring entry)")
-    rm.add_argument("name")
 
 
 def _run_parser(p: argparse.ArgumentParser) -> None:
@@ -207,7 +188,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
     kernel = await open_kernel(read_only=reading)
     try:
         if args.command == "connections":
-            return await _connections(kernel, args)
+            return await connections_command(kernel, args)
         if args.command == "run":
             return await run_command(kernel, args)
         if args.command == "search":
@@ -240,19 +221,3 @@ async def _dispatch(args: argparse.Namespace) -> int:
         await kernel.close()
 
 
-async def _connections(kernel: Kernel, args: argparse.Namespace) -> int:
-    if args.action == "add":
-        key = getpass.getpass(f"API key for {args.name}: ") if args.ask_key else None
-        conn = Connection(args.name, ProviderKind(args.kind), args.base_url, args.model,
-                          args.api_key_env, args.context_window)
-        await kernel.connections.add_connection(conn, key)
-        print(f"Saved connection {args.name}" + (" (key in the OS keyring)" if key else ""))
-    elif args.action == "list":
-        for c in await kernel.connections.list_connections():
-            key = f"key from ${c.api_key_env}" if c.api_key_env else "key in keyring or none"
-            print(json.dumps({"name": c.name, "kind": str(c.kind), "base_url": c.base_url,
-                              "model": c.model, "key": key}))
-    else:
-        await kernel.connections.remove_connection(args.name)
-        print(f"Removed connection {args.name}")
-    return 0

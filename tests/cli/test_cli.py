@@ -42,12 +42,28 @@ def add_fake(home: Path, server: FakeProviderServer, kind: str = "openai") -> No
 def test_connections_add_list_remove(home: Path, server: FakeProviderServer) -> None:
     add_fake(home, server)
     listed = foya(home, "connections", "list")
-    row = json.loads(listed.stdout.strip())
-    assert row["name"] == "fake" and row["base_url"] == server.base_url and row["kind"] == "openai"
+    header, row = listed.stdout.splitlines()
+    assert header.split() == ["NAME", "KIND", "MODEL", "KEY", "BASE", "URL"]
+    assert row.split()[:3] == ["fake", "openai", "fake-model"] and row.endswith(server.base_url)
+    [as_json] = json.loads(foya(home, "connections", "list", "--json").stdout)
+    assert as_json["name"] == "fake" and as_json["base_url"] == server.base_url and as_json["kind"] == "openai"
     assert foya(home, "connections", "remove", "fake").returncode == 0
-    assert foya(home, "connections", "list").stdout.strip() == ""
+    assert foya(home, "connections", "list", "--json").stdout.strip() == "[]"
+    assert "No connections yet" in foya(home, "connections", "list").stdout
     gone = foya(home, "connections", "remove", "fake")
     assert gone.returncode == 1 and gone.stderr.startswith("foya: error:")
+
+
+@pytest.mark.parametrize("stdin", ["", "\n"], ids=["closed", "empty line"])
+def test_ask_key_without_a_key_is_a_sentence(home: Path, server: FakeProviderServer, stdin: str) -> None:
+    """Standard input closed (or Ctrl+D) at the key prompt, or an empty key: one sentence, nothing saved."""
+    proc = subprocess.run([sys.executable, "-m", "foya_desktop", "connections", "add", "k", "--kind", "openai",
+                           "--base-url", server.base_url, "--ask-key"], input=stdin, capture_output=True,
+                          text=True, timeout=60, check=False, env={**os.environ, "FOYA_HOME": str(home)})
+    assert proc.returncode == 2, proc.stderr
+    assert "nothing was saved" in proc.stderr and "internal error" not in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert foya(home, "connections", "list", "--json").stdout.strip() == "[]"
 
 
 def test_storing_a_key_without_keyring_is_refused(home: Path, server: FakeProviderServer) -> None:

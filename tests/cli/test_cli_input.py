@@ -111,7 +111,7 @@ def test_malformed_base_urls_are_refused_when_added(tmp_path: Path, url: str, ex
     err = _refused(foya(home, "connections", "add", "c", "--kind", "openai", "--base-url", url))
     assert expected in err
     assert "sk-secret" not in err
-    assert foya(home, "connections", "list").stdout.strip() == ""
+    assert foya(home, "connections", "list", "--json").stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("name", ["bad\tname", "bad\nname", "esc\x1bape", " padded"])

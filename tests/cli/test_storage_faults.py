@@ -233,8 +233,8 @@ def test_a_database_locked_longer_than_the_busy_timeout(made: Path, session: str
         holder.execute("ROLLBACK")
         holder.close()
     assert _shown_texts(made, session) == before
-    listed = foya(made, "connections", "list")
-    assert listed.returncode == 0 and json.loads(listed.stdout)["name"] == "fake", listed  # not removed
+    listed = foya(made, "connections", "list", "--json")
+    assert listed.returncode == 0 and json.loads(listed.stdout)[0]["name"] == "fake", listed  # not removed
     assert _integrity(made) == "ok"
     assert foya(made, "connections", "remove", "fake").returncode == 0  # writing works again
 
