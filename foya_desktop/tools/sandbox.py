@@ -29,7 +29,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -123,13 +123,51 @@ def _fs_rights(abi: int) -> int:
 
 
 def default_readable(extra: Iterable[Path] = ()) -> list[Path]:
-    """System roots, the Python running Foya, PATH entries and toolchains in the home folder."""
+    """System roots, the Python running Foya, PATH entries, the active virtual environments and
+    toolchains in the home folder."""
     home = Path.home()
     places = [Path(p) for p in SYSTEM_ROOTS]
     places += [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent]
     places += [Path(p) for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+    places += active_environments(os.environ, home)
     places += [home / t for t in HOME_TOOLCHAINS]
     return [*places, *extra]
+
+
+def active_environments(environ: Mapping[str, str], home: Path) -> list[Path]:
+    """The virtual environments a command's ``python`` comes from: ``VIRTUAL_ENV``'s, and the one
+    holding the first ``python3``/``python`` on ``PATH`` (an activated venv outside the project).
+
+    Only their bin folder is a PATH entry, but the interpreter reads ``pyvenv.cfg`` beside it and
+    imports from the environment's ``lib/`` at start-up, so without the whole root it cannot
+    start confined. They are granted read-only, like every place :func:`default_readable` lists
+    (the project and the temp folder are the only writable ones). A folder counts only when it
+    holds a ``pyvenv.cfg``, and never ``/`` or the home folder (or one above it): that would make
+    the whole home folder readable.
+    """
+    candidates = [environ.get("VIRTUAL_ENV", "")]
+    python = _first_on_path(("python3", "python"), environ.get("PATH", ""))
+    if python is not None:  # not resolved: a venv's python is a link to the base interpreter
+        candidates += [str(python.parent), str(python.parent.parent)]
+    found: list[Path] = []
+    for candidate in candidates:
+        root = Path(candidate)
+        if (candidate and root.is_absolute() and (root / "pyvenv.cfg").is_file()
+                and not home.is_relative_to(root) and root not in found):
+            found.append(root)
+    return found
+
+
+def _first_on_path(names: Iterable[str], path: str) -> Path | None:
+    """Where the shell would find the first of ``names`` (absolute ``PATH`` entries only)."""
+    for folder in path.split(os.pathsep):
+        if not os.path.isabs(folder):
+            continue
+        for name in names:
+            candidate = Path(folder, name)
+            if os.access(candidate, os.X_OK) and candidate.is_file():
+                return candidate
+    return None
 
 
 def restrict_self(policy: SandboxPolicy) -> None:
