@@ -57,20 +57,28 @@ async def status_command(args: argparse.Namespace) -> int:
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """The rules in effect: files, sizes and whether the budget cut them."""
+    """The rules in effect: files, sizes, whether the budget cut them, and the files not used
+    (``refused``: confinement refused them, so nothing of them was sent)."""
     return {"budget_chars": RULES_BUDGET_CHARS, "truncated": rules.truncated,
             "files": [{"path": f.path, "scope": f.scope, "chars": f.chars, "sent_chars": f.sent_chars}
-                      for f in rules.files]}
+                      for f in rules.files],
+            "not_used": [{"kind": p.kind, "path": p.path, "reason": p.reason, "refused": p.refused}
+                         for p in (*rules.problems, *rules.other_refusals)]}
 
 
 def rules_text(rules: Rules) -> str:
-    """"Rules in effect" lines, as the window's status shows them."""
+    """"Rules in effect" lines, as the window's status shows them, then the files not used and why."""
     if not rules.files:
-        return "Rules in effect: none (no AGENTS.md or CLAUDE.md found)"
-    lines = ["Rules in effect" + (f" (truncated to {RULES_BUDGET_CHARS:,} characters)"
-                                  if rules.truncated else "") + ":"]
-    lines += [f"  {f.path}" + (f"  ({f.sent_chars:,} of {f.chars:,} characters sent)" if f.truncated else "")
-              for f in rules.files]
+        lines = ["Rules in effect: none (no AGENTS.md or CLAUDE.md found)"]
+    else:
+        lines = ["Rules in effect" + (f" (truncated to {RULES_BUDGET_CHARS:,} characters)"
+                                      if rules.truncated else "") + ":"]
+        lines += [f"  {f.path}" + (f"  ({f.sent_chars:,} of {f.chars:,} characters sent)"
+                                   if f.truncated else "") for f in rules.files]
+    not_used = (*rules.problems, *rules.other_refusals)
+    if not_used:
+        lines.append("Not used (nothing of these is sent):")
+        lines += [f"  {p.path or p.kind}: {p.reason}" for p in not_used]
     return "\n".join(lines)
 
 

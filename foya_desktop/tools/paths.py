@@ -25,6 +25,7 @@ __all__ = [
     "BROAD_REASONS",
     "broad_project_kind",
     "broad_project_reason",
+    "in_system_tree",
     "is_protected",
     "is_secret_looking",
     "open_dir_inside",
@@ -63,7 +64,8 @@ def _screen(path: str) -> None:
             f"path {path!r} uses shell variable syntax; variables are not expanded, give a literal path")
 
 
-def _in_system_tree(path: Path) -> bool:
+def in_system_tree(path: Path) -> bool:
+    """Whether ``path`` lies in ``/proc``, ``/dev`` or ``/sys`` (pseudo-files, devices, magic links)."""
     return any(path == top or path.is_relative_to(top) for top in _SYSTEM_ROOTS)
 
 
@@ -107,11 +109,11 @@ def resolve_inside(root: Path, path: str, *, for_write: bool = False) -> Path:
     _screen(path)
     root_real = real_root(root)
     candidate = Path(path) if os.path.isabs(path) else root_real / path
-    if _in_system_tree(Path(os.path.normpath(candidate))):
+    if in_system_tree(Path(os.path.normpath(candidate))):
         raise PathOutsideProject(f"{path!r} is a system path (/proc, /dev, /sys), not a project file")
     _refuse_loops(candidate, path)
     real = Path(os.path.realpath(candidate))
-    if _in_system_tree(real) or not real.is_relative_to(root_real):
+    if in_system_tree(real) or not real.is_relative_to(root_real):
         raise PathOutsideProject(
             f"{path!r} resolves to {str(real)!r}, outside the project folder {str(root_real)!r}")
     if for_write:

@@ -6,10 +6,14 @@ the body is the agent's system prompt. A definition becomes a :class:`VP`
 ``agent=<name>``; the child keeps an immutable snapshot, so editing the file
 later changes no running child) or the person may add it to the VP library
 and so to a roster. Claude Code's tool names are mapped to Foya's.
+
+Agent files are read confined (``tools.confined_read``): a project's agents
+folder or agent file that leads out of the project is refused and reported.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +23,8 @@ from foya_desktop.core.model import VP
 from foya_desktop.engine.project_files.cache import TextCache
 from foya_desktop.engine.project_files.frontmatter import FrontmatterError, as_list, as_text, parse_document
 from foya_desktop.engine.project_files.locations import USER_AGENTS, Locations
-from foya_desktop.engine.project_files.problems import Problem
+from foya_desktop.engine.project_files.problems import Problem, why_unusable
+from foya_desktop.tools.confined_read import OWN, Confinement, check_folder
 
 AGENT_DIRS = (".claude/agents", ".foya/agents")
 MAX_TURNS = 200
@@ -70,17 +75,23 @@ def agent_folders(where: Locations) -> list[tuple[Path, Literal["user", "project
 
 def load_agents(where: Locations, cache: TextCache,
                 known_tools: set[str]) -> tuple[list[AgentDefinition], list[Problem]]:
-    """Every readable definition by name (deeper wins) and a problem per broken file."""
+    """Every readable definition by name (deeper wins) and a problem per broken or refused file."""
     found: dict[str, AgentDefinition] = {}
     problems: list[Problem] = []
     for base, scope in agent_folders(where):
-        if not base.is_dir():
+        confinement = OWN if scope == "user" else where.project
+        try:
+            real_base = check_folder(base, confinement)
+            names = sorted(n for n in os.listdir(real_base) if n.endswith(".md")
+                           and not os.path.isdir(real_base / n)) if real_base else []
+        except OSError as exc:
+            problems.append(Problem("agent", str(base), why_unusable(exc)))
             continue
-        for path in sorted(p for p in base.iterdir() if p.suffix == ".md" and p.is_file()):
+        for path in (base / n for n in names):
             try:
-                agent = read_agent(path, scope, cache, known_tools)
+                agent = read_agent(path, scope, cache, known_tools, confinement)
             except (FrontmatterError, OSError, UnicodeError) as exc:
-                problems.append(Problem("agent", str(path), _reason(exc)))
+                problems.append(Problem("agent", str(path), why_unusable(exc)))
                 continue
             if agent.unknown_tools:
                 problems.append(Problem("agent", str(path), "Foya has no tool called "
@@ -90,9 +101,10 @@ def load_agents(where: Locations, cache: TextCache,
 
 
 def read_agent(path: Path, scope: Literal["user", "project"], cache: TextCache,
-               known_tools: set[str]) -> AgentDefinition:
-    """One definition; ``FrontmatterError`` when it is unusable."""
-    doc = parse_document(cache.read(path) or "")
+               known_tools: set[str], confinement: Confinement) -> AgentDefinition:
+    """One definition; ``FrontmatterError`` when it is unusable, ``Refused`` when ``confinement``
+    does not let it be read."""
+    doc = parse_document(cache.read(path, confinement) or "")
     if not doc.has_frontmatter:
         raise FrontmatterError("it has no frontmatter (a --- block with name and description)")
     name = _SLUG.sub("-", as_text(doc.fields.get("name")).strip() or path.stem).strip("-")[:40]
@@ -130,8 +142,3 @@ def _max_turns(text: str) -> int | None:
         raise FrontmatterError(f"maxTurns is between 1 and {MAX_TURNS}, not {value}")
     return value
 
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, UnicodeError):
-        return "it is not UTF-8 text"
-    return str(exc) if isinstance(exc, FrontmatterError) else f"it cannot be read ({exc})"

@@ -1,8 +1,10 @@
-"""Text files read once and re-read only when they change (stat per request, read on change).
+"""Text files read once and re-read only when they change, every read confined (``tools.confined_read``).
 
 Rules and skills are looked at before every model request, so an edit to
-``AGENTS.md`` applies from the next request; the cost of that is one
-``stat`` per candidate file, not a read.
+``AGENTS.md`` applies from the next request; the cost of that is the confinement
+check (a few ``lstat`` calls) per candidate file, not a read. The check runs
+before every cache hit too, so a file that turned into a link out of the project
+after it was cached is refused, never served from the cache.
 """
 
 from __future__ import annotations
@@ -10,37 +12,32 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-MAX_FILE_BYTES = 1_000_000
-"""Larger files are not read at all (a rules file that big is a mistake, reported as such)."""
-
-
-class FileTooLarge(OSError):
-    """The file is over :data:`MAX_FILE_BYTES`."""
+from foya_desktop.tools.confined_read import Confinement, Signature, check_file, read_checked
 
 
 class TextCache:
-    """Decoded text by path, valid while (mtime, size) stay the same. Thread-safe."""
+    """Decoded text by path, valid while the file's signature stays the same. Thread-safe."""
 
     def __init__(self) -> None:
-        self._texts: dict[Path, tuple[int, int, str]] = {}
+        self._texts: dict[Path, tuple[Signature, str]] = {}
         self._lock = threading.Lock()
 
-    def read(self, path: Path) -> str | None:
-        """The file's text; ``None`` when it does not exist. Raises ``OSError``/``UnicodeError``."""
-        try:
-            st = path.stat()
-        except (FileNotFoundError, NotADirectoryError):
+    def read(self, path: Path, where: Confinement) -> str | None:
+        """The file's text; ``None`` when it does not exist. Raises ``Refused`` (the file may not be
+        read: a link out of ``where``, a hard link, not a regular file, too large…), other
+        ``OSError``s and ``UnicodeError``."""
+        checked = check_file(path, where)
+        if checked is None:
             return None
-        if not path.is_file():
-            return None
-        key = (st.st_mtime_ns, st.st_size)
         with self._lock:
             hit = self._texts.get(path)
-        if hit is not None and hit[:2] == key:
-            return hit[2]
-        if st.st_size > MAX_FILE_BYTES:
-            raise FileTooLarge(f"the file is {st.st_size:,} bytes; at most {MAX_FILE_BYTES:,} are read")
-        text = path.read_bytes().decode("utf-8")
+        if hit is not None and hit[0] == checked.signature:
+            return hit[1]
+        try:
+            data, signature = read_checked(checked, where)
+        except FileNotFoundError:
+            return None
+        text = data.decode("utf-8")
         with self._lock:
-            self._texts[path] = (*key, text)
+            self._texts[path] = (signature, text)
         return text

@@ -21,6 +21,7 @@ from foya_desktop.engine.project_files.report import folder_report
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.project_files.session_files import rules_in_effect, session_files
 from foya_desktop.store.sessions import get_session
+from foya_desktop.tools.confined_read import OWN
 
 if TYPE_CHECKING:
     from foya_desktop.engine.agents.vp_library import VPLibrary
@@ -63,11 +64,14 @@ class ProjectFiles:
         return await self._library_vp(agent)
 
     async def add_agent_file_vp(self, path: str) -> VP:
-        """Copy the agent definition in the file ``path`` into the VP library (the window's button)."""
+        """Copy the agent definition in the file ``path`` into the VP library (the window's button).
+
+        The person picked the file, so it is read as theirs (``confined_read.OWN``: a regular file,
+        no pseudo-file, within the size cap), wherever it lies."""
         file = await asyncio.to_thread(lambda: Path(path).expanduser().resolve())
         try:
             agent = await asyncio.to_thread(read_agent, file, "project", TextCache(),
-                                            set(self.svc.tools.all_names()))
+                                            set(self.svc.tools.all_names()), OWN)
         except FrontmatterError as exc:
             raise InvalidOperation(f"{file} is not a usable agent file: {exc}.") from None
         except (OSError, UnicodeError) as exc:

@@ -2,7 +2,9 @@
 
 One function for ``foya projects info`` (text and ``--json``) and the window, so both
 say the same thing. The MCP part lists configuration only (``tools.mcp.config``); it
-never starts a server or imports the SDK.
+never starts a server or imports the SDK. Files that confinement refused
+(``tools.confined_read``: a link out of the project, a hard link, a pseudo-file,
+too large…) are problems with ``"refused": true`` and get their own heading.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from foya_desktop.engine.project_files.catalog import ProjectContext, ProjectFiles
 from foya_desktop.engine.project_files.rules import RULES_BUDGET_CHARS
+from foya_desktop.tools.confined_read import REFUSED
 from foya_desktop.tools.mcp.config import McpListing, configured_servers
 
 
@@ -37,10 +40,12 @@ def report_of(ctx: ProjectContext, mcp: McpListing, folder: Path) -> dict[str, A
         "mcp_servers": [{"name": s.name, "scope": s.scope, "source": str(s.source), "transport": s.transport,
                          "target": s.url or " ".join((s.command, *s.args)).strip(), "problem": s.problem}
                         for s in mcp.servers],
-        "problems": [{"kind": p.kind, "path": p.path, "reason": p.reason} for p in ctx.problems]
-                    + [{"kind": "mcp", "path": str(s.source), "reason": s.problem}
+        "problems": [{"kind": p.kind, "path": p.path, "reason": p.reason, "refused": p.refused}
+                     for p in ctx.problems]
+                    + [{"kind": "mcp", "path": str(s.source), "reason": s.problem, "refused": False}
                        for s in mcp.servers if s.problem]
-                    + [{"kind": "mcp", "path": "", "reason": p} for p in mcp.problems],
+                    + [{"kind": "mcp", "path": "", "reason": p, "refused": REFUSED in p}
+                       for p in mcp.problems],
     }
 
 
@@ -60,6 +65,11 @@ def report_text(report: dict[str, Any]) -> str:
     lines.append("\nMCP servers:")
     lines += [f"  {m['name']}  ({m['scope']}, {m['transport']}) {m['target']}"
               for m in report["mcp_servers"]] or ["  none"]
+    refused = [p for p in report["problems"] if p["refused"]]
+    if refused:
+        lines.append("\nRefused (not read, so never sent to a model):")
+        lines += [f"  {p['path'] or p['kind']}: {p['reason']}" for p in refused]
     lines.append("\nFailed to load:")
-    lines += [f"  {p['path'] or p['kind']}: {p['reason']}" for p in report["problems"]] or ["  nothing"]
+    lines += [f"  {p['path'] or p['kind']}: {p['reason']}" for p in report["problems"]
+              if not p["refused"]] or ["  nothing"]
     return "\n".join(lines)

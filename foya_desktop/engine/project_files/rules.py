@@ -5,17 +5,25 @@ project root's, then each folder's down to the workdir: later files are more
 specific and win where they disagree (the Codex convention, which Claude
 Code follows for ``CLAUDE.md``). All of it is sent within
 :data:`RULES_BUDGET_CHARS`; what does not fit is cut and the model is told so.
+
+Every file is read confined (``tools.confined_read``): a project's rules file
+that is a link out of the project, a hard link, a pseudo-file or too large is
+refused and reported, never sent. The first name that exists in a folder is the
+one that counts, so a refused ``AGENTS.md`` is reported, not quietly replaced by
+the folder's ``CLAUDE.md``.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from foya_desktop.engine.project_files.cache import TextCache
 from foya_desktop.engine.project_files.locations import USER_RULES, Locations
-from foya_desktop.engine.project_files.problems import Problem
+from foya_desktop.engine.project_files.problems import Problem, why_unusable
+from foya_desktop.tools.confined_read import OWN, Confinement
 
 RULE_NAMES = ("AGENTS.md", "CLAUDE.md")
 """Per folder the first that exists is used (``CLAUDE.md`` only where there is no ``AGENTS.md``)."""
@@ -49,6 +57,10 @@ class Rules:
     text: str
     """The prompt section (empty when there are no rules)."""
     problems: tuple[Problem, ...] = ()
+    """Rules files that were not used, and why (refused by confinement, not UTF-8…)."""
+    other_refusals: tuple[Problem, ...] = ()
+    """For the rules in effect only: skill, agent and ``.mcp.json`` files that confinement refused
+    (their content would have reached requests the same way)."""
 
     @property
     def truncated(self) -> bool:
@@ -57,10 +69,11 @@ class Rules:
 
 
 def rule_paths(where: Locations) -> list[tuple[Path, Literal["user", "project"]]]:
-    """Candidate files, most general first (only the first existing name per folder counts)."""
+    """Candidate files, most general first (only the first existing name per folder counts; a
+    link counts as existing, so that a refused one is reported)."""
     paths: list[tuple[Path, Literal["user", "project"]]] = [(where.user / USER_RULES, "user")]
     for folder in where.folders:
-        found = next((folder / n for n in RULE_NAMES if (folder / n).is_file()), None)
+        found = next((folder / n for n in RULE_NAMES if os.path.lexists(folder / n)), None)
         if found is not None:
             paths.append((found, "project"))
     return paths
@@ -71,10 +84,11 @@ def load_rules(where: Locations, cache: TextCache, budget: int = RULES_BUDGET_CH
     texts: list[tuple[Path, Literal["user", "project"], str]] = []
     problems: list[Problem] = []
     for path, scope in rule_paths(where):
+        confinement: Confinement = OWN if scope == "user" else where.project
         try:
-            text = cache.read(path)
+            text = cache.read(path, confinement)
         except (OSError, UnicodeError) as exc:
-            problems.append(Problem("rules", str(path), _why(exc)))
+            problems.append(Problem("rules", str(path), why_unusable(exc)))
             continue
         if text is not None and text.strip():
             texts.append((path, scope, text.strip()))
@@ -105,8 +119,3 @@ def _fit(texts: list[tuple[Path, Literal["user", "project"], str]], budget: int,
                  "if you need the rest.]")
     return Rules(tuple(files), body, problems)
 
-
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, UnicodeError):
-        return "it is not UTF-8 text"
-    return f"it cannot be read ({exc})"

@@ -1,24 +1,33 @@
 """The ``skill`` tool: load a skill's instructions (or one file of its folder) when the VP uses it.
 
-Read-only and allowed without asking: it reads only inside the folders of
-the skills listed for this session (``Path.resolve`` + ``is_relative_to``,
-so ``..`` and symlinks out of a skill folder are refused).
+Read-only and allowed without asking: it reads only inside the folder of a
+skill listed for this session, through the file tools' confinement with that
+folder as the root (``tools.confined_read``): ``..``, absolute paths, links
+leaving the folder, hard links, pseudo-files, secret-looking names and files
+over the size cap are refused. That holds for user-level skills too: the model
+names the file, and skills are often copied in from elsewhere. The listing
+walks the folder without following links and shows names only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from foya_desktop.engine.project_files.catalog import SKILL_TOOL, ProjectContext
 from foya_desktop.engine.project_files.frontmatter import FrontmatterError
-from foya_desktop.engine.project_files.skills import Skill, skill_body
+from foya_desktop.engine.project_files.skills import SKILL_FILE, Skill, skill_body
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
+from foya_desktop.tools.confined_read import Confinement, Refused, read_bytes
 
 Locate = Callable[[str], Awaitable[ProjectContext]]
 """Session id → its project files."""
 MAX_LISTED = 50
+MAX_WALKED = 2_000
+"""Entries looked at for the listing (a skill folder is small; a huge one is listed in part)."""
 MAX_FILE_CHARS = 100_000
 SKILL_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -66,22 +75,35 @@ class SkillTool:
 
 def _with_listing(skill: Skill) -> str:
     body = skill_body(skill)
-    folder = skill.folder
-    others = sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                    if p.is_file() and p.name != "SKILL.md")[:MAX_LISTED]
+    others = _listing(skill.folder)
     listing = ("\n\nFiles in this skill's folder (read one with skill name=… file=…):\n"
                + "\n".join(f"- {o}" for o in others)) if others else ""
     return f"Skill {skill.name} ({skill.path}):\n\n{body}{listing}"
 
 
+def _listing(folder: Path) -> list[str]:
+    """Up to :data:`MAX_LISTED` file names below ``folder``, never following a symlinked folder."""
+    found: list[str] = []
+    walked = 0
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        walked += len(dirs) + len(files)
+        found += [Path(top, f).relative_to(folder).as_posix() for f in sorted(files)
+                  if not (top == str(folder) and f == SKILL_FILE)]
+        if walked > MAX_WALKED:
+            break
+    return sorted(found)[:MAX_LISTED]
+
+
 def _read_beside(skill: Skill, rel: str) -> ToolOutput:
-    folder = skill.folder.resolve()
-    target = (folder / rel).resolve()
-    if not target.is_relative_to(folder):
-        return ToolOutput(f"{rel} is outside the skill's folder; only files of the skill can be read.",
-                          is_error=True)
-    if not target.is_file():
+    where = Confinement(skill.folder, skill.confinement.data_dir, "the skill's folder")
+    try:
+        data = read_bytes(rel, where)
+    except FileNotFoundError:
         return ToolOutput(f"The skill {skill.name} has no file {rel}.", is_error=True)
-    text = target.read_bytes()[:MAX_FILE_CHARS * 4].decode("utf-8", errors="replace")
+    except Refused as exc:
+        return ToolOutput(f"{rel} of the skill {skill.name} was not read ({exc}); only the skill's own "
+                          "files can be read.", is_error=True)
+    text = data[:MAX_FILE_CHARS * 4].decode("utf-8", errors="replace")
     cut = "\n[… truncated]" if len(text) > MAX_FILE_CHARS else ""
     return ToolOutput(text[:MAX_FILE_CHARS] + cut)

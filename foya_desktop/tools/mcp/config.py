@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from foya_desktop.tools.confined_read import OWN, Confinement, Refused, read_text
+
 PROJECT_FILE = ".mcp.json"
 """The project-level file, at the project root (Claude Code's name)."""
 USER_FILE = "mcp.json"
@@ -75,23 +77,19 @@ class ServerConfig:
         """The name used in tool names (``mcp__<key>__<tool>``): letters, digits, ``_`` and ``-``."""
         return tool_name_part(self.name)
 
-    def target(self, environ: Mapping[str, str] | None = None) -> str:
-        """The exact command line or URL, variables expanded (what the trust prompt shows)."""
-        env = os.environ if environ is None else environ
+    def target(self) -> str:
+        """The command line or URL as written, ``${VAR}`` unexpanded (what lists and prompts show:
+        a variable's value, often a secret, is never shown or stored)."""
         if self.transport == "stdio":
-            words = [expand(self.command, env)[0], *(expand(a, env)[0] for a in self.args)]
-            return " ".join(_quoted(w) for w in words)
-        return f"{self.transport} {expand(self.url, env)[0]}"
+            return command_line(self.command, self.args)
+        return f"{self.transport} {self.url}"
 
-    def fingerprint(self, environ: Mapping[str, str] | None = None) -> str:
-        """What trust is recorded for: transport plus the expanded command and arguments, or URL.
-
-        A changed command, argument or URL (also through a changed variable) is a new
-        fingerprint, so the person is asked again. Env and header *values* are not in it:
-        they hold secrets, and changing a token is not changing what runs.
-        """
-        blob = json.dumps([self.transport, self.target(environ), sorted(k for k, _ in self.env),
-                           sorted(k for k, _ in self.headers)])
+    def fingerprint(self) -> str:
+        """The entry as written: transport, command, arguments, env names and values, URL, header
+        names and values (``${VAR}`` unexpanded). Trust covers more (the files the command runs,
+        ``trust_spec.TrustSpec.fingerprint``); this tells two entries apart."""
+        blob = json.dumps([self.transport, self.command, list(self.args), sorted(map(list, self.env)),
+                           self.url, sorted(map(list, self.headers))])
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
@@ -158,10 +156,12 @@ def configured_servers(data_dir: Path | None, project_dir: Path | None) -> McpLi
 
 def load_file(path: Path, scope: Scope) -> tuple[list[ServerConfig], str | None, bool]:
     """(servers, file-level problem, whether the file exists) for one config file."""
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # confined like every file Foya reads by itself (tools.confined_read: project vs the person's own)
+        text = read_text(path, OWN if scope == "user" else Confinement(path.parent))
     except FileNotFoundError:
         return [], None, False
+    except Refused as exc:
+        return [], f"{path}: {exc}; none of its servers were loaded.", True
     except (OSError, UnicodeDecodeError) as exc:
         return [], f"{path} could not be read ({exc.__class__.__name__}: {exc}).", True
     return *parse_text(text, path, scope), True
@@ -336,5 +336,10 @@ def expand_server(server: ServerConfig, environ: Mapping[str, str] | None = None
                     headers={k: expand(v, env)[0] for k, v in server.headers})
 
 
+def command_line(command: str, args: tuple[str, ...] | list[str]) -> str:
+    """``command`` and ``args`` as one line, words quoted as a shell would need them."""
+    return " ".join(_quoted(w) for w in (command, *args))
+
+
 def _quoted(word: str) -> str:
-    return word if word and not re.search(r"[\s'\"\\$`]", word) else "'" + word.replace("'", "'\\''") + "'"
+    return word if word and not re.search(r"[\s'\"\\`]", word) else "'" + word.replace("'", "'\\''") + "'"

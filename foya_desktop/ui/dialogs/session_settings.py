@@ -100,6 +100,10 @@ class SessionSettingsDialog(QDialog):
                                             "a bound session stays in its project."))
         self.bind_button.clicked.connect(self.bind_requested)
         self._show_folder(session)
+        self.not_used = QLabel()
+        self.not_used.setWordWrap(True)
+        self.not_used.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.not_used.setStyleSheet(f"color: {theme.error_color().name()}")
         self.rules = self._rules_label(rules)
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -129,7 +133,10 @@ class SessionSettingsDialog(QDialog):
         folder.addWidget(self.folder, 1)
         folder.addWidget(self.bind_button)
         form.addRow(self.tr("Folder"), folder)
-        form.addRow(self.tr("Rules in effect"), self.rules)
+        rules = QVBoxLayout()
+        rules.addWidget(self.rules)
+        rules.addWidget(self.not_used)
+        form.addRow(self.tr("Rules in effect"), rules)
         box = QVBoxLayout(self)
         box.addLayout(form)
         box.addWidget(self.error)
@@ -145,6 +152,7 @@ class SessionSettingsDialog(QDialog):
         return label
 
     def _fill_rules(self, label: QLabel, rules: Rules | None) -> None:
+        self._fill_not_used(rules)
         if rules is None or not rules.files:
             label.setText(self.tr("None (no AGENTS.md or CLAUDE.md in the folder or the data folder)"))
             label.setToolTip("")
@@ -157,6 +165,19 @@ class SessionSettingsDialog(QDialog):
         label.setText("\n".join(lines))
         label.setToolTip(self.tr("Re-read before every request: edit the files and the next request "
                                  "uses them."))
+
+    def _fill_not_used(self, rules: Rules | None) -> None:
+        """Rules files that failed, and project files confinement refused (a link out of the project,
+        a hard link, a pseudo-file, too large): shown in the error colour, since nothing of them is
+        sent and the person may have expected it to be."""
+        problems = (*rules.problems, *rules.other_refusals) if rules is not None else ()
+        self.not_used.setVisible(bool(problems))
+        if not problems:
+            self.not_used.clear()
+            return
+        lines = [self.tr("Not used (nothing of these is sent):")]
+        lines += [f"{p.path or p.kind}: {p.reason}" for p in problems]
+        self.not_used.setText("\n".join(lines))
 
     def changes(self) -> dict[str, Any]:
         """The fields that differ from the session as it was opened."""
