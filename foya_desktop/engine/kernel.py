@@ -81,7 +81,7 @@ class Kernel:
         self.lifecycle = Lifecycle(svc, scheduler)
         self.search = Search(svc)
         self.files = ProjectFiles(svc, self.vp_library)
-        self.transfer = Transfer(svc)
+        self.transfer = Transfer(svc, self.projects)
         self.mcp = Mcp(svc)
         self.memory = Memory(svc)
         self._outside: OutsideWrites | None = None

@@ -29,6 +29,7 @@ from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.session.status import TurnStatus
+from foya_desktop.engine.transfer.importing import ParsedExport
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
@@ -206,7 +207,10 @@ class TransferApi(Protocol):
 
     async def export_session(self, session_id: str, fmt: ExportFormat, *, embed: bool = ...,
                              include_debug: bool = ...) -> str: ...
-    async def import_session(self, text: str) -> ImportResult: ...
+    async def read_export(self, path: str) -> ParsedExport: ...
+    async def exported_folder_here(self, parsed: ParsedExport) -> str | None: ...
+    async def import_export(self, parsed: ParsedExport, *, folder: str | None = ...,
+                            allow_broad: bool = ...) -> ImportResult: ...
 
 
 class McpApi(Protocol):

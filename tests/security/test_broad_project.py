@@ -51,4 +51,14 @@ async def test_an_imported_session_naming_a_broad_folder_is_left_unbound(kernel:
     doc["project"]["path"] = str(tmp_path)
     result = await kernel.transfer.import_session(json.dumps(doc))
     assert result.session.project_id is None and result.session.workdir == ""
-    assert any("too broad" in note for note in result.notes)
+    before = await kernel.sessions.list_sessions()
+    parsed = await kernel.transfer.check_export(json.dumps(doc))
+    exported = await kernel.transfer.exported_folder_here(parsed)
+    assert exported == str(tmp_path.resolve())
+    with pytest.raises(InvalidOperation) as refused:  # binding to it asks, as everywhere else
+        await kernel.transfer.import_export(parsed, folder=exported)
+    assert refused.value.code == "broad_project"
+    assert await kernel.sessions.list_sessions() == before
+    assert str(tmp_path.resolve()) not in [p.path for p in await kernel.projects.list_projects()]
+    confirmed = await kernel.transfer.import_export(parsed, folder=exported, allow_broad=True)
+    assert confirmed.session.workdir == str(tmp_path.resolve())

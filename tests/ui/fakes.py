@@ -58,6 +58,7 @@ from foya_desktop.engine.ops.merging import MergePlan
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.session.status import TurnStatus
+from foya_desktop.engine.transfer.importing import ParsedExport
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
 from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
@@ -277,7 +278,14 @@ class FakeTransfer:
         self._k._record("export_session", session_id, fmt)
         return f"export of {session_id} as {fmt}\n"
 
-    async def import_session(self, text: str) -> ImportResult:
+    async def read_export(self, path: str) -> ParsedExport:
+        raise InvalidOperation("Cannot import this file: the fake kernel imports nothing. Nothing was imported.")
+
+    async def exported_folder_here(self, parsed: ParsedExport) -> str | None:
+        return None
+
+    async def import_export(self, parsed: ParsedExport, *, folder: str | None = None,
+                            allow_broad: bool = False) -> ImportResult:
         raise InvalidOperation("Cannot import this file: the fake kernel imports nothing. Nothing was imported.")
 
 

@@ -4,6 +4,13 @@ Export first says what the file will hold (tool output, and debug data on
 request, may contain secrets) and only then asks where to save; the file is
 written readable by its owner only. Import opens a JSON export, and a file
 that cannot be imported gets the engine's one sentence, never a traceback.
+
+The folder an imported session works in is the person's choice, never the
+file's: when the folder the export was made in exists here, the
+working-directory picker opens on it and the person binds the session there
+(or anywhere else they browse to), or imports it without a folder; a broad
+folder is confirmed as everywhere else (``ui/projects/broad``). The engine
+caps the approval mode at ``ask``; its notes say what was not taken over.
 All dialogs are opened with ``open()`` and awaited (no nested event loops).
 """
 
@@ -21,13 +28,18 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.engine.transfer.export_json import EXPORT_WARNING
+from foya_desktop.engine.transfer.importing import ParsedExport
 from foya_desktop.engine.transfer.ops import ExportFormat
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.confirm import ConfirmDialog, InfoDialog
 from foya_desktop.ui.ops.ports import SessionSelector, ShownSession, StatusReporter
+from foya_desktop.ui.picker.dialog import FolderPicker
+from foya_desktop.ui.projects.broad import confirm_broad
 
 _UNSAFE = re.compile(r"[^\w\- .]+")
+IMPORT_PICKER = "importFolderPicker"
+"""Object name of the folder picker the import opens (tests find it by this name)."""
 
 
 class SessionTransfer(QObject):
@@ -115,29 +127,61 @@ class SessionTransfer(QObject):
         return target
 
     async def import_file(self) -> str | None:
-        """Ask for a JSON export and import it; returns the new session's id."""
+        """Ask for a JSON export, then where the session works, and import it; returns the new
+        session's id (``None`` when the file was not chosen or could not be imported)."""
         chooser = QFileDialog(self._parent, self.tr("Import session"), str(Path.home()))
         chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
         chooser.setNameFilters([self.tr("Foya session export (*.json)"), self.tr("All files (*)")])
         chosen = await self._choose(chooser)
         if chosen is None:
             return None
-        path = Path(chosen)
         try:
-            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-            result = await self._kernel.transfer.import_session(text)
-        except UnicodeDecodeError:
-            why = self.tr("{path} is not UTF-8 text (a JSON export is). Nothing was imported.")
-            await self._error(self.tr("Import failed"), why.format(path=path))
+            parsed = await self._kernel.transfer.read_export(chosen)
+        except FoyaError as exc:
+            await self._error(self.tr("Import failed"), str(exc))
             return None
-        except (FoyaError, OSError) as exc:
+        folder, allow_broad = await self._folder_for(parsed)
+        try:
+            result = await self._kernel.transfer.import_export(parsed, folder=folder, allow_broad=allow_broad)
+        except FoyaError as exc:
             await self._error(self.tr("Import failed"), str(exc))
             return None
         self._selector.select_session(result.session.id)
         notes = " ".join(result.notes)
-        self._status.showMessage(self.tr("Imported “{title}”.").format(title=result.session.title)
-                                 + (f" {notes}" if notes else ""), 10000)
+        done = (self.tr("Imported “{title}” into {folder}.").format(title=result.session.title,
+                                                                  folder=result.session.workdir)
+                if result.session.workdir else
+                self.tr("Imported “{title}” without a folder.").format(title=result.session.title))
+        self._status.showMessage(done + (f" {notes}" if notes else ""), 10000)
         return result.session.id
+
+    async def _folder_for(self, parsed: ParsedExport) -> tuple[str | None, bool]:
+        """The folder the person binds the imported session to (``None``: none) and whether they
+        confirmed it as a broad one. Asked only when the export's folder exists here: the picker
+        opens on it, Cancel imports without a folder."""
+        exported = await self._kernel.transfer.exported_folder_here(parsed)
+        if exported is None:
+            return None, False
+        picker = FolderPicker(
+            exported, str(Path.home()), title=self.tr("Import session — choose its folder"),
+            confirm_text=self.tr("Bind to this folder"), cancel_text=self.tr("Import without a folder"),
+            intro=self.tr("“{title}” was exported from {folder}. Its tools will read and change files in the "
+                          "folder you bind it to, and a bound session stays there. Bind it only to a folder "
+                          "you mean it to work in, or import it without a folder.").format(
+                title=parsed.title, folder=exported),
+            parent=self._parent)
+        picker.setObjectName(IMPORT_PICKER)
+        self.dialog = picker
+        try:
+            accepted = await run_dialog(picker) == QDialog.DialogCode.Accepted
+            folder = picker.chosen() if accepted else None
+        finally:
+            self.dialog = None
+            picker.deleteLater()
+        if folder is None:
+            return None, False
+        allow_broad = await confirm_broad(self._kernel, self._parent, folder)
+        return (None, False) if allow_broad is None else (folder, allow_broad)
 
     async def _show(self, dialog: QDialog) -> bool:
         self.dialog = dialog

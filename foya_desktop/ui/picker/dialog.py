@@ -80,8 +80,11 @@ class FolderPicker(QDialog):
     failed = Signal(str)
 
     def __init__(self, start: str, default_dir: str, *, title: str = "",
-                 confirm_text: str = "", lister: Lister = folders.list_folders,
+                 confirm_text: str = "", cancel_text: str = "", intro: str = "",
+                 lister: Lister = folders.list_folders,
                  pure: type[PurePath] = PurePath, parent: QWidget | None = None) -> None:
+        """``intro``: plain text above the path saying what the folder is for (none by default);
+        ``cancel_text``: the Cancel button's words when cancelling means more than closing."""
         super().__init__(parent)
         title = title or self.tr("Choose a folder")
         confirm_text = confirm_text or self.tr("Use this folder")
@@ -111,6 +114,12 @@ class FolderPicker(QDialog):
         self.confirm_button = QPushButton(confirm_text)
         self.buttons.addButton(self.confirm_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        if cancel_text:
+            self.cancel_button.setText(cancel_text)
+        self.intro = QLabel(intro)
+        self.intro.setWordWrap(True)
+        self.intro.setTextFormat(Qt.TextFormat.PlainText)
+        self.intro.setVisible(bool(intro))
         for button in (self.go_button, self.confirm_button, self.cancel_button):
             button.setAutoDefault(False)  # Enter in the path box means Go, never Confirm
         self.buttons.accepted.connect(self._confirm)
@@ -133,6 +142,7 @@ class FolderPicker(QDialog):
         hint.setFont(theme.small_font())
         hint.setEnabled(False)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
         layout.addLayout(top)
         layout.addLayout(typed)
         layout.addWidget(self.list, 1)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.errors import BadInput, InvalidOperation
 from foya_desktop.core.model import VP, ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.transfer.export_json import EXPORT_WARNING
@@ -48,21 +48,27 @@ def _normalised(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-async def test_json_round_trip_export_import_export(kernel: Kernel, worked: Session, rec: Recorder) -> None:
+async def test_json_round_trip_export_import_export(kernel: Kernel, worked: Session, rec: Recorder,
+                                                   project: Path) -> None:
+    """Imported into the folder the person names, everything comes back but the approval mode,
+    which an import caps at ask (the exported session was in auto_edit)."""
     first = json.loads(await kernel.transfer.export_session(worked.id, "json"))
     assert first["format"] == "foya-session" and first["version"] == 1 and first["warning"] == EXPORT_WARNING
     assert [m["role"] for m in first["messages"]] == ["user", "assistant", "tool", "assistant"]
     (sha,) = first["attachments"]
     assert first["attachments"][sha]["size"] == len(PNG) and first["attachments"][sha]["data"]
     assert [v["id"] for v in first["vps"]] == ["omni", "linus"]
-    result = await kernel.transfer.import_session(json.dumps(first))
-    assert result.notes == ()
+    result = await kernel.transfer.import_session(json.dumps(first), folder=str(project))
+    assert len(result.notes) == 1 and "approval mode auto_edit was not taken over" in result.notes[0]
     imported = result.session
     assert imported.id != worked.id and imported.origin == f"import:{worked.id}"
     assert imported.project_id == worked.project_id and imported.roster == ("omni", "linus")
+    assert imported.approval_mode == ApprovalMode.ASK
     again = json.loads(await kernel.transfer.export_session(imported.id, "json"))
     a, b = _normalised(again), _normalised(first)
-    assert {k: (v, b["session"][k]) for k, v in a["session"].items() if v != b["session"][k]} == {}
+    assert {k: (v, b["session"][k]) for k, v in a["session"].items() if v != b["session"][k]} == {
+        "approval_mode": ("ask", "auto_edit")}
+    a["session"]["approval_mode"] = "auto_edit"
     assert a == b
     old_ids = {m["id"] for m in first["messages"]}
     assert not old_ids & {m["id"] for m in again["messages"]}
@@ -87,7 +93,7 @@ async def test_referenced_attachments_missing_here_become_a_note(kernel: Kernel,
     (entry,) = doc["attachments"].values()
     assert "data" not in entry
     same_home = await kernel.transfer.import_session(json.dumps(doc))
-    assert same_home.notes == ()  # this data folder still has the blob
+    assert not any("only referenced" in n for n in same_home.notes)  # this data folder still has the blob
     doc["attachments"] = {"0" * 64: {"mime": "image/png", "size": 1}}
     for m in doc["messages"]:
         for p in m["parts"]:
@@ -115,9 +121,10 @@ async def test_bad_input_is_a_sentence_and_changes_nothing(kernel: Kernel, worke
                                                            reason: str) -> None:
     text = await kernel.transfer.export_session(worked.id, "json")
     before = [s.id for s in await kernel.sessions.list_sessions()]
-    with pytest.raises(InvalidOperation, match="Cannot import this file") as info:
+    with pytest.raises(BadInput, match="Cannot import this file") as info:
         await kernel.transfer.import_session(mangle(text))
     assert reason in str(info.value) and "Nothing was imported." in str(info.value)
+    assert info.value.exit_code == 2
     assert [s.id for s in await kernel.sessions.list_sessions()] == before
 
 
@@ -132,7 +139,12 @@ async def test_import_elsewhere_unbinds_and_drops_unknown_vps(kernel: Kernel, wo
     assert isinstance(doc["debug_traces"], list) and doc["debug_traces"]
     doc["project"]["path"] = "/nonexistent/folder"
     doc["session"]["roster"] = ["omni", "ghost"]
-    result = await kernel.transfer.import_session(json.dumps(doc))
+    parsed = await kernel.transfer.check_export(json.dumps(doc))
+    assert await kernel.transfer.exported_folder_here(parsed) is None
+    result = await kernel.transfer.import_export(parsed)
     assert result.session.project_id is None and result.session.workdir == ""
     assert result.session.roster == ("omni",)
-    assert any("does not exist here" in n for n in result.notes) and any("ghost" in n for n in result.notes)
+    assert any("'/nonexistent/folder'" in n and "not bound" in n for n in result.notes)
+    assert any("ghost" in n for n in result.notes)
+    with pytest.raises(InvalidOperation, match="does not exist here. Nothing was imported."):
+        await kernel.transfer.import_export(parsed, folder="/nonexistent/folder")
