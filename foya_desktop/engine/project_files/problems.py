@@ -35,3 +35,10 @@ def why_unusable(exc: BaseException) -> str:
     if isinstance(exc, FrontmatterError | Refused):
         return str(exc)
     return f"it cannot be read ({exc})"
+
+
+def mcp_problem(sentence: str) -> Problem:
+    """A file-level problem of ``tools.mcp.config`` (a sentence naming the file) as a :class:`Problem`;
+    a refusal there reads ``<file>: refused: …`` and keeps its path."""
+    path, sep, rest = sentence.partition(": " + REFUSED)
+    return Problem("mcp", path, REFUSED + rest.removesuffix(".")) if sep else Problem("mcp", "", sentence)

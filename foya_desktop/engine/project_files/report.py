@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from foya_desktop.engine.project_files.catalog import ProjectContext, ProjectFiles
+from foya_desktop.engine.project_files.problems import mcp_problem
 from foya_desktop.engine.project_files.rules import RULES_BUDGET_CHARS
-from foya_desktop.tools.confined_read import REFUSED
 from foya_desktop.tools.mcp.config import McpListing, configured_servers
 
 
@@ -41,11 +41,9 @@ def report_of(ctx: ProjectContext, mcp: McpListing, folder: Path) -> dict[str, A
                          "target": s.url or " ".join((s.command, *s.args)).strip(), "problem": s.problem}
                         for s in mcp.servers],
         "problems": [{"kind": p.kind, "path": p.path, "reason": p.reason, "refused": p.refused}
-                     for p in ctx.problems]
+                     for p in (*ctx.problems, *map(mcp_problem, mcp.problems))]
                     + [{"kind": "mcp", "path": str(s.source), "reason": s.problem, "refused": False}
-                       for s in mcp.servers if s.problem]
-                    + [{"kind": "mcp", "path": "", "reason": p, "refused": REFUSED in p}
-                       for p in mcp.problems],
+                       for s in mcp.servers if s.problem],
     }
 
 

@@ -12,7 +12,7 @@ from foya_desktop.engine.project_files.agent_files import load_agents
 from foya_desktop.engine.project_files.cache import TextCache
 from foya_desktop.engine.project_files.catalog import ProjectContext
 from foya_desktop.engine.project_files.locations import locations
-from foya_desktop.engine.project_files.problems import Problem
+from foya_desktop.engine.project_files.problems import mcp_problem
 from foya_desktop.engine.project_files.rules import Rules, load_rules
 from foya_desktop.engine.project_files.skill_tool import SkillTool
 from foya_desktop.engine.project_files.skills import load_skills
@@ -21,7 +21,6 @@ from foya_desktop.store.catalog import get_project
 from foya_desktop.store.sessions import get_session
 from foya_desktop.store.store import Store
 from foya_desktop.tools.base import Tool
-from foya_desktop.tools.confined_read import REFUSED
 from foya_desktop.tools.mcp.config import configured_servers
 
 
@@ -47,7 +46,7 @@ def rules_and_refusals(data_dir: Path, root: str, workdir: str, mcp_dir: Path | 
     cache = TextCache()
     rules = load_rules(where, cache)
     others = [p for p in (*load_skills(where, cache)[1], *load_agents(where, cache, set())[1]) if p.refused]
-    others += [Problem("mcp", "", p) for p in configured_servers(data_dir, mcp_dir).problems if REFUSED in p]
+    others += [p for p in map(mcp_problem, configured_servers(data_dir, mcp_dir).problems) if p.refused]
     return replace(rules, other_refusals=tuple(others))
 
 
