@@ -1,21 +1,26 @@
 """``foya projects trust DIR [--revoke]`` and ``foya mcp list|secret``: MCP servers from a terminal.
 
 A project's ``.mcp.json`` comes with the repository, so its servers start only once the
-person trusted them for that project; ``trust`` prints exactly what it trusts (command
-lines and URLs) and records it. User-level servers (``mcp.json`` in the data folder) are
+person trusted them for that project; ``trust`` prints everything it trusts (command
+line or URL, env and header values and the files the command runs, ``${VAR}`` as
+written) and what changed since an earlier trust, then records it; ``mcp list DIR``
+shows the same without trusting anything. User-level servers (``mcp.json`` in the data folder) are
 the person's own and need no trust.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import getpass
 import json
+import sys
 from typing import Any
 
 from foya_desktop.core.errors import BadInput
 from foya_desktop.core.terminal import visible
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.tools.mcp.trust_spec import Change, TrustSpec, change_lines, describe
 
 
 def add_trust_parser(sub: Any) -> None:
@@ -24,6 +29,8 @@ def add_trust_parser(sub: Any) -> None:
     tr.add_argument("dir", help="the project folder")
     tr.add_argument("--server", action="append", metavar="NAME", help="only this server (repeatable)")
     tr.add_argument("--revoke", action="store_true", help="take the trust back (servers stop)")
+    tr.add_argument("--yes", action="store_true",
+                    help="do not ask at a terminal (what it trusts is still listed)")
 
 
 def add_mcp_parser(p: argparse.ArgumentParser) -> None:
@@ -38,7 +45,11 @@ def add_mcp_parser(p: argparse.ArgumentParser) -> None:
 
 
 async def trust_command(kernel: Kernel, args: argparse.Namespace) -> int:
-    """``foya projects trust DIR [--server NAME]… [--revoke]``."""
+    """``foya projects trust DIR [--server NAME]… [--revoke] [--yes]``.
+
+    Lists everything it is about to trust (``_server_lines``); at a terminal it asks first
+    (``--yes`` does not), and it records trust of exactly what it listed: a server that
+    changed in between is refused, never trusted unseen."""
     project = await kernel.projects.add_project(args.dir)
     if args.revoke:
         removed = await kernel.mcp.revoke(project.id, args.server)
@@ -51,19 +62,47 @@ async def trust_command(kernel: Kernel, args: argparse.Namespace) -> int:
     if not listing.of_scope("project"):
         print(f"{project.path} has no MCP servers in .mcp.json; nothing to trust.")
         return 0
-    trusted = await kernel.mcp.trust(project.id, args.server)
+    report = await kernel.mcp.trust_report(project.id)
+    chosen = [t for t in report if t.server.scope == "project" and t.state != "unusable"
+              and (args.server is None or t.server.name in args.server)]
+    if chosen:
+        print(f"{project.path}'s .mcp.json starts these servers on your computer, with your permissions "
+              "(${VAR} is filled in from your environment only when a server starts):")
+        for t in chosen:
+            for line in _server_lines(t.server.name, t.target, t.spec, t.changes):
+                print(visible(line))
+        if sys.stdin.isatty() and not args.yes and not await asyncio.to_thread(_confirmed):
+            print("Nothing was trusted.")
+            return 1
+    trusted = await kernel.mcp.trust(project.id, args.server, {t.server.name: t.fingerprint for t in chosen})
     if not trusted:
         print("No usable server to trust (see the problems above).")
         return 1
-    print(f"Trusted for {project.path}:")
-    for t in trusted:
-        print(visible(f"  {t.server.name}: {t.target}"))
-    for t in await kernel.mcp.trust_report(project.id):
+    print(f"Trusted for {project.path}: {', '.join(t.server.name for t in trusted)}.")
+    for t in report:
         if t.state == "unusable":
             print(visible(f"  not trusted, cannot be used: {t.server.problem}"))
-    print("They start when a session of this project next needs them. If a server's command or URL "
-          "changes, you are asked again. `foya projects trust DIR --revoke` takes it back.")
+    print("They start when a session of this project next needs them. If anything listed above "
+          "changes (the entry, an environment or header value, a file it runs), you are asked again. "
+          "`foya projects trust DIR --revoke` takes it back.")
     return 0
+
+
+def _confirmed() -> bool:
+    return input("Trust them? [y/N] ").strip().lower() in ("y", "yes")
+
+
+def _server_lines(name: str, target: str, spec: TrustSpec | None,
+                  changed: tuple[Change, ...], indent: str = "  ") -> list[str]:
+    """One server for a terminal: its command line or URL, everything else trust covers, and
+    what changed since it was trusted (a diff for a changed file)."""
+    lines = [f"{indent}{name}: {target}"]
+    if spec is not None:
+        lines += [f"{indent}  {line}" for line in describe(spec)[1:]]
+    if changed:
+        lines.append(f"{indent}  changed since you trusted it:")
+        lines += [f"{indent}    {line}" for c in changed for line in change_lines(c)]
+    return lines
 
 
 async def mcp_command(kernel: Kernel, args: argparse.Namespace) -> int:
@@ -83,7 +122,10 @@ async def mcp_command(kernel: Kernel, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{"scope": r.scope, "name": r.name, "target": r.target, "trust": r.trust,
                            "state": r.state, "error": r.error, "source": r.source,
-                           "warnings": list(r.warnings)} for r in rows], ensure_ascii=False, indent=1))
+                           "warnings": list(r.warnings), "fingerprint": r.fingerprint,
+                           "covers": describe(r.spec) if r.spec is not None else [],
+                           "changes": [line for c in r.changes for line in change_lines(c)]}
+                          for r in rows], ensure_ascii=False, indent=1))
         return 0
     for scope, title in (("user", "User level"), ("project", "Project")):
         mine = [r for r in rows if r.scope == scope]
@@ -91,12 +133,15 @@ async def mcp_command(kernel: Kernel, args: argparse.Namespace) -> int:
             continue
         print(f"{title}:")
         for r in mine:
-            line = f"  {r.name}: {r.target}  [{r.trust}, {r.state}]" if r.name else f"  problem: {r.error}"
-            print(visible(line))
-            if r.name and r.error:
-                print(visible(f"    {r.error}"))
-            for w in r.warnings:
-                print(visible(f"    warning: {w}"))
+            if not r.name:
+                print(visible(f"  problem: {r.error}"))
+                continue
+            lines = _server_lines(r.name, r.target, r.spec, r.changes)
+            lines[0] += f"  [{r.trust}, {r.state}]"
+            lines[1:1] = [f"    {r.error}"] if r.error else []
+            lines += [f"    warning: {w}" for w in r.warnings]
+            for line in lines:
+                print(visible(line))
     if not rows:
         print("No MCP servers are configured.")
     return 0

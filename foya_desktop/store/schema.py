@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 database_proxy = pw.DatabaseProxy()
 
@@ -190,17 +190,21 @@ class ProjectRuleRow(BaseModel):
 class McpTrustRow(BaseModel):
     """A project-level MCP server the person trusted for this project (schema 6).
 
-    ``fingerprint`` is the server's transport plus expanded command/URL
-    (``tools.mcp.config.ServerConfig.fingerprint``): an edited ``.mcp.json`` that
-    changes what runs no longer matches, so the person is asked again.
+    ``fingerprint`` covers everything that decides what runs and what is sent
+    (``tools.mcp.trust_spec.TrustSpec.fingerprint``: the entry as written, env and
+    header values included, and the hashes of the project files it runs): anything
+    changed no longer matches, so the person is asked again.
     """
 
     project = pw.ForeignKeyField(ProjectRow, on_delete="CASCADE", backref="mcp_trust")
     server = pw.TextField()
     fingerprint = pw.TextField()
     target = pw.TextField()
-    """The exact command line or URL the person saw when trusting it."""
+    """The command line or URL as written (``${VAR}`` unexpanded) when the person trusted it."""
     created_at = pw.BigIntegerField()
+    spec = pw.TextField(default="")
+    """(schema 11) The trusted ``TrustSpec`` as JSON (with the run files' texts, for diffs);
+    ``""`` for a trust an older Foya recorded."""
 
     class Meta:
         indexes = ((("project", "server"), True),)
@@ -477,7 +481,25 @@ def _v9_search_tail(db: pw.SqliteDatabase) -> None:
     search.reinstall_triggers(db)
 
 
+def _v10_mcp_trust_spec(db: pw.SqliteDatabase) -> None:
+    """10 → 11: trust of a project MCP server covers env and header values and the files it runs.
+
+    Rows from before keep their fingerprint, which never matches a new one (those start with
+    ``v2:``), so those servers wait for trust again instead of staying trusted. Their ``target``
+    held the command line with variables expanded — secrets included — so it is blanked, with
+    ``secure_delete`` so the old bytes are overwritten rather than left in free pages.
+    """
+    if "spec" not in {c.name for c in db.get_columns("mcp_trust_row")}:
+        db.execute_sql("ALTER TABLE mcp_trust_row ADD COLUMN spec TEXT NOT NULL DEFAULT ''")  # type: ignore[no-untyped-call]
+    secure = db.execute_sql("PRAGMA secure_delete").fetchone()[0]  # type: ignore[no-untyped-call]
+    db.execute_sql("PRAGMA secure_delete = ON")  # type: ignore[no-untyped-call]
+    try:
+        db.execute_sql("UPDATE mcp_trust_row SET target = '' WHERE spec = ''")  # type: ignore[no-untyped-call]
+    finally:
+        db.execute_sql(f"PRAGMA secure_delete = {int(secure)}")  # type: ignore[no-untyped-call]
+
+
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
                               5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends, 8: _v8_shared_history,
-                              9: _v9_search_tail}
+                              9: _v9_search_tail, 10: _v10_mcp_trust_spec}
 """``{from_version: callable(db)}`` upgrading one step."""

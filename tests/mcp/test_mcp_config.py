@@ -79,7 +79,8 @@ def test_variable_expansion_with_defaults(monkeypatch: pytest.MonkeyPatch, tmp_p
     ea, eb = expand_server(a), expand_server(b)
     assert (ea.command, ea.args, ea.env) == ("uvx", ("--root", "/data"), {"TOKEN": "s3cret"})
     assert eb.url == "http://127.0.0.1:8/mcp" and eb.headers == {"Authorization": "Bearer s3cret"}
-    assert a.target() == "uvx --root /data"
+    # what lists and prompts show is the entry as written: a variable's value never appears
+    assert a.target() == "${FOYA_T_UNSET:-uvx} --root ${FOYA_T_DIR}"
 
 
 def test_malformed_entries_are_reported_and_the_rest_load(monkeypatch: pytest.MonkeyPatch,
@@ -134,8 +135,8 @@ def test_no_files_no_servers(tmp_path: Path) -> None:
     assert listing.servers == () and listing.problems == () and listing.files == ()
 
 
-def test_fingerprint_changes_with_command_and_url_not_with_secret_values(tmp_path: Path) -> None:
-    """Trust follows what runs: a changed command, argument or URL is a new fingerprint."""
+def test_fingerprint_covers_the_entry_as_written(tmp_path: Path) -> None:
+    """A changed command, argument, URL, env value or header value is a new fingerprint."""
     project = tmp_path / "repo"
 
     def server(entry: dict[str, object]) -> str:
@@ -143,11 +144,13 @@ def test_fingerprint_changes_with_command_and_url_not_with_secret_values(tmp_pat
         return configured_servers(None, project).servers[0].fingerprint()
 
     base = server({"command": "x", "args": ["a"], "env": {"T": "1"}})
-    assert server({"command": "x", "args": ["a"], "env": {"T": "2"}}) == base
+    assert server({"command": "x", "args": ["a"], "env": {"T": "2"}}) != base
     assert server({"command": "x", "args": ["b"], "env": {"T": "1"}}) != base
     assert server({"command": "y", "args": ["a"], "env": {"T": "1"}}) != base
     url = server({"type": "http", "url": "http://127.0.0.1:1/mcp"})
     assert server({"type": "http", "url": "http://127.0.0.1:2/mcp"}) != url
+    tok = server({"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"A": "${T}"}})
+    assert server({"type": "http", "url": "http://127.0.0.1:1/mcp", "headers": {"A": "${U:-x}"}}) != tok
 
 
 def test_tool_name_part_is_safe_for_every_provider() -> None:

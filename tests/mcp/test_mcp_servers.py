@@ -43,7 +43,8 @@ async def _session(kernel: Kernel, project: Path, mode: ApprovalMode = ApprovalM
 async def _trust_all(kernel: Kernel, session: Session) -> None:
     assert session.project_id is not None
     listing = await trust.listing_for(kernel.store, session.workdir)
-    await trust.trust(kernel.store, session.project_id, list(listing.of_scope("project")))
+    report = await trust.trust_report(kernel.store, session.project_id, listing)
+    await trust.trust(kernel.store, session.project_id, [t for t in report if t.server.scope == "project"])
 
 
 def _results(rec: Recorder, session_id: str) -> list[ToolResultPart]:

@@ -7,6 +7,7 @@ The window's servers panel and ``foya projects trust`` call these; the rules liv
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import BadInput, InvalidOperation
@@ -55,16 +56,18 @@ class Mcp:
         """The project's configured servers and whether each may start."""
         return await trust_rules.trust_report(self.svc.store, project_id, await self.listing(project_id))
 
-    async def trust(self, project_id: str, names: list[str] | None = None) -> list[ServerTrust]:
+    async def trust(self, project_id: str, names: list[str] | None = None,
+                    seen: Mapping[str, str] | None = None) -> list[ServerTrust]:
         """Trust the project's servers (``names``, or all usable ones) as configured now; returns
-        what was trusted (each with the exact command or URL)."""
+        what was trusted (each with everything trust covers). ``seen`` (name → fingerprint) is what
+        a prompt showed: a server that changed since is refused, never trusted unseen."""
         report = await self.trust_report(project_id)
         chosen = [t for t in report if t.server.scope == "project" and t.state != "unusable"
                   and (names is None or t.server.name in names)]
         unknown = sorted(set(names or ()) - {t.server.name for t in report if t.server.scope == "project"})
         if unknown:
             raise BadInput(f"This project's .mcp.json has no server named {', '.join(unknown)}.")
-        await trust_rules.trust(self.svc.store, project_id, [t.server for t in chosen])
+        await trust_rules.trust(self.svc.store, project_id, chosen, seen)
         return chosen
 
     async def revoke(self, project_id: str, names: list[str] | None = None) -> int:

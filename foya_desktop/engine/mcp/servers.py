@@ -3,9 +3,10 @@
 Before every model request (``request.context_window.compose``) the engine
 calls :meth:`McpServers.prepare` for the session: it re-reads the config
 files, starts each server that may start (user level, or trusted for the
-project with an unchanged command/URL) and is not running yet, stops those
-whose entry went away or changed, and tells the session once when project
-servers wait for the person's trust. Their tools then reach the model through
+project with nothing it runs or sends changed: ``trust``) and is not running
+yet, stops those whose entry went away or changed, and tells the session once
+when project servers wait for the person's trust. A server stopped while idle
+is checked the same way before a call starts it again. Their tools then reach the model through
 the shared ``Toolbox`` (``tools_for``), and every call goes through the same
 ``tool_exec`` path and approval policy as a built-in tool.
 
@@ -39,6 +40,7 @@ from foya_desktop.store.store import Store
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.mcp.config import Expanded, Scope, ServerConfig, expand_server
 from foya_desktop.tools.mcp.tool import McpTool
+from foya_desktop.tools.mcp.trust_spec import Change, TrustSpec
 
 if TYPE_CHECKING:
     from foya_desktop.tools.mcp.client import McpConnection
@@ -72,6 +74,15 @@ class ServerStatus:
     tools: tuple[str, ...] = ()
     source: str = ""
     warnings: tuple[str, ...] = ()
+    spec: TrustSpec | None = None
+    """Everything trust covers, as it is now (what the trust prompt lists)."""
+    changes: tuple[Change, ...] = ()
+    """What changed since the person trusted it (``trust == "changed"``)."""
+
+    @property
+    def fingerprint(self) -> str:
+        """What a trust given after seeing this row is recorded for."""
+        return self.spec.fingerprint if self.spec is not None else ""
 
 
 @dataclass
@@ -123,7 +134,7 @@ class McpServers:
             await self._refresh(session.project_id, proj)
             wanted = self._wanted(proj)
             for key, run in list(proj.runs.items()):
-                if key not in wanted or run.fingerprint != wanted[key].fingerprint():
+                if key not in wanted or run.fingerprint != wanted[key].fingerprint:
                     await self._stop_run(proj.runs.pop(key))
             starts = [self._start(proj, key, server) for key, server in wanted.items()
                       if key not in proj.runs or proj.runs[key].conn is None]
@@ -194,7 +205,8 @@ class McpServers:
             elif run is not None:
                 state = "stopped"
             out.append(ServerStatus(s.scope, s.name, t.target, t.state, state, error,
-                                    tuple(sorted(run.tools)) if run else (), str(s.source), s.warnings))
+                                    tuple(sorted(run.tools)) if run else (), str(s.source), s.warnings,
+                                    t.spec, t.changes))
         out += [ServerStatus("project" if project_dir and p.startswith(str(Path(project_dir))) else "user",
                              "", "", "unusable", "failed", p) for p in listing.problems]
         return out
@@ -244,10 +256,18 @@ class McpServers:
             return ToolOutput(f"The MCP server {key[1]} is not configured for this project any more.",
                               is_error=True)
         run.last_used = time.monotonic()
-        if run.conn is None:  # stopped while idle: start again on use
-            await self._start(proj, key, run.config)
+        if run.conn is None:  # stopped while idle: start again on use, if still trusted as it was
+            async with proj.lock:
+                await self._refresh(project_id, proj)
+                wanted = self._wanted(proj).get(key)
+                if wanted is None or wanted.fingerprint != run.fingerprint:
+                    return ToolOutput(f"The MCP server {key[1]} was not started again: it changed since it "
+                                      f"ran, so it waits for the person's trust. {how_to_trust(proj.path)}",
+                                      is_error=True)
+                await self._start(proj, key, wanted)
             run = proj.runs[key]
-        assert run.conn is not None
+        if run.conn is None:
+            return ToolOutput(f"The MCP server {key[1]} is not running.", is_error=True)
         output = await run.conn.call(remote, args, run.config.call_timeout)
         run.last_used = time.monotonic()
         return output
@@ -260,14 +280,15 @@ class McpServers:
         proj.problems = listing.problems
         proj.effective = listing.effective()
 
-    def _wanted(self, proj: _Project) -> dict[Key, ServerConfig]:
-        return {(t.server.scope, t.server.name): t.server for t in proj.report
+    def _wanted(self, proj: _Project) -> dict[Key, ServerTrust]:
+        return {(t.server.scope, t.server.name): t for t in proj.report
                 if t.may_start and t.server in proj.effective}
 
-    async def _start(self, proj: _Project, key: Key, server: ServerConfig) -> None:
+    async def _start(self, proj: _Project, key: Key, trusted: ServerTrust) -> None:
+        server = trusted.server
         run = proj.runs.get(key)
-        if run is None or run.fingerprint != server.fingerprint():
-            run = proj.runs[key] = _Run(server, server.fingerprint())
+        if run is None or run.fingerprint != trusted.fingerprint:
+            run = proj.runs[key] = _Run(server, trusted.fingerprint)
         async with run.lock:
             if run.conn is not None and run.conn.state in ("starting", "running"):
                 return

@@ -9,7 +9,8 @@ holds the transport and the ``ClientSession`` until :meth:`stop`; calls from
 turns are requests on that session. A stdio server is started through Foya's
 exec wrapper (``sandbox.wrap_argv`` without a policy): its own PID namespace
 and a parent-death signal, so it dies with Foya even when Foya is killed, and
-the SDK kills its process group when the connection stops. Its stderr goes to
+the SDK kills its process group when the connection stops. Its environment is a
+minimal base plus what its entry names (``environment``). Its stderr goes to
 the log (``foya_desktop.mcp.<server>``) and its last lines into error messages.
 """
 
@@ -39,6 +40,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from foya_desktop.tools.base import ToolOutput
 from foya_desktop.tools.mcp.config import Expanded, ServerConfig
+from foya_desktop.tools.mcp.environment import server_environment
 from foya_desktop.tools.mcp.shell_path import CommandNotFound, resolve_command, search_path
 from foya_desktop.tools.sandbox import wrap_argv
 
@@ -166,7 +168,7 @@ class McpConnection:
         except CommandNotFound as exc:
             raise _StartRefused(str(exc)) from None
         argv = wrap_argv([command, *self._params.args], None)
-        env = {**os.environ, "PATH": path, **self._params.env}
+        env = server_environment(path, self._params.env)
         return StdioServerParameters(command=argv[0], args=argv[1:], env=env, cwd=self._cwd)
 
     def _stderr_pipe(self) -> TextIO:
