@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -34,7 +33,7 @@ from foya_desktop.core.errors import (
 from foya_desktop.core.ids import now_ms
 from foya_desktop.store import indexes, search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
-from foya_desktop.store.home import Home
+from foya_desktop.store.home import Home, create_private, private_folder, tighten
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
 
 log = logging.getLogger(__name__)
@@ -165,6 +164,8 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
         if version is None and not path.exists():
             _create(path)
             version = stored_version(path)
+        for own in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            tighten(own)  # made by an older Foya under a lax umask (``home``: private whatever the umask)
         if version is not None and version < SCHEMA_VERSION:
             _backup(path, backups, version)
         db = pw.SqliteDatabase(str(path), pragmas=PRAGMAS, lock_type="IMMEDIATE")
@@ -200,6 +201,7 @@ def _create(path: Path) -> None:
     """
     partial = path.with_name(f".{path.name}.{os.getpid()}.creating")
     try:
+        create_private(partial)  # 0600 whatever the umask; the link keeps it, -wal/-shm copy it
         _build(partial)
         try:
             os.link(partial, path)
@@ -276,9 +278,10 @@ def _backup(path: Path, backups: Path, version: int) -> None:
     every start keeps the first copy instead of adding another."""
     if any(backups.glob(f"foya-schema{version}-*.sqlite3")):
         return
-    backups.mkdir(parents=True, exist_ok=True)
+    private_folder(backups)
     target = backups / f"foya-schema{version}-{now_ms()}.sqlite3"
     partial = target.with_suffix(".partial")
+    create_private(partial)  # a copy of every conversation: 0600, as the database
     src = sqlite3.connect(_ro_uri(path), uri=True)
     dst = sqlite3.connect(str(partial))
     try:
@@ -286,7 +289,6 @@ def _backup(path: Path, backups: Path, version: int) -> None:
     finally:
         dst.close()
         src.close()
-    shutil.copymode(path, partial)
     partial.replace(target)
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from foya_desktop.core.errors import DatabaseCorrupt, InvalidOperation
 from foya_desktop.store.faults import newest_backup
-from foya_desktop.store.home import Home
+from foya_desktop.store.home import Home, create_private
 
 COMPANIONS = ("-wal", "-shm", "-journal")
 
@@ -96,6 +96,7 @@ def restore_newest_backup(home: Home, backup: Path | None = None) -> Restored:
         _move(database, damaged)
     partial = database.with_name(f"{database.name}.restoring-{stamp}")
     try:
+        create_private(partial)  # the database is 0600 whatever the umask (``store.home``)
         source = sqlite3.connect(f"file:{chosen}?mode=ro", uri=True)
         target = sqlite3.connect(partial)
         try:
