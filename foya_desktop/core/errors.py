@@ -214,3 +214,12 @@ class BadResponse(ProviderError):
 
 class StreamErrorEvent(ProviderError):
     """The provider reported an error inside the stream (e.g. Anthropic ``error`` event)."""
+
+
+class UnreadableReply(StreamErrorEvent):
+    """The server reported inside the stream that it could not read the model's reply as its chat
+    format (llama.cpp: "Failed to parse input at pos …", usually a malformed tool call).
+
+    Not the service failing but the model writing wrongly: the turn tells the model what failed
+    and lets it try again within its step limit (``engine.turn.runner``).
+    """

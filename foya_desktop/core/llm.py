@@ -112,12 +112,22 @@ class ToolCallDelta:
 
 @dataclass(frozen=True, slots=True)
 class ToolCallEnd:
-    """A tool call is complete with parsed arguments."""
+    """A tool call is complete with parsed arguments.
+
+    A model may send arguments that are not a JSON object (small local models often do): the
+    call still ends here, with ``arguments`` empty and ``unreadable`` saying why, so the engine
+    can tell the model instead of running the call or ending the turn.
+    An empty ``call_id`` means the server sent none; the engine gives the call one.
+    """
 
     index: int
     call_id: str
     name: str
     arguments: dict[str, Any]
+    unreadable: str = ""
+    """Why the arguments could not be read (e.g. ``not valid JSON (Expecting value: …)``)."""
+    raw: str = ""
+    """The argument text as it came, when ``unreadable``."""
 
 
 @dataclass(frozen=True, slots=True)

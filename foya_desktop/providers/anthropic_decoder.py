@@ -26,6 +26,7 @@ from foya_desktop.core.errors import (
     ProviderError,
     RateLimited,
     StreamErrorEvent,
+    UnreadableReply,
 )
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.llm import (
@@ -39,7 +40,12 @@ from foya_desktop.core.llm import (
     ToolCallStart,
     UsageReport,
 )
-from foya_desktop.providers.common import load_event_json, optional_int, parse_tool_arguments
+from foya_desktop.providers.common import (
+    load_event_json,
+    optional_int,
+    read_tool_arguments,
+    unreadable_reply,
+)
 from foya_desktop.providers.http_errors import mentions_context_length, vendor_detail
 from foya_desktop.providers.sse import SseEvent
 
@@ -99,7 +105,7 @@ class MessagesDecoder:
         if kind == "message_stop":
             self._done = True
             return [Finish(_STOP_REASONS.get(self._stop_reason, "other"))]
-        if kind == "error":
+        if kind == "error" or event.event == "error":  # llama.cpp: the error object is the data itself
             raise self._stream_error(data)
         return []  # ping, and event types added after this was written
 
@@ -148,8 +154,10 @@ class MessagesDecoder:
         if block is None:
             return []
         if block.kind == "tool_use":
-            arguments = parse_tool_arguments("".join(block.fragments) or block.prefilled, block.name)
-            return [ToolCallEnd(index, block.call_id, block.name, arguments)]
+            raw = "".join(block.fragments) or block.prefilled
+            arguments, unreadable = read_tool_arguments(raw)
+            return [ToolCallEnd(index, block.call_id, block.name, arguments, unreadable,
+                                raw if unreadable else "")]
         if block.signature:
             return [ReasoningSignature(block.signature)]
         return []
@@ -162,13 +170,15 @@ class MessagesDecoder:
         return [UsageReport(_usage(usage))] if usage else []
 
     def _stream_error(self, data: dict[str, Any]) -> ProviderError:
-        error = data.get("error") or {}
+        error = data.get("error") or data
         kind = str(error.get("type", "")) if isinstance(error, dict) else ""
         message = str(error.get("message", "")) if isinstance(error, dict) else str(error)
         detail = vendor_detail(kind, message, self._secret) or "no details"
         text = f"{self._host} reported an error during the reply ({kind or 'unknown'}): {detail}"
         if mentions_context_length(message):
             return ContextTooLong(text)
+        if unreadable_reply(message):
+            return UnreadableReply(text)
         return _ERROR_TYPES.get(kind, StreamErrorEvent)(text)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from typing import Any
 
 from foya_desktop.core.errors import BadResponse
@@ -18,20 +19,49 @@ def b64(image: InlineImage) -> str:
     return base64.b64encode(image.data).decode("ascii")
 
 
-def parse_tool_arguments(raw: str, name: str) -> dict[str, Any]:
-    """A finished tool call's JSON arguments. Empty means ``{}``; anything but an object is an
-    error, because a tool run with made-up arguments is worse than a failed step."""
+def read_tool_arguments(raw: str) -> tuple[dict[str, Any], str]:
+    """A finished tool call's JSON arguments and, when they cannot be used, why (else ``""``).
+
+    Empty means ``{}``. Anything but a JSON object is not run — a tool run with made-up
+    arguments is worse than a failed call — but it no longer fails the step either: the engine
+    returns the reason to the model as the call's failed result, so it can send the call again
+    (small local models often get the JSON wrong once).
+    """
     if not raw.strip():
-        return {}
+        return {}, ""
     try:
         value = json.loads(raw)
-    except ValueError:
-        raise BadResponse(f"The model called the tool {name!r} with arguments that are not valid "
-                          "JSON.") from None
+    except ValueError as exc:
+        return {}, f"not valid JSON ({exc})"
     if not isinstance(value, dict):
-        raise BadResponse(f"The model called the tool {name!r} with arguments that are not a JSON "
-                          "object.")
-    return value
+        return {}, f"a JSON {_json_kind(value)}, not a JSON object"
+    return value, ""
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    return "boolean" if isinstance(value, bool) else "number"
+
+
+TOOL_CALL_PARSE_FAILURE = re.compile(r"\bFailed to parse input at pos \d+")
+"""llama.cpp's message when the model's output does not parse as its chat format (a tool call
+written wrongly, stray text where the template expects a call). ``common/chat.cpp``
+(``common_chat_peg_parse``) throws ``"Failed to parse input at pos " + pos [+ ": " + rest]``;
+``tools/server`` sends the failed result inside the already started stream as
+``data: {"error": {"code": 500, "message": …, "type": "server_error"}}`` (OpenAI wire,
+``format_oai_sse(json {{ "error", res_json }})``) or ``event: error`` with that object as its
+data (Anthropic wire), and ends the stream without ``[DONE]``."""
+
+
+def unreadable_reply(message: str) -> bool:
+    """Whether an in-stream error says the server could not read the model's reply (see
+    :data:`TOOL_CALL_PARSE_FAILURE`): the model can be told and try again."""
+    return TOOL_CALL_PARSE_FAILURE.search(message) is not None
 
 
 def load_event_json(event: SseEvent, host: str) -> dict[str, Any]:

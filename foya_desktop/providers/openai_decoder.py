@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from foya_desktop.core.errors import BadResponse, IncompleteStream, StreamErrorEvent
+from foya_desktop.core.errors import BadResponse, IncompleteStream, StreamErrorEvent, UnreadableReply
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.llm import (
     Finish,
@@ -30,7 +30,12 @@ from foya_desktop.core.llm import (
     ToolCallStart,
     UsageReport,
 )
-from foya_desktop.providers.common import load_event_json, optional_int, parse_tool_arguments
+from foya_desktop.providers.common import (
+    load_event_json,
+    optional_int,
+    read_tool_arguments,
+    unreadable_reply,
+)
 from foya_desktop.providers.http_errors import redact, vendor_error_from_json
 from foya_desktop.providers.sse import SseEvent
 
@@ -73,7 +78,8 @@ class ChatCompletionsDecoder:
         if chunk.get("error"):
             _kind, message = vendor_error_from_json(chunk)
             text = redact(message, self._secret) or "no details"
-            raise StreamErrorEvent(f"{self._host} reported an error during the reply: {text}")
+            kind = UnreadableReply if unreadable_reply(message) else StreamErrorEvent
+            raise kind(f"{self._host} reported an error during the reply: {text}")
         out: list[StreamEvent] = []
         for choice in chunk.get("choices") or []:
             if isinstance(choice, dict) and choice.get("index", 0) == 0:
@@ -126,7 +132,6 @@ class ChatCompletionsDecoder:
         out: list[StreamEvent] = []
         if not call.started and call.name:
             call.started = True
-            call.call_id = call.call_id or f"call_{index}"
             out.append(ToolCallStart(index, call.call_id, call.name))
             if call.fragments:
                 out.append(ToolCallDelta(index, "".join(call.fragments)))
@@ -150,10 +155,10 @@ class ChatCompletionsDecoder:
         out: list[StreamEvent] = []
         for index in sorted(self._calls):
             call = self._calls[index]
-            if not call.started:
-                raise BadResponse(f"{self._host} sent a tool call without a name.")
-            arguments = parse_tool_arguments("".join(call.fragments), call.name)
-            out.append(ToolCallEnd(index, call.call_id, call.name, arguments))
+            raw = "".join(call.fragments)  # a call without a name or id ends too: the engine tells the model
+            arguments, unreadable = read_tool_arguments(raw)
+            out.append(ToolCallEnd(index, call.call_id, call.name, arguments, unreadable,
+                                   raw if unreadable else ""))
         self._ended_calls += len(self._calls)
         self._calls.clear()
         return out

@@ -50,7 +50,10 @@ def render(reply: Reply, request: dict[str, Any]) -> list[Frame]:
                           for piece in chunks(reply.text, reply.chunk_size)])
         index += 1
     for number, call in enumerate(reply.tool_calls):
-        start = {"type": "tool_use", "id": call.id or f"toolu_{number}", "name": call.name, "input": {}}
+        start = {"type": "tool_use", "id": call.id if call.id is not None else f"toolu_{number}",
+                 "name": call.name, "input": {}}
+        if call.id == "":
+            del start["id"]
         frames += _block(index, start, [{"type": "input_json_delta", "partial_json": piece}
                                         for piece in chunks(call.arguments_json(), reply.chunk_size)])
         index += 1
@@ -84,7 +87,10 @@ def _block(index: int, start: dict[str, Any], deltas: list[dict[str, Any]],
 
 
 def midstream_error(fault: Fault) -> Frame:
-    """Anthropic's in-stream ``error`` event."""
+    """Anthropic's in-stream ``error`` event (with ``fault.code``: llama.cpp's, whose data is the bare
+    error object)."""
+    if fault.code:
+        return sse({"code": fault.code, "message": fault.message, "type": fault.error_type}, "error")
     return sse({"type": "error", "error": {"type": fault.error_type, "message": fault.message}}, "error")
 
 

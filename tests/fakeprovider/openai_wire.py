@@ -61,8 +61,10 @@ def render(reply: Reply, request: dict[str, Any]) -> list[Frame]:
 def _tool_call_deltas(reply: Reply) -> list[dict[str, Any]]:
     per_call: list[list[dict[str, Any]]] = []
     for index, call in enumerate(reply.tool_calls):
-        first = {"index": index, "id": call.id or f"call_{index}", "type": "function",
-                 "function": {"name": call.name, "arguments": ""}}
+        first = {"index": index, "id": call.id if call.id is not None else f"call_{index}",
+                 "type": "function", "function": {"name": call.name, "arguments": ""}}
+        if call.id == "":
+            del first["id"]
         rest = [{"index": index, "function": {"arguments": piece}}
                 for piece in chunks(call.arguments_json(), reply.chunk_size)]
         per_call.append([first, *rest])
@@ -82,7 +84,10 @@ def _usage_chunk(reply: Reply, model: str) -> dict[str, Any]:
 
 
 def midstream_error(fault: Fault) -> Frame:
-    """An error object inside the stream, as OpenAI-compatible servers send it."""
+    """An error object inside the stream, as OpenAI-compatible servers send it (with ``fault.code``:
+    llama.cpp's shape, the HTTP-like code first)."""
+    if fault.code:
+        return sse({"error": {"code": fault.code, "message": fault.message, "type": fault.error_type}})
     return sse({"error": {"message": fault.message, "type": fault.error_type, "code": None}})
 
 

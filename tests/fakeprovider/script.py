@@ -23,7 +23,8 @@ class ToolCallSpec:
     arguments: dict[str, Any] | str = field(default_factory=dict)
     """A dict (sent as JSON) or a raw string (sent as is, e.g. to test invalid JSON)."""
     id: str | None = None
-    """The call id; ``None`` means ``call_<n>`` (OpenAI) or ``toolu_<n>`` (Anthropic)."""
+    """The call id; ``None`` means ``call_<n>`` (OpenAI) or ``toolu_<n>`` (Anthropic); ``""`` sends
+    the call without any id (as some local servers do)."""
 
     def arguments_json(self) -> str:
         if isinstance(self.arguments, str):
@@ -61,6 +62,16 @@ class Fault:
                         after_chunks: int = 1) -> Fault:
         """Send some content, then the vendor's in-stream error, then end the stream."""
         return cls("midstream_error", error_type=error_type, message=message, after_chunks=after_chunks)
+
+    @classmethod
+    def llama_cpp_error(cls, message: str = "Failed to parse input at pos 0: <tool_call>oops",
+                        after_chunks: int = 1) -> Fault:
+        """llama.cpp's in-stream error (its ``tools/server``): some content, then ``data: {"error":
+        {"code": 500, "message": …, "type": "server_error"}}`` (OpenAI wire) or ``event: error`` with
+        that object as its data (Anthropic wire), and the stream ends without a terminal event. The
+        default message is the one its chat parser throws when the model's tool call does not parse."""
+        return cls("midstream_error", code=500, error_type="server_error", message=message,
+                   after_chunks=after_chunks)
 
     @classmethod
     def cut(cls, after_chunks: int = 1) -> Fault:
@@ -128,8 +139,9 @@ def fault_from_json(data: dict[str, Any]) -> Fault:
     if kind == "status":
         return Fault.status(int(data["code"]), data.get("retry_after"), data.get("body"))
     if kind == "midstream_error":
-        return Fault.midstream_error(data.get("error_type", "overloaded_error"),
-                                     data.get("message", "Overloaded"), int(data.get("after_chunks", 1)))
+        return Fault("midstream_error", code=int(data.get("code", 0)),
+                     error_type=data.get("error_type", "overloaded_error"),
+                     message=data.get("message", "Overloaded"), after_chunks=int(data.get("after_chunks", 1)))
     if kind in ("cut", "bad_json"):
         return Fault(kind, after_chunks=int(data.get("after_chunks", 1)))
     if kind == "hang_before_first_byte":

@@ -7,7 +7,13 @@ from typing import Any
 
 import pytest
 
-from foya_desktop.core.errors import BadResponse, ContextTooLong, IncompleteStream, StreamErrorEvent
+from foya_desktop.core.errors import (
+    BadResponse,
+    ContextTooLong,
+    IncompleteStream,
+    StreamErrorEvent,
+    UnreadableReply,
+)
 from foya_desktop.core.figures import Usage
 from foya_desktop.core.llm import (
     Finish,
@@ -86,19 +92,45 @@ def test_repeated_ids_and_names_are_not_concatenated() -> None:
     assert [e for e in events if isinstance(e, ToolCallEnd)] == [ToolCallEnd(1, "c", "ls", {})]
 
 
-def test_tool_call_that_never_gets_a_name_is_a_bad_response() -> None:
+def test_tool_call_that_never_gets_a_name_ends_without_one() -> None:
+    """The engine tells the model (an unknown tool); the step is not lost to a bad response."""
     decoder = ChatCompletionsDecoder("h")
     decoder.feed(chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}))
-    with pytest.raises(BadResponse, match="without a name"):
-        decoder.feed(chunk({}, "tool_calls"))
+    assert decoder.feed(chunk({}, "tool_calls")) == [ToolCallEnd(0, "", "", {})]
 
 
-def test_arguments_that_are_not_an_object_are_a_bad_response() -> None:
+@pytest.mark.parametrize(("raw", "why"), [("[1]", "a JSON array, not a JSON object"),
+                                          ('{"a": ', "not valid JSON (Expecting value: line 1 column 7")])
+def test_arguments_that_are_not_an_object_end_the_call_with_the_reason(raw: str, why: str) -> None:
     decoder = ChatCompletionsDecoder("h")
-    decoder.feed(chunk({"tool_calls": [{"index": 0, "id": "c",
-                                         "function": {"name": "f", "arguments": "[1]"}}]}))
-    with pytest.raises(BadResponse, match="not a JSON object"):
-        decoder.feed(chunk({}, "tool_calls"))
+    decoder.feed(chunk({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": raw}}]}))
+    (end,) = decoder.feed(chunk({}, "tool_calls"))
+    assert isinstance(end, ToolCallEnd)
+    assert (end.call_id, end.name, end.arguments, end.raw) == ("c", "f", {}, raw)
+    assert end.unreadable.startswith(why)
+
+
+def test_a_call_without_an_id_ends_with_an_empty_id() -> None:
+    """No made-up ``call_<index>`` (it repeats in every step): the engine gives the call an id."""
+    events = feed_all(ChatCompletionsDecoder("h"), [
+        chunk({"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": "{}"}}]}), chunk({}, "tool_calls")])
+    assert [e for e in events if isinstance(e, ToolCallEnd)] == [ToolCallEnd(0, "", "f", {})]
+
+
+def test_llama_cpp_parse_failure_in_stream_is_an_unreadable_reply() -> None:
+    """llama.cpp's tools/server sends its chat parser's failure inside the stream in this shape."""
+    event = SseEvent("message", json.dumps({"error": {
+        "code": 500, "message": "Failed to parse input at pos 12: <tool_call>{bad", "type": "server_error"}}))
+    with pytest.raises(UnreadableReply, match="Failed to parse input at pos 12"):
+        ChatCompletionsDecoder("h").feed(event)
+    anthropic_shape = SseEvent("error", json.dumps({
+        "code": 500, "message": "Failed to parse input at pos 3", "type": "server_error"}))
+    with pytest.raises(UnreadableReply, match="server_error"):
+        MessagesDecoder("h").feed(anthropic_shape)
+    other = SseEvent("message", '{"error": {"code": 500, "message": "out of memory", "type": "server_error"}}')
+    with pytest.raises(StreamErrorEvent) as caught:
+        ChatCompletionsDecoder("h").feed(other)
+    assert not isinstance(caught.value, UnreadableReply)
 
 
 def test_error_object_in_stream() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from foya_desktop.core.errors import ProviderError
 from foya_desktop.providers.base import RetryPolicy
-from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
+from tests.fakeprovider import FakeProviderServer, Fault, Reply
 from tests.providers.conftest import CANARY_KEY, MakeProvider, RetryLog, collect_until_error
 from tests.providers.test_failures import free_port
 
@@ -31,7 +31,10 @@ FAULTS = {
         "authentication_error", f"key {CANARY_KEY} revoked"))],
     "cut": [Reply(text="abcdefgh", fault=Fault.cut())],
     "bad json": [Reply(text="abcdefgh", fault=Fault.bad_json())],
-    "bad tool arguments": [Reply(tool_calls=[ToolCallSpec("t", '{"k": "' + CANARY_KEY)])],
+    # bad tool arguments are no error any more (the engine tells the model); llama.cpp's parse failure
+    # quotes the model's output, which may hold anything
+    "unreadable reply quoting the key": [Reply(text="abc", fault=Fault.llama_cpp_error(
+        f"Failed to parse input at pos 3: <tool_call>{CANARY_KEY}"))],
 }
 
 

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from foya_desktop.core.errors import BadResponse
 from foya_desktop.core.llm import (
     Finish,
     ReasoningDelta,
@@ -19,7 +18,7 @@ from foya_desktop.core.llm import (
     UsageReport,
 )
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
-from tests.providers.conftest import MakeProvider, collect, collect_until_error
+from tests.providers.conftest import MakeProvider, collect
 
 
 def text_of(events: list[StreamEvent]) -> str:
@@ -116,14 +115,16 @@ async def test_tool_call_with_no_arguments_gets_an_empty_dict(server: FakeProvid
     assert [e.arguments for e in events if isinstance(e, ToolCallEnd)] == [{}]
 
 
-async def test_invalid_tool_arguments_are_a_bad_response(server: FakeProviderServer,
-                                                         make_provider: MakeProvider) -> None:
-    server.script(Reply(tool_calls=[ToolCallSpec("write_file", '{"path": "a.txt", "content": ')]))
-    events, error = await collect_until_error(make_provider())
-    assert isinstance(error, BadResponse)
-    assert "write_file" in str(error)
-    assert "not valid JSON" in str(error)
-    assert not any(isinstance(e, ToolCallEnd | Finish) for e in events)
+async def test_invalid_tool_arguments_end_the_call_with_the_reason(server: FakeProviderServer,
+                                                                   make_provider: MakeProvider) -> None:
+    """Not a failed step: the call ends with why its arguments cannot be used (the engine tells the model)."""
+    raw = '{"path": "a.txt", "content": '
+    server.script(Reply(tool_calls=[ToolCallSpec("write_file", raw)]))
+    events = await collect(make_provider())
+    (end,) = [e for e in events if isinstance(e, ToolCallEnd)]
+    assert (end.name, end.arguments, end.raw) == ("write_file", {}, raw)
+    assert end.unreadable.startswith("not valid JSON")
+    assert events[-1] == Finish("tool_calls")
 
 
 async def test_length_finish_reason_is_normalised(server: FakeProviderServer, make_provider: MakeProvider,

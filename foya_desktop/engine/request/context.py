@@ -3,7 +3,9 @@
 Each VP sees user messages, its own replies and tool traffic verbatim, and
 other VPs' replies as quoted notes (never their tool traffic). Tool calls
 without a result — a crash or a stop mid-tool — get a synthetic
-"interrupted" result so every vendor accepts the request.
+"interrupted" result so every vendor accepts the request. A reply of its own
+that the server could not read (``UNREADABLE_REPLY``) is followed by a note
+saying so, so the model can try again (``turn.runner``).
 
 Compiling is plain synchronous work over the whole valid history (50,000
 messages take a quarter of a second), so it runs on a worker thread
@@ -37,6 +39,13 @@ INTERRUPTED_RESULT = (
     "The tool call was interrupted before it reported a result (the app stopped or the turn "
     "was cancelled). It may or may not have completed; check before repeating it."
 )
+
+UNREADABLE_REPLY = "unreadable_reply"
+"""Meta key of a reply the server could not read as a tool call or text (its error message)."""
+UNREADABLE_NOTE = (
+    "[Foya: the server could not read your previous reply as a tool call or as text, so nothing "
+    "ran. It said: {error}. If you meant to call a tool, call it again using the tool-call format, "
+    "with its arguments as one JSON object; otherwise answer in plain text.]")
 
 ArtifactLoader = Callable[[str], bytes]
 """Blocking: the bytes of an artifact; ``FileNotFoundError``/``ValueError`` when it is gone."""
@@ -88,6 +97,9 @@ class ContextCompiler:
                 _flush_notes(st)
                 st.out.append(_assistant(msg))
                 st.open_calls = {c.call_id: c.name for c in msg.tool_calls}
+                if msg.meta.get(UNREADABLE_REPLY):
+                    note = UNREADABLE_NOTE.format(error=msg.meta[UNREADABLE_REPLY])
+                    st.out.append(LlmMessage("user", (TextPart(note),)))
             elif msg.role == "tool" and mine:
                 _own_result(st, msg, load)
             elif msg.role == "tool" and (handoff := _handoff_to(vp, msg, st, names)) is not None:
@@ -137,7 +149,7 @@ def _assistant(msg: Message) -> LlmMessage:
     for p in msg.parts:
         if isinstance(p, (TextPart, ReasoningPart, ToolCallPart)):
             parts.append(p)
-    if msg.status != MessageStatus.COMPLETE and not msg.tool_calls:
+    if msg.status != MessageStatus.COMPLETE and not msg.tool_calls and not msg.meta.get(UNREADABLE_REPLY):
         parts.append(TextPart("\n\n[This reply was interrupted before it finished.]"))
     return LlmMessage("assistant", tuple(parts) or (TextPart("[no output]"),))
 
