@@ -12,7 +12,7 @@ from typing import Any
 
 from foya_desktop.core.memory import MemoryEntry, MemoryScope
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.memory.ops import parse_scope
+from foya_desktop.engine.memory.ops import parse_scope, reach
 
 SCOPES = [s.value for s in MemoryScope]
 
@@ -62,7 +62,8 @@ async def memory_command(kernel: Kernel, args: argparse.Namespace) -> int:
         assert scope is not None
         entry = await kernel.memory.add_memory(scope, args.text, vp=args.vp, session_id=args.session)
         print(json.dumps(entry_json(entry), ensure_ascii=False) if args.json
-              else f"Saved {entry.id} to {entry.scope} memory.")
+              else f"Saved {entry.id} to {entry.scope} memory; it applies to {reach(entry, args.vp or '')}. "
+                   f"Undo: foya memory remove {entry.id}")
         return 0
     entries = await kernel.memory.list_memory(scope, vp=args.vp, session_id=args.session)
     if args.json:

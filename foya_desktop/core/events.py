@@ -286,7 +286,9 @@ class TaskChanged(Event):
 class MemoryChanged(Event):
     """A memory entry was saved, edited or removed (``session_id``: where, "" outside a session).
 
-    A VP's save also shows as its ``memory`` call in the timeline, with an undo.
+    A VP's save also shows as its ``memory`` call in the timeline, with an undo; a save that
+    reaches other projects (user and VP scopes) is also announced (``foya run`` prints a line,
+    the window shows a notice with an undo).
     """
 
     entry_id: str
@@ -295,6 +297,10 @@ class MemoryChanged(Event):
     scope: str
     author: str
     """The VP id that did it, or ``person``."""
+    text: str = ""
+    """The entry's text (a notice shows what was saved)."""
+    vp_id: str = ""
+    """The VP whose scope it is (``vp``, ``session-vp``), "" otherwise."""
 
 
 # ---- session lifecycle: branch, rewind, compaction --------------------------

@@ -8,12 +8,12 @@ The task record itself is an ordinary ``TaskRow`` of the parent (kind
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from foya_desktop.core.errors import NotFound
 from foya_desktop.core.ids import now_ms
-from foya_desktop.core.model import Session
+from foya_desktop.core.model import AgentMode, ApprovalMode, Session
 from foya_desktop.core.records import TaskRecord
 from foya_desktop.store import sessions, tasks
 from foya_desktop.store.history_view import view_of
@@ -88,3 +88,26 @@ def last_reply(session_id: str) -> str:
         if text.strip():
             return text
     return ""
+
+
+APPROVAL_WIDTH = (ApprovalMode.READ_ONLY, ApprovalMode.ASK, ApprovalMode.AUTO_EDIT, ApprovalMode.AUTO)
+"""Approval modes from the narrowest to the widest."""
+
+
+def session_in_effect(session_id: str) -> Session:
+    """A session's settings as its tools obey them: a child session is never wider than its parent.
+
+    A sub-agent starts with its parent's approval and agent modes; the person may narrow the
+    parent while the child runs (read-only, plan), from the window or another ``foya`` process,
+    and the child follows at its next request or call. Widening the child alone changes nothing.
+    """
+    session = sessions.get_session(session_id)
+    if session.parent_id is None:
+        return session
+    try:
+        parent = sessions.get_session(session.parent_id)
+    except NotFound:
+        return session  # the parent is being deleted: the child is stopped with it
+    approval = min(session.approval_mode, parent.approval_mode, key=APPROVAL_WIDTH.index)
+    agent_mode = session.agent_mode if session.agent_mode != AgentMode.EXECUTE else parent.agent_mode
+    return replace(session, approval_mode=approval, agent_mode=agent_mode)

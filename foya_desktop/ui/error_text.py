@@ -70,9 +70,6 @@ _EXACT: dict[str, object] = {
     "rewind_stale": QT_TRANSLATE_NOOP(
         "ErrorText", "The session or its files changed since the preview; check the new preview."),
     "step_limit_reached": QT_TRANSLATE_NOOP("ErrorText", "{vp} reached its limit of {max_steps} steps."),
-    "step_limit_failing_calls": QT_TRANSLATE_NOOP(
-        "ErrorText", "{vp} reached its limit of {max_steps} steps because its tool calls kept failing: "
-        "in the last {failing} steps it sent none that could run (each failure was returned to it)."),
     "turn_stopped": QT_TRANSLATE_NOOP(
         "ErrorText", "You rejected the tool call without a reason, so the turn stopped."),
     "operation_stopped": QT_TRANSLATE_NOOP("ErrorText", "Stopped; nothing was changed."),
@@ -142,8 +139,6 @@ def _kinds() -> dict[str, str]:
         "incomplete_stream": translate("ErrorText", "The reply stopped before it was complete."),
         "bad_response": translate("ErrorText", "The model service sent something Foya cannot read."),
         "stream_error_event": translate("ErrorText", "The model service reported an error while replying."),
-        "unreadable_reply": translate(
-            "ErrorText", "The model service could not read the model's reply as a tool call or text."),
         "provider_error": translate("ErrorText", "The model service call failed."),
         "keyring_unavailable": translate(
             "ErrorText", "This system has no secure keyring, so API keys cannot be stored."
@@ -385,6 +380,10 @@ def approval_reason_text(code: str, params: Mapping[str, object], english: str) 
         "command_uses_network": translate("ErrorText", "the command uses the network"),
         "memory_user_scope": translate(
             "ErrorText", "saving to the person's own memory (seen in every session) needs approval"),
+        "memory_read_only": translate(
+            "ErrorText", "the session is read-only, so changing memory (which outlives it) needs approval"),
+        "memory_plan_mode": translate(
+            "ErrorText", "the session is in plan mode, so changing memory (which outlives it) needs approval"),
     }
     if code in fixed:
         return fixed[code]

@@ -13,7 +13,7 @@ import asyncio
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QStackedWidget, QToolBar, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import (
     ApprovalResolved,
@@ -29,6 +29,7 @@ from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui import i18n, theme
 from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.bridge import EngineBridge
+from foya_desktop.ui.cards.memory_notice import MemoryNotices
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.mcp_servers import McpServersDialog
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog, NewSessionValues
@@ -88,6 +89,7 @@ class MainWindow(QMainWindow):
         self.tree_view = SessionTreeView()
         self.tree_view.setModel(self.tree_model)
         self.pane = SessionPane(kernel, self.runner, self.live, self.speakers)
+        self.memory_notices = MemoryNotices(kernel, self.runner, self.speakers)
         self.welcome = WelcomePage()
         self.first_run = FirstRunOffers()  # connections found on this computer (ui/first_run.py)
         self.first_run.hide()
@@ -169,7 +171,13 @@ class MainWindow(QMainWindow):
         splitter.setSizes([260, 940])
         splitter.setChildrenCollapsible(False)
         splitter.setHandleWidth(1)
-        self.setCentralWidget(splitter)
+        central = QWidget()  # memory notices above the sessions (ui/cards/memory_notice.py)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.memory_notices)
+        column.addWidget(splitter, 1)
+        self.setCentralWidget(central)
         self.file_menu = menu = self.menuBar().addMenu(self.tr("&File"))
         for name in ("new", "connections", "vps", "mcp", "usage"):
             menu.addAction(self._actions[name])
@@ -210,6 +218,7 @@ class MainWindow(QMainWindow):
         b.history_rewound.connect(pane.on_history_rewound)
         b.compaction_checkpoint.connect(ops.on_compaction_checkpoint)
         b.memory_changed.connect(ops.on_memory_changed)
+        b.memory_changed.connect(self.memory_notices.on_memory_changed)
         # messages and streams
         b.message_added.connect(live.message_added)
         b.message_added.connect(pane.on_message_added)

@@ -72,11 +72,12 @@ async def test_background_child_can_be_cancelled(
 async def test_snapshot_is_immutable_while_the_child_runs(
         kernel: Kernel, fake: FakeProviderServer, session: Session, rec: Recorder) -> None:
     await kernel.vps.add_vp(VP("scout", "Scout", "Scout", "You are the ORIGINAL scout.", max_steps=7))
+    await kernel.sessions.update_session(session.id, roster=["omni", "Scout"], default_vp="omni")
     souls: list[str] = []
 
     def respond(body: dict[str, Any]) -> Reply:
         prompt = system_prompt(body)
-        if "scout" in prompt.lower():
+        if "scout." in prompt.splitlines()[0]:
             souls.append(prompt.splitlines()[0])
             if len(souls) == 1:
                 return Reply(tool_calls=[ToolCallSpec("list_dir", {"path": "."}, id="s1")],

@@ -79,12 +79,20 @@ async def test_a_vp_saves_in_its_scopes_and_each_vp_sees_only_its_own_view(
 
 async def test_user_scope_asks_the_person_in_every_mode_and_is_refused_without_a_window(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
-    """A VP writes the person's own memory only with the person's approval (README "Memory")."""
+    """A VP writes the person's own memory only with the person's approval (README "Memory"); while the
+    session may change nothing (read-only, plan mode) every memory write asks."""
     for mode in ApprovalMode:
-        verdict = decide(Action(kind="memory", summary="x", command="user"), mode, project, set())
-        assert (verdict.decision, verdict.code) == ("ask", "memory_user_scope")
-        assert decide(Action(kind="memory", summary="x", command="session"), mode, project, set()).decision \
-            == "allow"
+        user = decide(Action(kind="memory", summary="x", command="user"), mode, project, set())
+        session = decide(Action(kind="memory", summary="x", command="session"), mode, project, set())
+        if mode == ApprovalMode.READ_ONLY:
+            assert (user.decision, user.code) == (session.decision, session.code) == ("ask", "memory_read_only")
+        else:
+            assert (user.decision, user.code) == ("ask", "memory_user_scope")
+            assert session.decision == "allow"
+        for command in ("user", "vp", "session", "forget"):
+            planned = decide(Action(kind="memory", summary="x", command=command), mode, project, set(),
+                             planning=True)
+            assert planned.decision == "ask" and planned.code in ("memory_read_only", "memory_plan_mode")
     s = await kernel.sessions.create_session(title="prefs", workdir=str(project), approval_mode=ApprovalMode.AUTO)
     fake.script(Reply(tool_calls=[_save("user", "Prefers tabs.", "u1")]), Reply(text="could not"))
     await _turn(kernel, rec, s.id, "remember I like tabs", 1)

@@ -7,6 +7,7 @@ Who may write where is checked here for the person and in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import InvalidOperation
@@ -43,6 +44,35 @@ def clean_text(text: str) -> str:
         raise InvalidOperation(f"A memory entry holds at most {MAX_ENTRY_CHARS} characters "
                                f"(this one has {len(text)}).")
     return text
+
+
+def changed(session_id: str, entry: MemoryEntry, change: str, by: str = "") -> MemoryChanged:
+    """The event for a change of ``entry`` (``by``: who made it; the entry's author by default)."""
+    return MemoryChanged(session_id, entry.id, change, str(entry.scope), by or entry.author, entry.text,
+                         entry.vp_id)
+
+
+def reach(entry: MemoryEntry, vp_name: str = "") -> str:
+    """Where an entry applies, in words (``foya run``'s notice and ``foya memory add``)."""
+    who = vp_name or entry.vp_id
+    return {MemoryScope.USER: "every VP, in every session of every project",
+            MemoryScope.VP: f"{who}, in every session of every project",
+            MemoryScope.SESSION_VP: f"{who}, in session {entry.session_id} only",
+            MemoryScope.SESSION: f"every VP of session {entry.session_id} only"}[entry.scope]
+
+
+FAR_REACHING = (str(MemoryScope.USER), str(MemoryScope.VP))
+"""Scopes whose entries reach other projects: a save there is announced wherever it happens."""
+
+
+def memory_notice(event: MemoryChanged, names: Mapping[str, str]) -> str:
+    """``foya run``'s line for a save: what, where it applies, and how to take it back
+    (``names``: VP id → name)."""
+    entry = MemoryEntry(event.entry_id, MemoryScope(event.scope), event.text, vp_id=event.vp_id)
+    who = "You" if event.author == PERSON else names.get(event.author, event.author)
+    return (f"\n[memory] {who} saved {event.entry_id} to {event.scope} memory, which applies to "
+            f"{reach(entry, names.get(event.vp_id, event.vp_id))}: “{event.text}”. "
+            f"Undo: foya memory remove {event.entry_id}")
 
 
 class Memory:
@@ -92,22 +122,20 @@ class Memory:
         body = clean_text(text)
         entry = await self.svc.store.write(lambda: rows.add_memory(
             scope, body, vp_id=vp_id, session_id=owner, author=PERSON, source_session_id=session_id or ""))
-        self.svc.bus.publish(MemoryChanged(session_id or "", entry.id, "saved", str(scope), PERSON))
+        self.svc.bus.publish(changed(session_id or "", entry, "saved", PERSON))
         return entry
 
     async def edit_memory(self, entry_id: str, text: str) -> MemoryEntry:
         """The person rewrites an entry."""
         body = clean_text(text)
         entry = await self.svc.store.write(rows.edit_memory, entry_id, body)
-        self.svc.bus.publish(MemoryChanged(entry.session_id or entry.source_session_id, entry.id, "edited",
-                                           str(entry.scope), PERSON))
+        self.svc.bus.publish(changed(entry.session_id or entry.source_session_id, entry, "edited", PERSON))
         return entry
 
     async def remove_memory(self, entry_id: str) -> MemoryEntry:
         """The person removes an entry (also the timeline's undo of a VP's save)."""
         entry = await self.svc.store.write(rows.remove_memory, entry_id)
-        self.svc.bus.publish(MemoryChanged(entry.session_id or entry.source_session_id, entry.id, "removed",
-                                           str(entry.scope), PERSON))
+        self.svc.bus.publish(changed(entry.session_id or entry.source_session_id, entry, "removed", PERSON))
         return entry
 
     async def memory_exists(self, entry_id: str) -> bool:

@@ -4,10 +4,15 @@ What a VP may write (README "Memory"):
 
 * its own VP scope (``vp``), its session-nested scope (``session-vp``) and the
   session scope (``session``): run without asking — low risk, and every save shows
-  in the timeline as the call's row with an *Undo*;
+  in the timeline as the call's row with an *Undo*; a VP-scope save reaches every
+  project, so it is announced too (``foya run`` prints it, the window shows a notice
+  with *Undo*);
 * the user scope (``user``): the person's lasting preferences reach every future
   session, so the approval policy asks the person first, in every mode
   (``engine.permissions.policy._memory``); without a window it is refused.
+
+While the session is read-only or in plan mode every save and forget is asked like a
+file write (refused without a window): memory outlives the session.
 
 A VP never writes another VP's scopes: the VP is always the caller. It can
 forget only entries of its own view (``store.memory.view_of``), and never the
@@ -19,9 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from foya_desktop.core.errors import FoyaError, ToolError
-from foya_desktop.core.events import MemoryChanged
 from foya_desktop.core.memory import MEMORY_TOOL, MemoryEntry, MemoryScope, saved_entry
-from foya_desktop.engine.memory.ops import clean_text, parse_scope
+from foya_desktop.engine.memory.ops import changed, clean_text, parse_scope
 from foya_desktop.engine.services import Services
 from foya_desktop.store import memory as rows
 from foya_desktop.tools.base import Action, ToolContext, ToolOutput
@@ -114,7 +118,7 @@ class MemoryTool:
             entry = await store.write(lambda: rows.add_memory(
                 scope, text, vp_id=ctx.speaker, session_id=ctx.session_id, author=ctx.speaker,
                 source_session_id=ctx.session_id))
-            self._svc.bus.publish(MemoryChanged(ctx.session_id, entry.id, "saved", str(scope), ctx.speaker))
+            self._svc.bus.publish(changed(ctx.session_id, entry, "saved"))
             return ToolOutput(f"Saved {entry.id} to {scope} memory — {SCOPE_WORDS[scope]}. "
                               "The person sees it in the timeline and may undo it.")
         entry_id = arg_str(args, "id").strip()
@@ -126,7 +130,6 @@ class MemoryTool:
             return ToolOutput("Entries of the person's own (user) memory are theirs to remove, in the "
                               "Memory window or with `foya memory remove`; nothing was forgotten.",
                               is_error=True)
-        await store.write(rows.remove_memory, entry_id)
-        self._svc.bus.publish(MemoryChanged(ctx.session_id, entry_id, "removed",
-                                            str(visible[entry_id].scope), ctx.speaker))
+        entry = await store.write(rows.remove_memory, entry_id)
+        self._svc.bus.publish(changed(ctx.session_id, entry, "removed", ctx.speaker))
         return ToolOutput(f"Forgot {entry_id}.")

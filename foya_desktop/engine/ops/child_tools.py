@@ -3,7 +3,9 @@
 With ``wait`` (the default) the call returns the sub-agent's answer; without
 it, a task id the VP follows with the task tools (``task_list``,
 ``task_output``, ``task_result``, ``task_cancel``). Sub-agents cannot spawn
-sub-agents of their own: their tool snapshot never includes this tool.
+sub-agents of their own: their tool snapshot never includes this tool. Who may be
+started, and with which tools (never more than the caller's), is decided in
+``engine.agents.spawning``.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from dataclasses import replace
 from typing import Any
 
 from foya_desktop.core.errors import FoyaError, ToolError
-from foya_desktop.core.model import OMNI, VP, Session
+from foya_desktop.core.model import Session
 from foya_desktop.core.records import TaskRecord
-from foya_desktop.engine.agents.vps import all_vps
+from foya_desktop.engine.agents.spawning import SPAWN_AGENT, child_tools, choose
+from foya_desktop.engine.agents.vps import all_vps, roster_of
 from foya_desktop.engine.ops.children import ChildAgents
 from foya_desktop.engine.project_files.agent_files import AgentDefinition
 from foya_desktop.engine.project_files.catalog import ProjectContext
@@ -25,7 +28,6 @@ from foya_desktop.store.sessions import get_session
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.common import arg_bool, arg_int, arg_str
 
-SPAWN_AGENT = "spawn_agent"
 Definitions = Callable[[Session], Awaitable[ProjectContext]]
 """A session → its project files (agent definitions from ``.claude/agents``, ``.foya/agents``)."""
 DEFAULT_MAX_TURNS, MAX_TURNS = 15, 50
@@ -36,8 +38,9 @@ SPAWN_SCHEMA: dict[str, Any] = {
         "task": {"type": "string", "description": "What the sub-agent should do, self-contained: it "
                                                   "does not see this conversation."},
         "title": {"type": "string", "description": "A short title for the task record."},
-        "agent": {"type": "string", "description": "Name of the persona or of a sub-agent definition "
-                                                   "listed in the system prompt (default: yourself)."},
+        "agent": {"type": "string", "description": "Name of a VP of this session or of a sub-agent "
+                                                   "definition listed in the system prompt (default: "
+                                                   "yourself). It gets only tools you have too."},
         "max_turns": {"type": "integer", "description": f"Model steps it may take (1–{MAX_TURNS}, "
                                                         f"default {DEFAULT_MAX_TURNS})."},
         "wait": {"type": "boolean", "description": "Wait for its answer (default true). With false, "
@@ -70,42 +73,47 @@ class SpawnAgentTool:
     async def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         """Spawn, then wait for the answer (cancelling the child if this call is cancelled)."""
         try:
-            task = await self._spawn(args, ctx)
+            task, limited = await self._spawn(args, ctx)
         except (FoyaError, ToolError) as exc:
             return ToolOutput(f"Could not start the sub-agent: {exc}", is_error=True)
         if not arg_bool(args, "wait", default=True):
             return ToolOutput(f"Started sub-agent task {task.record.id} in child session "
                               f"{task.child_session_id}. Follow it with task_output, collect its answer "
-                              "with task_result, stop it with task_cancel.")
+                              f"with task_result, stop it with task_cancel.{limited}")
         try:
             record = await self._agents.wait(task.record.id)
         except asyncio.CancelledError:
             await asyncio.shield(self._agents.cancel(ctx.session_id, task.record.id))
             raise
-        return _answer(await self._agents.consume(ctx.session_id, record.id), task)
+        answer = _answer(await self._agents.consume(ctx.session_id, record.id), task)
+        return replace(answer, content=answer.content + limited)
 
-    async def _spawn(self, args: dict[str, Any], ctx: ToolContext) -> ChildTask:
+    async def _spawn(self, args: dict[str, Any], ctx: ToolContext) -> tuple[ChildTask, str]:
+        """The started child, and a sentence naming the persona's tools it runs without ("" if none)."""
         prompt = arg_str(args, "task")
         max_turns = arg_int(args, "max_turns", default=DEFAULT_MAX_TURNS, low=1, high=MAX_TURNS)
         call = await self._claim(ctx, args)
         parent = await self._agents.store.read(get_session, ctx.session_id)
-        name = str(args.get("agent") or "")
-        defined = await self._definition(parent, name)
-        agent = defined.to_vp() if defined else await _agent(self._agents, name, call.speaker)
+        roster = await roster_of(self._agents.store, parent)
+        caller = next((vp for vp in roster if vp.id == call.speaker), None)
+        if caller is None:
+            raise ToolError(f"{call.speaker or 'The caller'} is no longer on this session's roster.")
+        choice = choose(str(args.get("agent") or ""), caller, roster, await all_vps(self._agents.store),
+                        await self._agent_files(parent))
+        defined = choice.agent_file
         if defined and defined.max_turns and "max_turns" not in args:
             max_turns = min(defined.max_turns, MAX_TURNS)
-        names = [n for n in self._agents.tool_names(parent, agent) if n != SPAWN_AGENT]
-        snapshot = replace(agent, tools=tuple(names) or ("(none)",), max_steps=max_turns)
-        return await self._agents.spawn(parent, call.call_id, call.seq, snapshot, prompt, _title(args))
+        names, left_out = child_tools(choice, caller, self._agents.tool_names(parent, caller),
+                                      self._agents.tool_names(parent, choice.persona))
+        snapshot = replace(choice.persona, tools=names or ("(none)",), max_steps=max_turns)
+        task = await self._agents.spawn(parent, call.call_id, call.seq, snapshot, prompt, _title(args))
+        limited = (f"\n\n{snapshot.name} has only the tools you have too "
+                   f"({', '.join(names) or 'none'}); left out: {', '.join(left_out)}.") if left_out else ""
+        return task, limited
 
-    async def _definition(self, parent: Session, name: str) -> AgentDefinition | None:
-        """An agent file of the parent's project named ``name`` (library VPs come first)."""
-        if not name or self._definitions is None:
-            return None
-        if any(name.strip().lstrip("@").casefold() in (v.name.casefold(), v.id.casefold())
-               for v in await all_vps(self._agents.store)):
-            return None
-        return (await self._definitions(parent)).agent(name)
+    async def _agent_files(self, parent: Session) -> tuple[AgentDefinition, ...]:
+        """The agent files of the parent's project and of the person (none without a source)."""
+        return (await self._definitions(parent)).agents if self._definitions is not None else ()
 
     async def _claim(self, ctx: ToolContext, args: dict[str, Any]) -> RunningCall:
         """The running call that started this sub-agent (by call id; by arguments if unknown)."""
@@ -115,16 +123,6 @@ class SpawnAgentTool:
                 self._claimed.add(call.call_id)
                 return call
         raise ToolError("the call that started this sub-agent is not recorded as running")
-
-
-async def _agent(agents: ChildAgents, name: str, caller: str) -> VP:
-    vps = await all_vps(agents.store)
-    if name:
-        for vp in vps:
-            if name.casefold() in (vp.name.casefold(), vp.id.casefold()):
-                return vp
-        raise ToolError(f"no persona named {name!r}; known: {', '.join(v.name for v in vps)}")
-    return next((vp for vp in vps if vp.id == caller), OMNI)
 
 
 def _title(args: dict[str, Any]) -> str:

@@ -7,6 +7,10 @@ catalog, so editing the VP later changes nothing for it. It has its own
 history, tool events, usage (ledger rows under its id) and cancellation
 (``kernel.turns.stop`` on the child, or cancelling its task). The parent sees a
 ``subagent`` task record it can list, inspect, cancel and consume.
+
+The child never gets more than its caller: its tools are the caller's and the persona's
+in common (``engine.agents.spawning``), it starts with the parent's approval and agent
+modes, and while it runs it is held to the parent's (``store.ops_children.session_in_effect``).
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ class ChildAgents:
         self._runs: dict[str, asyncio.Task[None]] = {}
 
     def tool_names(self, parent: Session, agent: VP) -> list[str]:
-        """The tools ``agent`` would get in ``parent`` right now (the snapshot's source)."""
+        """The tools ``agent`` is offered in ``parent`` right now (what a snapshot is cut from)."""
         return [n for n in self._svc.tools.names_for(parent, agent) if n not in TOP_LEVEL]
 
     async def spawn(self, parent: Session, call_id: str, parent_seq: int, agent: VP, prompt: str,
@@ -164,5 +168,5 @@ def _child_session(parent: Session, call_id: str, agent: VP, title: str) -> Sess
         id=new_id("ses"), title=title, project_id=parent.project_id, parent_id=parent.id,
         origin=f"subagent:{call_id}", connection=parent.connection, model=parent.model,
         reasoning_effort=parent.reasoning_effort, approval_mode=parent.approval_mode,
-        workdir=parent.workdir, roster=(agent.id,), default_vp=agent.id, created_at=now,
-        updated_at=now, child_snapshot=snapshot)
+        agent_mode=parent.agent_mode, workdir=parent.workdir, roster=(agent.id,), default_vp=agent.id,
+        created_at=now, updated_at=now, child_snapshot=snapshot)

@@ -58,14 +58,16 @@ def grant_key(action: Action, workdir: Path) -> str | None:
     return None
 
 
-def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) -> Verdict:
-    """Policy: what to do with a planned action before any person is asked."""
+def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str], *,
+           planning: bool = False) -> Verdict:
+    """Policy: what to do with a planned action before any person is asked (``planning``: the
+    session is in plan mode or waiting for its plan's confirmation)."""
     if action.kind in ("ask", "other"):
         return Verdict("allow", "no side effects outside Foya")
     if action.kind == "mcp":
         return _mcp(action, mode, workdir, grants)
     if action.kind == "memory":
-        return _memory(action, workdir, grants)
+        return _memory(action, mode, planning, workdir, grants)
     if action.kind == "read":
         if any(is_secret_looking(p) for p in action.paths):
             return Verdict("ask", "the file looks like it holds secrets", code="secret_file")
@@ -102,13 +104,26 @@ def _mcp(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str]) ->
     return Verdict("ask", reason, code="mcp_policy", params=parts)
 
 
-def _memory(action: Action, workdir: Path, grants: set[str]) -> Verdict:
-    """A memory write: a VP's own scopes and the session's are low risk (shown in the timeline with
-    an undo); the user scope reaches every future session, so the person is asked — in every mode."""
-    if action.command != "user":
-        return Verdict("allow", "memory of this VP or this session (shown in the timeline, undoable)")
+def _memory(action: Action, mode: ApprovalMode, planning: bool, workdir: Path,
+            grants: set[str]) -> Verdict:
+    """A memory write (a save, or ``forget``). Memory outlives the session, so while the session
+    may change nothing (read-only, plan mode) every write is asked like a file write — and, with
+    nobody to ask (``foya run``), refused. Otherwise a VP's own scopes and the session's are low
+    risk (each save is shown with an undo; VP-scope saves also as a notice, they reach every
+    project); the user scope reaches every future session of every VP, so it asks in every mode."""
     key = grant_key(action, workdir)
-    if key is not None and key in grants:
+    allowed_before = key is not None and key in grants
+    if mode == ApprovalMode.READ_ONLY or planning:
+        if allowed_before:
+            return Verdict("allow", "allowed earlier by the person")
+        if mode == ApprovalMode.READ_ONLY:
+            return Verdict("ask", "the session is read-only, so changing memory (which outlives it) needs "
+                                  "approval", code="memory_read_only")
+        return Verdict("ask", "the session is in plan mode, so changing memory (which outlives it) needs "
+                              "approval", code="memory_plan_mode")
+    if action.command != "user":
+        return Verdict("allow", "memory of this VP or this session (shown with an undo)")
+    if allowed_before:
         return Verdict("allow", "allowed earlier by the person")
     return Verdict("ask", "saving to the person's own memory (seen in every session) needs approval",
                    code="memory_user_scope")

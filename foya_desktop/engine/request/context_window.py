@@ -21,6 +21,8 @@ from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.llm import InlineImage, LlmMessage, LlmRequest, LlmToolResult, ToolSpec
 from foya_desktop.core.messages import ReasoningPart, TextPart, ToolCallPart
 from foya_desktop.core.model import VP, Session
+from foya_desktop.engine.agents.spawning import spawnable_files
+from foya_desktop.engine.agents.vps import all_vps
 from foya_desktop.engine.memory.context import context_sections
 from foya_desktop.engine.project_files.catalog import SKILL_TOOL, context_prompt
 from foya_desktop.engine.project_files.session_files import session_files
@@ -70,8 +72,10 @@ async def compose(svc: Services, session: Session, vp: VP, roster: list[VP], tur
                                      {v.id: v.name for v in roster}, turn_id, policy.tool_output_budget * 4)
     project = await svc.store.read(get_project, session.project_id) if session.project_id else None
     files = await session_files(svc, session)
+    offered = replace(files, agents=spawnable_files(files.agents, await all_vps(svc.store))) \
+        if files.agents else files  # repository agent files the person never added are not offered
     system = system_prompt(vp, session, roster, project,
-                           context_prompt(files, subagent=session.parent_id is not None))
+                           context_prompt(offered, subagent=session.parent_id is not None))
     extra = await context_sections(svc, session, vp.id, bool(project and project.scoped_recall))
     if extra:
         system = f"{system}\n\n{extra}"
