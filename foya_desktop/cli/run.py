@@ -183,6 +183,11 @@ class _Printer:
             for call in (p for p in event.message.parts if isinstance(p, ToolCallPart)):
                 args = json.dumps(call.arguments, ensure_ascii=False)[:120]
                 print(visible(f"\n[{call.name} {args}]"), file=sys.stderr, flush=True)
+        elif isinstance(event, MessageAdded) and event.message.meta.get("blocked"):
+            result = event.message.tool_result
+            if result is not None:  # a call that never ran says so, not only to the model
+                print(visible(f"[{result.name} not run: {result.content[:300]}]", one_line=True),
+                      file=sys.stderr, flush=True)
         elif isinstance(event, Notice):
             print(f"\n[{event.level}] {visible(event.text)}", file=sys.stderr, flush=True)
         elif isinstance(event, MemoryChanged) and event.change == "saved" and event.scope in FAR_REACHING:
@@ -219,6 +224,10 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
     """Run the turn; exit 0 only when it completed."""
     session = await _session_for(kernel, args)
     print(f"Session {session.id}", file=sys.stderr, flush=True)
+    if not session.workdir:
+        print("This session has no folder: its VPs can answer, but no file tool or command is available "
+              "to them. Bind it to a folder in the window (or start one with --project DIR).",
+              file=sys.stderr, flush=True)
     names = {vp.id: vp.name for vp in await kernel.vps.list_vps() if vp.id in session.roster}
     printer = _Printer(args.json, session.id, names)
     unsubscribe = kernel.bus.subscribe(printer)

@@ -78,11 +78,17 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("bad_response", "The provider sent something outside its wire format.", _HTTP),
     ErrorCode("stream_error_event", "The provider reported an error inside the stream.",
               _HTTP),
+    ErrorCode("unreadable_reply", "The server could not read the model's reply as a tool call or text "
+              "(said inside the stream); the model is told and tries again within its step limit.", _HTTP),
     ErrorCode("merge_refused", "Two sessions cannot be merged (the sentence says why)."),
     ErrorCode("fork_in_progress", "A fork of the session is already being made."),
     ErrorCode("rewind_stale", "The session or its files changed since the rewind preview."),
     ErrorCode("step_limit_reached", "A VP reached its limit of model steps in one turn.",
               ("vp", "max_steps")),
+    ErrorCode("step_limit_failing_calls", "A VP reached its limit of model steps while its tool calls "
+              "kept failing: the last ``failing`` steps' calls could not be run as sent (arguments not "
+              "valid JSON or against the tool's schema, an unknown tool, a reply the server could not "
+              "read).", ("vp", "max_steps", "failing")),
     ErrorCode("turn_stopped", "The person rejected a tool call without feedback: the turn stops."),
     ErrorCode("operation_stopped", "A stop cancelled an operation (compaction); nothing was changed.",
               ("session_id",)),

@@ -70,6 +70,9 @@ _EXACT: dict[str, object] = {
     "rewind_stale": QT_TRANSLATE_NOOP(
         "ErrorText", "The session or its files changed since the preview; check the new preview."),
     "step_limit_reached": QT_TRANSLATE_NOOP("ErrorText", "{vp} reached its limit of {max_steps} steps."),
+    "step_limit_failing_calls": QT_TRANSLATE_NOOP(
+        "ErrorText", "{vp} reached its limit of {max_steps} steps because its tool calls kept failing: "
+        "in the last {failing} steps it sent none that could run (each failure was returned to it)."),
     "turn_stopped": QT_TRANSLATE_NOOP(
         "ErrorText", "You rejected the tool call without a reason, so the turn stopped."),
     "operation_stopped": QT_TRANSLATE_NOOP("ErrorText", "Stopped; nothing was changed."),
@@ -139,6 +142,8 @@ def _kinds() -> dict[str, str]:
         "incomplete_stream": translate("ErrorText", "The reply stopped before it was complete."),
         "bad_response": translate("ErrorText", "The model service sent something Foya cannot read."),
         "stream_error_event": translate("ErrorText", "The model service reported an error while replying."),
+        "unreadable_reply": translate(
+            "ErrorText", "The model service could not read the model's reply as a tool call or text."),
         "provider_error": translate("ErrorText", "The model service call failed."),
         "keyring_unavailable": translate(
             "ErrorText", "This system has no secure keyring, so API keys cannot be stored."

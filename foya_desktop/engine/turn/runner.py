@@ -2,7 +2,12 @@
 
 model step → persist the reply → run its tool calls (through the gate) →
 persist results → next step, until the VP stops calling tools or reaches
-its step limit. Settings are read from the database before every model
+its step limit. A step whose tool calls the model got wrong (``call_checks``),
+or whose reply the server could not read (``UnreadableReply``), does not end
+the turn: the model is told what failed and tries again; only a model that
+keeps failing meets the step limit, and that end says so.
+
+Settings are read from the database before every model
 request and again before every tool call (never cached: another ``foya``
 process may change them), so a change of connection, model, effort or
 approval mode applies to the very next request or call, never to a request
@@ -19,7 +24,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from foya_desktop.core.errors import FoyaError, ProviderError
+from foya_desktop.core.errors import FoyaError, ProviderError, UnreadableReply
 from foya_desktop.core.events import (
     DeltaKind,
     MessageAdded,
@@ -36,6 +41,7 @@ from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCal
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.request.build import build_request
+from foya_desktop.engine.request.context import UNREADABLE_REPLY
 from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
@@ -44,6 +50,7 @@ from foya_desktop.engine.turn.tool_exec import (
     ClosedHow,
     ToolRun,
     TurnStopped,
+    Unreadable,
     interrupted_result,
     run_tool_call,
 )
@@ -82,23 +89,48 @@ class StepLimitReached(FoyaError):
 async def run_vp(svc: Services, run: VPRun) -> None:
     """Loop model steps and tools until done; raises ``ProviderError``/``TurnStopped``."""
     _status(svc, run, "running")
+    failing = 0  # steps in a row that ran nothing: all calls malformed, or an unreadable reply
     for _ in range(run.vp.max_steps):
         session = await svc.store.read(session_in_effect, run.session_id)
-        message = await _model_step(svc, run, session)
+        message, unreadable = await _model_step(svc, run, session)
+        if message.meta.get(UNREADABLE_REPLY):
+            failing += 1
+            continue
         if not message.tool_calls:
             _status(svc, run, "done")
             return
-        await _run_tools(svc, run, message)
-    raise StepLimitReached(f"{run.vp.name} reached its limit of {run.vp.max_steps} steps.",
-                           vp=run.vp.name, max_steps=run.vp.max_steps)
+        failing = failing + 1 if await _run_tools(svc, run, message, unreadable) else 0
+    raise _step_limit(run.vp, failing)
 
 
-async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
+KEPT_FAILING = 2
+"""Failed steps in a row at the limit from which its sentence blames the failing calls."""
+
+
+def _step_limit(vp: VP, failing: int) -> StepLimitReached:
+    if failing < KEPT_FAILING:
+        return StepLimitReached(f"{vp.name} reached its limit of {vp.max_steps} steps.",
+                                vp=vp.name, max_steps=vp.max_steps)
+    return StepLimitReached(
+        f"{vp.name} reached its limit of {vp.max_steps} steps because its tool calls kept failing: in "
+        f"the last {failing} steps it sent none that could run (each failure was returned to it).",
+        code="step_limit_failing_calls", vp=vp.name, max_steps=vp.max_steps, failing=failing)
+
+
+async def _model_step(svc: Services, run: VPRun,
+                      session: Session) -> tuple[Message, dict[str, Unreadable]]:
+    """The model's reply, stored, and its calls whose arguments could not be read.
+
+    A reply the server could not read (``UnreadableReply``) is stored as a failed reply saying
+    so (``MessageStatus.ERROR``, the ``UNREADABLE_REPLY`` meta): the next request tells the model
+    what failed (``request.context``) instead of the turn ending.
+    """
     provider, model = await svc.providers.resolve(session, run.vp)
     connection = (await svc.providers.connection_for(session)).name
     request = await _build_request(svc, run, session, model)
     timing, retries_before = StepTiming(now_ms()), svc.providers.retries.get(run.session_id, 0)
     error = ""
+    unreadable_reply: UnreadableReply | None = None
     step = StepAccumulator()
     message_id = new_id("msg")  # the stream is named by the message it becomes
     svc.bus.publish(StreamStarted(run.session_id, message_id, run.vp.id, run.turn_id))
@@ -110,6 +142,8 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
                 timing.first_byte = timing.first_byte or now_ms()
                 step.feed(event)
                 _publish_delta(svc, run, message_id, event)
+    except UnreadableReply as exc:  # the model wrote wrongly: tell it (below), the turn goes on
+        error, unreadable_reply = str(exc), exc
     except (asyncio.CancelledError, ProviderError) as exc:
         error = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
         await _keep_partial(svc, run, message_id, step, exc)
@@ -124,7 +158,13 @@ async def _model_step(svc: Services, run: VPRun, session: Session) -> Message:
             svc, run.session_id, run.turn_id, run.vp.id, session.workdir, connection=connection,
             request=request, usage=step.usage, stop_reason=step.finish, timing=timing,
             retries=svc.providers.retries.get(run.session_id, 0) - retries_before, error=error))
-    return await _persist(svc, _message(run, message_id, step.parts(), MessageStatus.COMPLETE, model=model))
+    if unreadable_reply is not None:
+        said = f"{unreadable_reply} — {run.vp.name} was told what failed and may try again."
+        failed = _message(run, message_id, step.partial(), MessageStatus.ERROR, model=model, error=said,
+                          **{UNREADABLE_REPLY: str(unreadable_reply)})
+        return await _persist(svc, failed), {}
+    message = _message(run, message_id, step.parts(), MessageStatus.COMPLETE, model=model)
+    return await _persist(svc, message), step.unreadable
 
 
 async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
@@ -155,14 +195,18 @@ async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAc
     await asyncio.shield(_persist(svc, message))
 
 
-async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
+async def _run_tools(svc: Services, run: VPRun, message: Message,
+                     unreadable: Mapping[str, Unreadable]) -> bool:
+    """Run the step's calls in order; whether every one was malformed (nothing could run)."""
     calls = message.tool_calls
+    all_malformed = True
     for n, call in enumerate(calls):
         session = await svc.store.read(session_in_effect, run.session_id)  # the settings as they are now
         message = await _set_call_state(svc, message, call, ToolState.RUNNING)
         started = now_ms()
         try:
-            result = await run_tool_call(svc, session, run.vp, run.turn_id, call)
+            result = await run_tool_call(svc, session, run.vp, run.turn_id, call,
+                                         unreadable.get(call.call_id))
         except (asyncio.CancelledError, TurnStopped) as stop:
             how: ClosedHow = "denied" if isinstance(stop, TurnStopped) else "interrupted"
             await asyncio.shield(_close_calls(svc, run, session, message, calls[n:], how))
@@ -178,7 +222,9 @@ async def _run_tools(svc: Services, run: VPRun, message: Message) -> None:
             started=started))
         state = ToolState.ERROR if failed else ToolState.COMPLETED
         message = await _finish_call(svc, message, call, state, result)
+        all_malformed = all_malformed and result.malformed
         _status(svc, run, "running")
+    return all_malformed
 
 
 async def _close_calls(svc: Services, run: VPRun, session: Session, message: Message,

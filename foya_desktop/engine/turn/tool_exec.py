@@ -1,7 +1,9 @@
 """Running one tool call: plan → policy/approval → run → result message.
 
 A tool failure becomes an error *result* the model can read; only a person
-rejecting without feedback stops the turn (``TurnStopped``).
+rejecting without feedback stops the turn (``TurnStopped``). So does a call the
+model got wrong — an unknown tool, arguments that are not JSON or break the
+tool's schema (``call_checks``): it is blocked, and the model is told why.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.permissions.toolbox import planning
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
+from foya_desktop.engine.turn import call_checks
 from foya_desktop.engine.turn.tree_scan import changed_paths, scan_tree
 from foya_desktop.store.artifacts import put_artifact
 from foya_desktop.store.catalog import add_project_rule, project_rules
@@ -52,16 +55,34 @@ class ToolRun:
     blocked: bool = False
     """Refused before it ran (policy, denial, read-only, plan mode, bad arguments): a failure,
     never an execution (Yeaft seed Y44)."""
+    malformed: bool = False
+    """The model got the call itself wrong (unknown tool, unreadable arguments, against the
+    schema): blocked, and told so. A run of steps of nothing else ends at the step limit with
+    its own sentence (``runner``)."""
+
+
+Unreadable = tuple[str, str]
+"""Why a call's arguments could not be read, and (the start of) what the model sent."""
 
 
 async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
-                        call: ToolCallPart) -> ToolRun:
-    """Execute ``call`` under the session's approval rules."""
+                        call: ToolCallPart, unreadable: Unreadable | None = None) -> ToolRun:
+    """Execute ``call`` under the session's approval rules (``unreadable``: its arguments could
+    not be read, so it is not run: the model is told why)."""
     tool = svc.tools.get(call.name, session)
+    if tool is None:
+        return _malformed(session, vp, turn_id, call,
+                          call_checks.unknown_tool(call.name, svc.tools.names_for(session, vp)))
     unavailable = svc.tools.refusal(session, vp, call.name)
-    if tool is None or unavailable is not None:
-        return _result(session, vp, turn_id, call, ToolOutput(unavailable or f"Unknown tool: {call.name}.",
-                                                               is_error=True), blocked=True)
+    if unavailable is not None:
+        return _result(session, vp, turn_id, call, ToolOutput(unavailable, is_error=True), blocked=True)
+    if unreadable is not None:
+        return _malformed(session, vp, turn_id, call,
+                          call_checks.unreadable_arguments(call.name, *unreadable, tool.parameters))
+    problem = await asyncio.to_thread(call_checks.schema_problem, tool.parameters, call.arguments)
+    if problem is not None:
+        return _malformed(session, vp, turn_id, call,
+                          call_checks.against_schema(call.name, problem, tool.parameters))
     ctx = replace(tool_context(session, svc, _asker(svc, session, vp, call, turn_id)),
                   call_id=call.call_id, speaker=vp.id)
     try:
@@ -218,6 +239,12 @@ def interrupted_result(session: Session, vp: VP, turn_id: str, call: ToolCallPar
     message = _result(session, vp, turn_id, call, ToolOutput(_CLOSED_TEXT[how], is_error=True),
                       blocked=how != "interrupted").message
     return replace(message, meta={**message.meta, how: True})
+
+
+def _malformed(session: Session, vp: VP, turn_id: str, call: ToolCallPart, text: str) -> ToolRun:
+    run = _result(session, vp, turn_id, call, ToolOutput(text, is_error=True), blocked=True)
+    run.malformed = True
+    return run
 
 
 def _result(session: Session, vp: VP, turn_id: str, call: ToolCallPart, output: ToolOutput,
