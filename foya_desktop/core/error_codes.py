@@ -143,6 +143,8 @@ APPROVAL_REASONS: Mapping[str, ErrorCode] = _codes(
     ErrorCode("mcp_policy", "An MCP server's tool needs approval (``parts``).", ("parts",)),
     ErrorCode("mcp_outside", "An MCP tool's arguments name a path outside the project.", ("parts",)),
     ErrorCode("memory_user_scope", "A VP wants to change the person's own (user-scope) memory."),
+    ErrorCode("runs_trusted_file", "A file tool would change a file that a trusted MCP server runs "
+              "(asked in every mode, no standing rule).", ("path", "servers")),
     ErrorCode("memory_read_only", "A VP wants to change memory while the session is read-only."),
     ErrorCode("memory_plan_mode", "A VP wants to change memory while the session is in plan mode."),
 )

@@ -402,6 +402,11 @@ def approval_reason_text(code: str, params: Mapping[str, object], english: str) 
         return translate(
             "ErrorText", "{reason}; auto mode runs commands confined, but {why_not}, so Foya asks"
         ).format(reason=parts, why_not=params.get("why_not", "?"))
+    if code == "runs_trusted_file":
+        return translate(
+            "ErrorText", "{path} is run by the trusted MCP server {servers}: changing it changes what runs "
+            "on this computer, so Foya asks in every mode").format(path=params.get("path", "?"),
+                                                                 servers=params.get("servers", "?"))
     if code == "cannot_confine":
         return translate(
             "ErrorText", "{reason}; Foya cannot confine it because {why_not}, so it asks"

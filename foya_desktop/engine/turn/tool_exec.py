@@ -23,6 +23,8 @@ from foya_desktop.core.messages import ImagePart, Message, ToolCallPart, ToolRes
 from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.asks.approvals import Answer
 from foya_desktop.engine.asks.questions import QuestionUnanswered, new_question
+from foya_desktop.engine.mcp.write_guard import CODE as RUNS_TRUSTED_FILE
+from foya_desktop.engine.mcp.write_guard import guard_run_files
 from foya_desktop.engine.permissions.policy import Verdict, decide, grant_key
 from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.permissions.toolbox import planning
@@ -159,6 +161,7 @@ async def _authorise(svc: Services, session: Session, vp: VP, call: ToolCallPart
     if session.project_id:
         grants = grants | await svc.store.read(project_rules, session.project_id)
     verdict = decide(action, session.approval_mode, workdir, grants, planning=planning(session))
+    verdict = await guard_run_files(svc.store, session, action, verdict)
     if verdict.decision == "allow":
         return None, False, verdict.confine
     if verdict.decision == "deny":
@@ -174,6 +177,7 @@ async def _ask(svc: Services, session: Session, vp: VP, call: ToolCallPart, acti
     answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
                                      code=verdict.code, params=verdict.params,
                                      can_always=key is not None and session.project_id is not None
+                                     and verdict.code != RUNS_TRUSTED_FILE
                                      and (not action.network or action.kind == "mcp"))
     refusal = await _apply_answer(svc, session, answer, key)
     return refusal, refusal is None
