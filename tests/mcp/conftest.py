@@ -25,6 +25,33 @@ def stdio_entry(tag: str, *extra: str, mode: str = "stdio") -> dict[str, object]
             "env": {"PYTHONPATH": str(ROOT)}}
 
 
+MARKER_SERVER = """import json, os, sys
+VERSION = {version!r}
+with open(os.environ["FOYA_TEST_MARKER"], "a", encoding="utf-8") as fh:
+    fh.write(json.dumps({{"version": VERSION, "env": dict(os.environ)}}) + "\\n")
+sys.argv = [sys.argv[0], "stdio", *sys.argv[1:]]
+from tests.mcp.fake_server import main
+main()
+"""
+"""A project script that records (version, its environment) in ``$FOYA_TEST_MARKER`` when it
+starts, then serves the fake server's tools over stdio."""
+
+
+def marker_server(folder: Path, marker: Path, tag: str, version: str = "v1",
+                  env: dict[str, str] | None = None) -> dict[str, object]:
+    """Write ``server.py`` (:data:`MARKER_SERVER`) into ``folder``; its ``.mcp.json`` entry."""
+    (folder / "server.py").write_text(MARKER_SERVER.format(version=version), encoding="utf-8")
+    return {"command": sys.executable, "args": ["server.py", tag],
+            "env": {"PYTHONPATH": str(ROOT), "FOYA_TEST_MARKER": str(marker), **(env or {})}}
+
+
+def marker_lines(marker: Path) -> list[dict[str, object]]:
+    """What the marker servers recorded, one start a line."""
+    if not marker.exists():
+        return []
+    return [json.loads(line) for line in marker.read_text(encoding="utf-8").splitlines() if line]
+
+
 def write_config(path: Path, servers: dict[str, object]) -> None:
     path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
 
