@@ -194,7 +194,7 @@ async def test_llama_cpp_parse_error_in_the_stream_is_told_and_retried(
     messages = await history(wired, session_id)
     failed = messages[1]
     assert failed.role == "assistant" and failed.status == MessageStatus.ERROR
-    assert failed.text == "Let me read it." and "was told what failed" in failed.meta["error"]
+    assert failed.text == "Let me read it." and "was told and may try again" in failed.meta["error"]
     assert messages[-1].text == "The readme says hello."
     assert last_status(events).requests == 3
 

@@ -159,7 +159,8 @@ async def _model_step(svc: Services, run: VPRun,
             request=request, usage=step.usage, stop_reason=step.finish, timing=timing,
             retries=svc.providers.retries.get(run.session_id, 0) - retries_before, error=error))
     if unreadable_reply is not None:
-        said = f"{unreadable_reply} — {run.vp.name} was told what failed and may try again."
+        said = (f"Not readable as a tool call or text; {run.vp.name} was told and may try again — "
+                f"{unreadable_reply}")
         failed = _message(run, message_id, step.partial(), MessageStatus.ERROR, model=model, error=said,
                           **{UNREADABLE_REPLY: str(unreadable_reply)})
         return await _persist(svc, failed), {}
