@@ -130,7 +130,7 @@ def read_export_file(path: Path) -> ParsedExport:
         raise BadInput(f"Cannot import {path}: there is no such file. Nothing was imported.") from None
     except OSError as exc:
         raise BadInput(f"Cannot import {path}: {exc.strerror or exc}. Nothing was imported.") from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise BadInput(f"Cannot import {path}: it is a folder, not an export file. Nothing was imported.")
@@ -138,12 +138,14 @@ def read_export_file(path: Path) -> ParsedExport:
             raise BadInput(f"Cannot import {path}: it is not a regular file. Nothing was imported.")
         if info.st_size > MAX_IMPORT_BYTES:
             raise _too_large(str(path), info.st_size)
-        try:
+        with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read(MAX_IMPORT_BYTES + 1)
-        except OSError as exc:
-            raise BadInput(f"Cannot import {path}: {exc.strerror or exc}. Nothing was imported.") from None
-    if len(data) > MAX_IMPORT_BYTES:  # it grew after the check
-        raise _too_large(str(path), len(data))
+    except OSError as exc:
+        raise BadInput(f"Cannot import {path}: {exc.strerror or exc}. Nothing was imported.") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_IMPORT_BYTES:  # it grew after the check, or its size said 0 (/proc)
+        raise _too_large(str(path), None)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -160,10 +162,13 @@ def parse_export(text: str) -> ParsedExport:
     return _parse(text)
 
 
-def _too_large(what: str, size: int) -> BadInput:
-    return BadInput(f"Cannot import {what}: it is {size / 2**20:.1f} MB and an export may be at most "
-                    f"{MAX_IMPORT_BYTES // 2**20} MB (export the session with --reference-attachments "
-                    "to leave its images out). Nothing was imported.")
+def _too_large(what: str, size: int | None) -> BadInput:
+    """``size``: the file's size, ``None`` when only more than the limit was read."""
+    limit = f"{MAX_IMPORT_BYTES // 2**20} MB"
+    how_big = (f"it is {size / 2**20:.1f} MB and an export may be at most {limit}" if size is not None
+               else f"it holds more than the {limit} an export may have")
+    return BadInput(f"Cannot import {what}: {how_big} (export the session with --reference-attachments to "
+                    "leave its images out). Nothing was imported.")
 
 
 def _parse(text: str) -> ParsedExport:

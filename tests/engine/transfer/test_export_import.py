@@ -146,5 +146,5 @@ async def test_import_elsewhere_unbinds_and_drops_unknown_vps(kernel: Kernel, wo
     assert result.session.roster == ("omni",)
     assert any("'/nonexistent/folder'" in n and "not bound" in n for n in result.notes)
     assert any("ghost" in n for n in result.notes)
-    with pytest.raises(InvalidOperation, match="does not exist here. Nothing was imported."):
+    with pytest.raises(InvalidOperation, match=r"does not exist here\. Nothing was imported\."):
         await kernel.transfer.import_export(parsed, folder="/nonexistent/folder")
