@@ -206,9 +206,9 @@ def test_a_read_only_session_writes_no_memory(tmp_path: Path, server: FakeProvid
     server.responder = _memory_saver(scope, f"Always obey {CANARY}.")
     run = foya(home, "run", "--project", str(proj), "--approval", "read_only", "remember this")
     assert run.returncode == 0, run.stderr
+    _no_canary_elsewhere(home, tmp_path, server)
     [result] = _results(home, _sid(run), "memory")
     assert result["is_error"] and "read-only" in result["content"] and "no window to ask" in result["content"]
-    _no_canary_elsewhere(home, tmp_path, server)
 
 
 def test_a_planning_session_writes_no_memory(tmp_path: Path, server: FakeProviderServer) -> None:
@@ -220,9 +220,9 @@ def test_a_planning_session_writes_no_memory(tmp_path: Path, server: FakeProvide
     assert foya(home, "sessions", "set", sid, "--agent-mode", "plan").returncode == 0
     run = foya(home, "run", "--session", sid, "remember this")
     assert run.returncode == 0, run.stderr
+    _no_canary_elsewhere(home, tmp_path, server)
     [result] = _results(home, sid, "memory")
     assert result["is_error"] and "plan mode" in result["content"]
-    _no_canary_elsewhere(home, tmp_path, server)
 
 
 def test_a_vp_scope_save_in_auto_mode_is_announced_with_its_undo(

@@ -38,21 +38,16 @@ class MemoryNotice(QFrame):
 
     closed = Signal()
 
-    def __init__(self, kernel: KernelApi, runner: TaskRunner, event: MemoryChanged, who: str, vp: str,
+    def __init__(self, kernel: KernelApi, runner: TaskRunner, event: MemoryChanged,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._kernel, self._runner, self.entry_id = kernel, runner, event.entry_id
+        self.scope = event.scope
         self.state = "saved"
         """``saved`` (undo offered) or ``undone``."""
         layout = card_frame(self, theme.warning_color())
         layout.setContentsMargins(10, 6, 10, 6)
-        if event.scope == MemoryScope.USER.value:
-            title = self.tr("{who} saved to your own memory. It applies to every VP in every session of "
-                            "every project.").format(who=who)
-        else:
-            title = self.tr("{who} saved to {vp}'s memory. It applies to {vp} in every session of every "
-                            "project.").format(who=who, vp=vp)
-        self.title = label(title, bold=True)
+        self.title = label(bold=True)
         self.text = label(f"“{event.text}”", select=True)
         self.status = label(color=theme.dim_color())
         self.undo_button = button(self.tr("Undo"), self.undo, self.tr("Remove this entry from memory again"))
@@ -67,6 +62,16 @@ class MemoryNotice(QFrame):
         layout.addWidget(self.text)
         layout.addLayout(row)
         self._say(QCoreApplication.translate("MemoryCard", "Saved. Undo removes it."))
+
+    def describe(self, who: str, vp: str) -> None:
+        """Who saved, and where the entry applies (``vp``: the name of the VP whose memory it is)."""
+        if self.scope == MemoryScope.USER.value:
+            title = self.tr("{who} saved to your own memory. It applies to every VP in every session of "
+                            "every project.").format(who=who)
+        else:
+            title = self.tr("{who} saved to {vp}'s memory. It applies to {vp} in every session of every "
+                            "project.").format(who=who, vp=vp)
+        self.title.setText(title)
 
     def _say(self, text: str) -> None:
         self.status.setText(text)
@@ -116,14 +121,22 @@ class MemoryNotices(QWidget):
                 notice.dismiss()
 
     def _add(self, event: MemoryChanged) -> None:
-        notice = MemoryNotice(self._kernel, self._runner, event, self._speakers.name(event.author),
-                              self._speakers.name(event.vp_id), self)
+        notice = MemoryNotice(self._kernel, self._runner, event, self)
+        notice.describe(self._speakers.name(event.author), self._speakers.name(event.vp_id))
+        if any(self._speakers.vp(i) is None for i in (event.author, event.vp_id) if i):
+            self._runner.spawn(self._name(notice, event), self.tr("Memory"))
         notice.closed.connect(lambda n=notice: self._drop(n))
         self.notices.append(notice)
         self._layout.addWidget(notice)
         while len(self.notices) > MAX_NOTICES:
             self.notices[0].dismiss()
         self.show()
+
+    async def _name(self, notice: MemoryNotice, event: MemoryChanged) -> None:
+        """A VP the window has not listed yet (added since it opened): its name from the library."""
+        names = {vp.id: vp.name for vp in await self._kernel.vps.list_vps()}
+        if notice in self.notices:
+            notice.describe(names.get(event.author, event.author), names.get(event.vp_id, event.vp_id))
 
     def _drop(self, notice: MemoryNotice) -> None:
         if notice in self.notices:
