@@ -12,7 +12,7 @@ fake of ``tests/ui/fakes.py`` does too).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
 from foya_desktop.core.events import ApprovalRequested, Event, QuestionAsked
@@ -217,7 +217,8 @@ class McpApi(Protocol):
     """``kernel.mcp`` (``engine/mcp/ops.py``)."""
 
     async def overview(self, project_id: str | None) -> list[ServerStatus]: ...
-    async def trust(self, project_id: str, names: list[str] | None = ...) -> list[ServerTrust]: ...
+    async def trust(self, project_id: str, names: list[str] | None = ...,
+                    seen: Mapping[str, str] | None = ...) -> list[ServerTrust]: ...
     async def revoke(self, project_id: str, names: list[str] | None = ...) -> int: ...
     async def restart(self, project_id: str, scope: Literal["user", "project"],
                       name: str) -> ServerStatus | None: ...

@@ -21,7 +21,7 @@ model: ``test_end_to_end``, ``test_queue_and_quit_flows``, ``test_approvals``
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -742,7 +742,8 @@ class FakeMcp:
         self._k._record("mcp_overview", project_id)
         return []
 
-    async def trust(self, project_id: str, names: list[str] | None = None) -> list[ServerTrust]:
+    async def trust(self, project_id: str, names: list[str] | None = None,
+                    seen: Mapping[str, str] | None = None) -> list[ServerTrust]:
         self._k._record("mcp_trust", project_id, names)
         return []
 

@@ -2,8 +2,10 @@
 
 User-level servers (``mcp.json`` in the data folder) and the project's (``.mcp.json``)
 are listed apart. Project servers wait for the person's trust: *Trust…* opens a
-prompt listing the exact command lines and URLs that would run, and only the
-person's *Trust* records it (``Kernel.mcp_trust``); *Revoke trust* takes it back and
+prompt (``mcp_trust_prompt``) listing everything that would run and be sent — command
+line or URL, env and header values as written, the project files the command runs —
+and, for a server that changed, what changed; only the person's *Trust* records it,
+for exactly what was shown (``Kernel.mcp_trust``); *Revoke trust* takes it back and
 stops them. The panel re-reads the state when the engine reports a change
 (``Kernel.mcp_version``, polled once a second while the panel is open).
 """
@@ -16,7 +18,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTreeWidget,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from foya_desktop.engine.mcp.servers import ServerStatus
 from foya_desktop.ui.aio import TaskRunner, describe_error
+from foya_desktop.ui.dialogs.mcp_trust_prompt import McpTrustPrompt, server_lines
 from foya_desktop.ui.kernel_api import KernelApi
 
 POLL_MS = 1000
@@ -41,7 +43,7 @@ class McpServersDialog(QDialog):
         self._kernel, self._runner, self._project_id = kernel, runner, project_id
         self._rows: list[ServerStatus] = []
         self._seen_version = -1
-        self.prompt: QMessageBox | None = None
+        self.prompt: McpTrustPrompt | None = None
         """The open trust prompt, if any (tests answer it)."""
         self.setWindowTitle(self.tr("MCP servers — {0}").format(project_name) if project_name
                             else self.tr("MCP servers"))
@@ -56,7 +58,7 @@ class McpServersDialog(QDialog):
         self.waiting = QLabel(wordWrap=True)
         self.waiting.setStyleSheet("font-weight: bold")
         self.detail = QPlainTextEdit(readOnly=True)
-        self.detail.setMaximumHeight(110)
+        self.detail.setMaximumHeight(160)
         self.detail.setPlaceholderText(self.tr("Select a server to see its command, source and last error."))
         self.restart_button = QPushButton(self.tr("Restart"))
         self.trust_button = QPushButton(self.tr("Trust…"))
@@ -164,7 +166,7 @@ class McpServersDialog(QDialog):
         if row is None:
             self.detail.clear()
         else:
-            lines = [self.tr("Command or URL: {0}").format(row.target) if row.target else "",
+            lines = [*(server_lines(row) if row.target else []),
                      self.tr("From: {0}").format(row.source) if row.source else "",
                      self.tr("Tools: {0}").format(", ".join(row.tools)) if row.tools else "",
                      *(self.tr("Warning: {0}").format(w) for w in row.warnings),
@@ -183,36 +185,28 @@ class McpServersDialog(QDialog):
     # ---- actions ---------------------------------------------------------------------
 
     def ask_trust(self) -> None:
-        """The trust prompt: the exact command lines and URLs; nothing is recorded unless *Trust*."""
+        """The trust prompt: everything that would run and be sent, and what changed; nothing is
+        recorded unless *Trust*, and then for exactly what the prompt showed."""
         waiting = [r for r in self._rows if r.scope == "project" and r.trust in ("untrusted", "changed")]
         if not waiting or self._project_id is None:
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Trust this project's MCP servers?"),
-                          self.tr("This project's .mcp.json would start these servers on your computer, "
-                                  "with your permissions. Trust them only if you trust the repository."),
-                          QMessageBox.StandardButton.Cancel, self)
-        listing = "\n".join(f"{r.name}: {r.target}" + (self.tr("  (changed since you trusted it)")
-                                                       if r.trust == "changed" else "") for r in waiting)
-        box.setInformativeText(listing)
-        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        trust = box.addButton(self.tr("Trust"), QMessageBox.ButtonRole.AcceptRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        names = [r.name for r in waiting]
+        box = McpTrustPrompt(waiting, self)
+        seen = {r.name: r.fingerprint for r in waiting}
 
-        def done() -> None:
+        def done(result: int) -> None:
             self.prompt = None
-            if box.clickedButton() is trust:
-                self._runner.spawn(self._trust(names), self.tr("Trust"))
+            if result == QDialog.DialogCode.Accepted:
+                self._runner.spawn(self._trust(list(seen), seen), self.tr("Trust"))
             box.deleteLater()
 
         box.finished.connect(done)
         self.prompt = box
         box.open()
 
-    async def _trust(self, names: list[str]) -> None:
+    async def _trust(self, names: list[str], seen: dict[str, str]) -> None:
         assert self._project_id is not None
         try:
-            trusted = await self._kernel.mcp.trust(self._project_id, names)
+            trusted = await self._kernel.mcp.trust(self._project_id, names, seen)
         except Exception as exc:
             self.message.setText(describe_error(exc))
             return
