@@ -60,6 +60,8 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("database_locked", "Another process kept the database locked too long."),
     ErrorCode("disk_full", "No space left while writing."),
     ErrorCode("storage_read_only", "The data folder or the database cannot be written."),
+    ErrorCode("wrong_file_type", "A folder or a special file is at the database file's path, or a file "
+              "where the data folder (or a folder above it) belongs."),
     ErrorCode("database_corrupt", "The database file is damaged or not a database."),
     ErrorCode("schema_too_new", "The database was written by a newer Foya."),
     ErrorCode("schema_invalid", "The recorded schema version is not one Foya ever wrote."),

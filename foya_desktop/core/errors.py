@@ -103,6 +103,14 @@ class StorageReadOnly(StorageError):
     exit_code = 13
 
 
+class WrongFileType(StorageError):
+    """Something of another kind is where Foya's data belongs: a folder (or a pipe, a device) at
+    the database file's path, a file where the data folder (or a folder above it) should be.
+    Nothing there is changed; the exit code is the unwritable data folder's."""
+
+    exit_code = 13
+
+
 class DatabaseCorrupt(StorageError):
     """The database file is damaged, empty or not a database: it is never written to."""
 

@@ -32,7 +32,7 @@ from foya_desktop.core.errors import (
 )
 from foya_desktop.core.ids import now_ms
 from foya_desktop.store import indexes, search
-from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
+from foya_desktop.store.faults import corrupt_advice, storage_errors, translate, wrong_file_type
 from foya_desktop.store.home import Home, create_private, private_folder, tighten
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
 
@@ -115,6 +115,9 @@ def stored_version(path: Path) -> int | None:
     if not path.exists():
         return None
     home = _home_of(path)
+    wrong = wrong_file_type(home)
+    if wrong is not None:  # a folder there reads as a full disk, a pipe as an empty file
+        raise wrong
     with storage_errors(home):
         if path.stat().st_size == 0:
             raise DatabaseCorrupt(corrupt_advice(home, "is empty (0 bytes; it may have been cut short)"))

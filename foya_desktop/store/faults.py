@@ -11,7 +11,9 @@ the ``foya`` command exits with.
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +26,7 @@ from foya_desktop.core.errors import (
     DiskFull,
     StorageError,
     StorageReadOnly,
+    WrongFileType,
 )
 from foya_desktop.store.home import Home
 
@@ -53,10 +56,53 @@ def corrupt_advice(home: Home, what: str) -> str:
             "(and move repaired.sqlite3 into its place).")
 
 
+_SPECIAL = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+            (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def wrong_file_type(home: Home) -> WrongFileType | None:
+    """The fault when something of another kind is where Foya's data belongs, else ``None``.
+
+    SQLite and the OS name it by what then fails: a folder at the database's path is a "disk
+    I/O error" (which reads as a full disk), a file where the data folder belongs a "file
+    exists", a pipe a 0-byte file. Looked at first, so the sentence says what is really there.
+    """
+    for place in (home.root, *home.root.parents):
+        try:
+            mode = os.stat(place).st_mode
+        except FileNotFoundError:
+            continue  # made when Foya creates its data folder
+        except OSError:  # a file above it (ENOTDIR), or no permission: the place above says
+            continue
+        if stat.S_ISDIR(mode):
+            break
+        where = (f"The data folder {place} is a file" if place == home.root else
+                 f"Foya keeps its data in the folder {home.root}, but {place} above it is a file")
+        return WrongFileType(f"{where}, not a folder. Foya did not change it: move it away, or point "
+                             "FOYA_HOME at another folder.")
+    try:
+        mode = os.stat(home.database).st_mode
+    except OSError:
+        return None
+    kind = next((name for test, name in _SPECIAL if test(mode)), None)
+    if kind is None:
+        return None
+    return WrongFileType(f"The database path {home.database} is {kind}, not a file, so Foya cannot open "
+                         "its database there. Foya did not change it: move it away (Foya then starts a "
+                         "new database), or point FOYA_HOME at another folder.")
+
+
 def translate(exc: BaseException, home: Home) -> StorageError | None:
     """The plain-words storage error for ``exc`` (or the error it happened while handling: a
     full disk makes SQLite roll back by itself, and Peewee's own ROLLBACK then fails with
-    "no transaction is active"), or ``None`` if it is not a storage fault."""
+    "no transaction is active"), or ``None`` if it is not a storage fault.
+
+    Something of the wrong kind where the data belongs (:func:`wrong_file_type`) is said first,
+    whatever the error it caused was called."""
+    if isinstance(exc, (OSError, sqlite3.Error, pw.PeeweeException)):
+        wrong = wrong_file_type(home)
+        if wrong is not None:
+            return wrong
     seen: BaseException | None = exc
     for _ in range(4):
         if seen is None:

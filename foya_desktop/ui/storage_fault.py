@@ -8,8 +8,9 @@ fits the fault:
 
 * **Restore the newest backup** — only for a damaged database with a backup in
   ``backups/``; the damaged file is kept beside it (``store/restore.py``);
-* **Try again** — for a database another program keeps locked, and a full disk (after the
-  person made room);
+* **Try again** — for a database another program keeps locked, a full disk (after the
+  person made room), and a folder or file where the database or the data folder belongs (after
+  the person moved it away);
 * **Open the data folder** — always, so the person can look, copy or repair (does not close);
 * **Quit** — the fault's exit code, as the CLI gives it.
 """
@@ -22,7 +23,7 @@ from PySide6.QtCore import Qt, QUrl, SignalInstance
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from foya_desktop.core.errors import DatabaseCorrupt, DatabaseLocked, DiskFull, FoyaError
+from foya_desktop.core.errors import DatabaseCorrupt, DatabaseLocked, DiskFull, FoyaError, WrongFileType
 from foya_desktop.store.faults import newest_backup
 from foya_desktop.store.home import Home
 from foya_desktop.ui.aio import run_dialog
@@ -60,7 +61,7 @@ class StorageFaultDialog(QDialog):
                 "Puts {backup} in place; the damaged file is kept beside it for a repair.").format(
                 backup=backup.name))
             self.restore_button.clicked.connect(lambda: self._close_with("restore"))
-        if isinstance(error, DatabaseLocked | DiskFull):
+        if isinstance(error, DatabaseLocked | DiskFull | WrongFileType):
             self.retry_button = self.buttons.addButton(self.tr("Try again"),
                                                        QDialogButtonBox.ButtonRole.AcceptRole)
             self.retry_button.clicked.connect(lambda: self._close_with("retry"))

@@ -418,3 +418,61 @@ def test_an_empty_read_only_data_folder_says_so(tmp_path: Path) -> None:
     ran = _plain(_in_namespace(ro, home, "run", "hi"), EXIT_READ_ONLY)
     assert "read-only" in ran
     assert not list(home.iterdir())
+
+
+WRONG_KINDS: dict[str, Callable[[Path], Path]] = {
+    # what is put where the data belongs, and the place named in the sentence
+    "folder-at-the-database": lambda home: _made(home / "foya.sqlite3", folder=True),
+    "pipe-at-the-database": lambda home: _fifo(home / "foya.sqlite3"),
+    "file-at-the-data-folder": lambda home: _made(home, folder=False),
+    "file-above-the-data-folder": lambda home: _made(home.parent, folder=False),
+}
+
+
+def _made(place: Path, *, folder: bool) -> Path:
+    """A folder holding a file of the person's, or a file, at ``place``."""
+    if folder:
+        place.mkdir(parents=True)
+        (place / "mine.txt").write_text("keep me")
+    else:
+        if place.is_dir():
+            shutil.rmtree(place)
+        place.parent.mkdir(parents=True, exist_ok=True)
+        place.write_text("keep me")
+    return place
+
+
+def _fifo(place: Path) -> Path:
+    place.parent.mkdir(parents=True)
+    os.mkfifo(place)
+    return place
+
+
+def _snapshot(place: Path) -> list[tuple[str, bytes]]:
+    if place.is_dir():
+        return sorted((str(p.relative_to(place)), p.read_bytes()) for p in place.rglob("*") if p.is_file())
+    return [("", b"" if not place.is_file() else place.read_bytes())]
+
+
+@pytest.mark.parametrize("kind", sorted(WRONG_KINDS))
+def test_the_wrong_kind_of_file_where_the_data_belongs_is_named(tmp_path: Path, kind: str) -> None:
+    """A folder at the database's path was "the disk is full" (exit 12): SQLite calls it a disk
+    I/O error. Every command now names what is there, exits 13 and leaves it as it was."""
+    home = tmp_path / "parent" / "home"
+    place = WRONG_KINDS[kind](home)
+    before = _snapshot(place)
+    for command in (("sessions", "list"), ("run", "hello"), ("connections", "list")):
+        line = _plain(foya(home, *command), EXIT_READ_ONLY)
+        assert str(place) in line and "not a" in line and "move it away" in line, line
+        assert "full" not in line and "read-only" not in line and "reading commands" not in line.lower()
+    assert _snapshot(place) == before
+
+
+def test_moving_the_folder_away_from_the_database_path_lets_foya_start(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / "foya.sqlite3").mkdir(parents=True)
+    line = _plain(foya(home, "sessions", "list"), EXIT_READ_ONLY)
+    assert f"The database path {home / 'foya.sqlite3'} is a folder, not a file" in line
+    (home / "foya.sqlite3").rename(home / "moved-away")
+    listed = foya(home, "sessions", "list")
+    assert listed.returncode == 0 and (home / "foya.sqlite3").is_file(), listed.stderr

@@ -304,3 +304,42 @@ async def test_a_full_disk_opens_after_making_room_and_try_again(tmp_path: Path,
     con = sqlite3.connect(home.database)
     assert [r[0] for r in con.execute("SELECT title FROM session_row")] == ["stored before the disk filled up"]
     con.close()
+
+
+def _folder_at_the_database(root: Path) -> Home:
+    """A data folder whose database path is a folder of the person's (it was "the disk is full")."""
+    home = Home(root)
+    home.database.mkdir(parents=True)
+    (home.database / "mine.txt").write_text("keep me")
+    return home
+
+
+async def test_a_folder_at_the_database_path_is_named_and_quit_gives_its_exit_code(tmp_path: Path) -> None:
+    home = _folder_at_the_database(tmp_path / "foya-home")
+    app = asyncio.ensure_future(run_app(home.root, use_tray=False))
+    await wait_until(lambda: _dialog() is not None or app.done(), timeout=20, what="the storage-fault dialog")
+    assert not app.done(), app.result()
+    dialog = _dialog()
+    assert dialog is not None
+    text = dialog.detail.text()
+    assert f"{home.database} is a folder, not a file" in text and "full" not in text, text
+    assert dialog.retry_button is not None and dialog.restore_button is None
+    dialog.quit_button.click()
+    assert await asyncio.wait_for(app, 20) == EXIT_READ_ONLY
+    assert (home.database / "mine.txt").read_text() == "keep me"
+
+
+async def test_try_again_opens_once_the_folder_is_moved_away(tmp_path: Path) -> None:
+    home = _folder_at_the_database(tmp_path / "foya-home")
+    app = asyncio.ensure_future(run_app(home.root, use_tray=False))
+    await wait_until(lambda: _dialog() is not None or app.done(), timeout=20, what="the storage-fault dialog")
+    dialog = _dialog()
+    assert dialog is not None and dialog.retry_button is not None, app
+    home.database.rename(home.root / "moved-away")
+    dialog.retry_button.click()
+    await wait_until(lambda: _window() is not None, timeout=30, what="the window after Try again")
+    window = _window()
+    assert window is not None
+    window.quit_controller.request_quit()
+    assert await asyncio.wait_for(app, 20) == 0
+    assert home.database.is_file() and (home.root / "moved-away" / "mine.txt").read_text() == "keep me"
