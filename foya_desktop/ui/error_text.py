@@ -386,9 +386,9 @@ def approval_reason_text(code: str, params: Mapping[str, object], english: str) 
         "memory_user_scope": translate(
             "ErrorText", "saving to the person's own memory (seen in every session) needs approval"),
         "memory_read_only": translate(
-            "ErrorText", "the session is read-only, so changing memory (which outlives it) needs approval"),
+            "ErrorText", "the session is read-only: changing memory, which outlives it, needs approval"),
         "memory_plan_mode": translate(
-            "ErrorText", "the session is in plan mode, so changing memory (which outlives it) needs approval"),
+            "ErrorText", "the session is in plan mode: changing memory, which outlives it, needs approval"),
     }
     if code in fixed:
         return fixed[code]

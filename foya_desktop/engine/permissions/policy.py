@@ -117,9 +117,9 @@ def _memory(action: Action, mode: ApprovalMode, planning: bool, workdir: Path,
         if allowed_before:
             return Verdict("allow", "allowed earlier by the person")
         if mode == ApprovalMode.READ_ONLY:
-            return Verdict("ask", "the session is read-only, so changing memory (which outlives it) needs "
+            return Verdict("ask", "the session is read-only: changing memory, which outlives it, needs "
                                   "approval", code="memory_read_only")
-        return Verdict("ask", "the session is in plan mode, so changing memory (which outlives it) needs "
+        return Verdict("ask", "the session is in plan mode: changing memory, which outlives it, needs "
                               "approval", code="memory_plan_mode")
     if action.command != "user":
         return Verdict("allow", "memory of this VP or this session (shown with an undo)")
