@@ -19,26 +19,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli.test_cli import foya
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 
 Snapshot = dict[str, tuple[str, int, int]]
-
-
-def foya(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m foya_desktop ARGS`` as a person runs it (its own process, ``FOYA_HOME=home``)."""
-    env = {**os.environ, "FOYA_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    env.pop("QT_QPA_PLATFORM", None)
-    return subprocess.run([sys.executable, "-m", "foya_desktop", *args], capture_output=True, text=True,
-                          env=env, timeout=120, check=False)
 
 
 @pytest.fixture

@@ -75,12 +75,7 @@ async def test_export_warns_then_saves_and_import_opens_the_copy(
     assert [m["role"] for m in doc["messages"]] == ["user", "assistant"]
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     before = {s.id for s in await real_kernel.sessions.list_sessions()}
-    transfer.import_action.trigger()
-    await wait_until(lambda: isinstance(transfer.dialog, QFileDialog), what="the open dialog")
-    opener = transfer.dialog
-    assert isinstance(opener, QFileDialog)
-    _type_name(opener, target)
-    opener.accept()
+    await _import_file(real_window, target)
     await wait_until(lambda: len(before) < len(real_window.tree_model.sessions()), what="imported row")
     (new_id,) = {s.id for s in await real_kernel.sessions.list_sessions()} - before
     await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == new_id,
@@ -122,6 +117,7 @@ def _crafted(folder: Path) -> dict[str, Any]:
 
 
 async def _import_file(window: MainWindow, path: Path) -> None:
+    """File ▸ Import session…, and ``path`` typed into the open dialog as a person does."""
     transfer = window.transfer
     transfer.import_action.trigger()
     await wait_until(lambda: isinstance(transfer.dialog, QFileDialog), what="the open dialog")

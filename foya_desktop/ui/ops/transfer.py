@@ -165,9 +165,9 @@ class SessionTransfer(QObject):
         picker = FolderPicker(
             exported, str(Path.home()), title=self.tr("Import session — choose its folder"),
             confirm_text=self.tr("Bind to this folder"), cancel_text=self.tr("Import without a folder"),
-            intro=self.tr("“{title}” was exported from {folder}. Its tools will read and change files in the "
-                          "folder you bind it to, and a bound session stays there. Bind it only to a folder "
-                          "you mean it to work in, or import it without a folder.").format(
+            intro=self.tr("“{title}” was exported from {folder}. The session's tools will read and change "
+                          "files in the folder you bind it to, and a bound session stays there for good. Bind "
+                          "it only to a folder you mean it to work in, or import it without a folder.").format(
                 title=parsed.title, folder=exported),
             parent=self._parent)
         picker.setObjectName(IMPORT_PICKER)
