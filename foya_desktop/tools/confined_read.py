@@ -146,7 +146,7 @@ def check_folder(path: Path, where: Confinement) -> Path | None:
     """The real path of a folder to list (``None`` when it is no folder); :class:`Refused` when it
     leads out of the root. Listing reveals names only; every file is still read through
     :func:`check_file`."""
-    if not os.path.lexists(path):
+    if not os.path.lexists(path) or (where.root is not None and not os.path.isdir(where.root)):
         return None
     if where.root is None:
         real = Path(os.path.realpath(path))
@@ -158,11 +158,11 @@ def check_folder(path: Path, where: Confinement) -> Path | None:
 
 
 def _check_confined(path: Path | str, root: Path, where: Confinement, limit: int) -> Checked | None:
-    shown = _relative(path, root)
-    candidate = Path(shown) if os.path.isabs(shown) else root / shown
-    if not os.path.lexists(candidate):
-        return None
+    if not os.path.isdir(root):
+        return None  # no project folder (any more): nothing in it to read
     real = _resolved(path, root, where)
+    if not os.path.lexists(real):
+        return None
     if is_protected(root, real, where.data_dir):
         raise Refused("protected", "it leads into git internals or Foya's data folder")
     if is_secret_looking(real):

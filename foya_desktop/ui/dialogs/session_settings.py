@@ -100,9 +100,9 @@ class SessionSettingsDialog(QDialog):
                                             "a bound session stays in its project."))
         self.bind_button.clicked.connect(self.bind_requested)
         self._show_folder(session)
-        self.not_used = QLabel()
-        self.not_used.setWordWrap(True)
-        self.not_used.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.not_used = QPlainTextEdit()  # scrolls: refused paths are long and may be many
+        self.not_used.setReadOnly(True)
+        self.not_used.setFixedHeight(110)
         self.not_used.setStyleSheet(f"color: {theme.error_color().name()}")
         self.rules = self._rules_label(rules)
         self.error = QLabel()
@@ -176,8 +176,8 @@ class SessionSettingsDialog(QDialog):
             self.not_used.clear()
             return
         lines = [self.tr("Not used (nothing of these is sent):")]
-        lines += [f"{p.path or p.kind}: {p.reason}" for p in problems]
-        self.not_used.setText("\n".join(lines))
+        lines += [f"• {p.path or p.kind}: {p.reason}" for p in problems]
+        self.not_used.setPlainText("\n".join(lines))
 
     def changes(self) -> dict[str, Any]:
         """The fields that differ from the session as it was opened."""
