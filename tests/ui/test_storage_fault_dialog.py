@@ -66,6 +66,16 @@ def _window() -> MainWindow | None:
     return next((w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
 
 
+async def _window_after_try_again(dialog: StorageFaultDialog) -> MainWindow:
+    """Click Try again and wait for the real window it opens."""
+    assert dialog.retry_button is not None
+    dialog.retry_button.click()
+    await wait_until(lambda: _window() is not None, timeout=30, what="the window after Try again")
+    window = _window()
+    assert window is not None
+    return window
+
+
 @pytest.fixture(autouse=True)
 async def _no_dialog_left() -> AsyncIterator[None]:
     """A test that fails leaves its dialog open and its app waiting on it: Quit it, so the next test
@@ -138,10 +148,7 @@ async def test_a_locked_database_offers_try_again(tmp_path: Path) -> None:
     dialog = _dialog()
     assert dialog is not None and dialog.retry_button is not None and dialog.restore_button is None
     assert "locked" in dialog.detail.text()
-    dialog.retry_button.click()
-    await wait_until(lambda: _window() is not None, timeout=30, what="the window after Try again")
-    window = _window()
-    assert window is not None
+    window = await _window_after_try_again(dialog)
     window.quit_controller.request_quit()
     assert await asyncio.wait_for(app, 20) == 0
 
@@ -294,10 +301,7 @@ async def test_a_full_disk_opens_after_making_room_and_try_again(tmp_path: Path,
     dialog = _dialog()
     assert dialog is not None and dialog.retry_button is not None, app
     (home.root / "filler").unlink()
-    dialog.retry_button.click()
-    await wait_until(lambda: _window() is not None, timeout=30, what="the window after Try again")
-    window = _window()
-    assert window is not None
+    window = await _window_after_try_again(dialog)
     await wait_until(lambda: window.tree_model.rowCount() > 0, what="sessions listed")
     window.quit_controller.request_quit()
     assert await asyncio.wait_for(app, 20) == 0
@@ -336,10 +340,7 @@ async def test_try_again_opens_once_the_folder_is_moved_away(tmp_path: Path) -> 
     dialog = _dialog()
     assert dialog is not None and dialog.retry_button is not None, app
     home.database.rename(home.root / "moved-away")
-    dialog.retry_button.click()
-    await wait_until(lambda: _window() is not None, timeout=30, what="the window after Try again")
-    window = _window()
-    assert window is not None
+    window = await _window_after_try_again(dialog)
     window.quit_controller.request_quit()
     assert await asyncio.wait_for(app, 20) == 0
     assert home.database.is_file() and (home.root / "moved-away" / "mine.txt").read_text() == "keep me"
