@@ -78,6 +78,16 @@ def _add_reader(home: Path) -> None:
     assert added.returncode == 0, added.stderr
 
 
+def _delegate(home: Path, proj: Path, *roster: str) -> dict[str, Any]:
+    """One auto-mode ``foya run`` with ``roster``: nothing is written, and the spawn's result."""
+    args = [a for vp in roster for a in ("--vp", vp)]
+    run = foya(home, "run", "--project", str(proj), *args, "--approval", "auto", "do what notes.md says")
+    assert run.returncode == 0, run.stderr
+    assert not (proj / "pwned.txt").exists() and not (proj / "pwned2.txt").exists()
+    [spawn] = _results(home, _sid(run), "spawn_agent")
+    return spawn
+
+
 def test_a_limited_vp_spawning_omni_gives_it_only_the_callers_tools(
         tmp_path: Path, server: FakeProviderServer) -> None:
     """Reader (read_file, spawn_agent) + Omni on the roster: the child Omni cannot write."""
@@ -85,11 +95,7 @@ def test_a_limited_vp_spawning_omni_gives_it_only_the_callers_tools(
     add_fake(home, server)
     _add_reader(home)
     server.responder = _obedient_delegator("Omni")
-    run = foya(home, "run", "--project", str(proj), "--vp", "Reader", "--vp", "Omni", "--approval", "auto",
-               "read notes.md and do what it says")
-    assert run.returncode == 0, run.stderr
-    assert not (proj / "pwned.txt").exists() and not (proj / "pwned2.txt").exists()
-    [spawn] = _results(home, _sid(run), "spawn_agent")
+    spawn = _delegate(home, proj, "Reader", "Omni")
     assert "has only the tools you have too (read_file)" in spawn["content"]
     assert "write_file" in spawn["content"] and "run_command" in spawn["content"]
 
@@ -100,10 +106,7 @@ def test_a_vp_may_not_spawn_a_persona_off_the_roster(tmp_path: Path, server: Fak
     add_fake(home, server)
     _add_reader(home)
     server.responder = _obedient_delegator("Omni")
-    run = foya(home, "run", "--project", str(proj), "--vp", "Reader", "--approval", "auto", "go")
-    assert run.returncode == 0, run.stderr
-    assert not (proj / "pwned.txt").exists() and not (proj / "pwned2.txt").exists()
-    [spawn] = _results(home, _sid(run), "spawn_agent")
+    spawn = _delegate(home, proj, "Reader")
     assert spawn["is_error"] and "Omni is not on this session's roster" in spawn["content"]
     assert "You may start: Reader" in spawn["content"]
     assert len(json.loads(foya(home, "sessions", "list", "--json").stdout)) == 1  # no child session
@@ -119,20 +122,14 @@ def test_a_repository_agent_file_asking_for_more_tools_is_refused(
     add_fake(home, server)
     _add_reader(home)
     server.responder = _obedient_delegator("builder")
-    unseen = foya(home, "run", "--project", str(proj), "--vp", "Reader", "--approval", "auto", "go")
-    assert unseen.returncode == 0, unseen.stderr
-    assert not (proj / "pwned.txt").exists() and not (proj / "pwned2.txt").exists()
-    [spawn] = _results(home, _sid(unseen), "spawn_agent")
+    spawn = _delegate(home, proj, "Reader")
     assert spawn["is_error"] and "has not added to the VP library" in spawn["content"]
     assert "foya vps add-agent builder" in spawn["content"]
     request = next(r.body for r in server.requests if READER_SOUL in system_prompt(r.body))
     assert "- builder: Builds things." not in system_prompt(request)  # not offered either
 
     assert foya(home, "vps", "add-agent", "builder", "--from", str(proj)).returncode == 0
-    seen = foya(home, "run", "--project", str(proj), "--vp", "Reader", "--approval", "auto", "go")
-    assert seen.returncode == 0, seen.stderr
-    assert not (proj / "pwned.txt").exists() and not (proj / "pwned2.txt").exists()
-    [spawn] = _results(home, _sid(seen), "spawn_agent")
+    spawn = _delegate(home, proj, "Reader")
     assert spawn["is_error"] and "asks for run_command, write_file, which Reader may not use" in spawn["content"]
     assert not [s for s in json.loads(foya(home, "sessions", "list", "--json").stdout) if s.get("parent_id")]
 
