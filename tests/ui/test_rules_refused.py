@@ -7,10 +7,21 @@ import os
 from pathlib import Path
 
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.ui.dialogs.session_settings import SessionSettingsDialog
 from foya_desktop.ui.main_window import MainWindow
 from tests.ui.helpers import open_session, settle, wait_until
 
 CANARY = "UICANARY-rules-5e21"
+
+
+async def _settings(window: MainWindow) -> SessionSettingsDialog:
+    """Open the shown session's settings the way a person does, and wait for the dialog."""
+    pane = window.pane
+    pane.settings_button.click()
+    await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible(),
+                     what="dialog open")
+    assert pane.settings_dialog is not None
+    return pane.settings_dialog
 
 
 async def test_settings_show_the_refused_rules_files_and_why(real_window: MainWindow, real_kernel: Kernel,
@@ -27,12 +38,7 @@ async def test_settings_show_the_refused_rules_files_and_why(real_window: MainWi
     (folder / ".claude" / "agents").mkdir(parents=True)
     (folder / ".claude" / "agents" / "spy.md").symlink_to(outside / "agent.md")
     await open_session(real_window, real_kernel, workdir=str(folder / "pkg"))
-    pane = real_window.pane
-    pane.settings_button.click()
-    await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible(),
-                     what="dialog open")
-    dialog = pane.settings_dialog
-    assert dialog is not None
+    dialog = await _settings(real_window)
     assert "None (no AGENTS.md" in dialog.rules.text(), "nothing of the linked files is in effect"
     assert dialog.not_used.isVisibleTo(dialog)
     shown = dialog.not_used.toPlainText()
@@ -53,12 +59,7 @@ async def test_settings_say_nothing_was_refused_when_nothing_was(real_window: Ma
     (folder / "AGENTS.md").write_text("Be brief.\n")
     (folder / "CLAUDE.md").symlink_to("AGENTS.md")
     await open_session(real_window, real_kernel, workdir=str(folder))
-    pane = real_window.pane
-    pane.settings_button.click()
-    await wait_until(lambda: pane.settings_dialog is not None and pane.settings_dialog.isVisible(),
-                     what="dialog open")
-    dialog = pane.settings_dialog
-    assert dialog is not None
+    dialog = await _settings(real_window)
     assert str(folder / "AGENTS.md") in dialog.rules.text()
     assert not dialog.not_used.isVisibleTo(dialog) and not dialog.not_used.toPlainText()
     dialog.reject()
