@@ -59,9 +59,11 @@ embedded images can be larger: export it with ``--reference-attachments`` instea
 MAX_DEPTH = 64
 """How deeply the JSON may nest (an export itself nests 6 levels; tool arguments add theirs)."""
 MAX_VALUES = 4_000_000
-"""How many JSON values (numbers, strings, objects, lists) an export may hold. Parsed, each costs
-memory far beyond its text (64 MB of ``{},`` is 1.6 GB of dictionaries), so the count is bounded
-before parsing; a 50,000-message session holds about 1.5 million."""
+"""How many JSON values (keys, numbers, strings, objects, lists) an export may hold. Parsed, each
+costs memory far beyond its text (64 MB of ``{},`` is 1.6 GB of dictionaries), so the count is
+bounded before parsing; a message holds about 27, a 50,000-message session about 1.4 million.
+Measured with ``foya sessions import`` at the limits: 55 MB of 3.9 million short strings peaks at
+370 MB RSS, a 60 MB export of one embedded image at 270 MB (a 200 MB file is refused unread)."""
 MAX_TIME_MS = 253_402_300_799_999
 """The last millisecond of the year 9999: a time after it is not one Foya wrote."""
 
