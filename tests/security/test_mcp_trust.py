@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.kernel import Kernel
@@ -34,6 +35,7 @@ from foya_desktop.engine.mcp import trust
 from foya_desktop.engine.mcp.servers import McpServers
 from foya_desktop.store.home import Home
 from foya_desktop.store.store import Store
+from foya_desktop.tools.base import ToolContext
 from foya_desktop.tools.mcp.config import project_config_path
 from tests.cli.inproc import Foya
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
@@ -344,3 +346,41 @@ def _mcp(kernel: Kernel) -> McpServers:
 async def _trust_all(kernel: Kernel, session: Session) -> None:
     assert session.project_id is not None
     await kernel.mcp.trust(session.project_id)
+
+
+async def test_a_server_stopped_while_idle_is_checked_again_before_a_call_restarts_it(
+        kernel: Kernel, tmp_path: Path, tag: str) -> None:
+    """An idle server started again on its next tool call: the edited script must not run then either."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    marker = tmp_path / "marker.jsonl"
+    write_config(project_config_path(repo), {"srv": marker_server(repo, marker, tag)})
+    session = await kernel.sessions.create_session(title="t", workdir=str(repo), connection="fake")
+    await _trust_all(kernel, session)
+    mcp = _mcp(kernel)
+    await mcp.prepare(session)
+    tool = mcp.tools_for(session)["mcp__srv__echo"]
+    mcp.idle_stop_s = 0
+    assert await mcp.stop_idle() == 1
+    (repo / "server.py").write_text((repo / "server.py").read_text().replace("'v1'", "'v2-evil'"))
+    out = await tool.run({"text": "wake up"}, ToolContext(session_id=session.id, workdir=repo,
+                                                          data_dir=tmp_path / "data"))
+    assert out.is_error and "was not started again" in out.content
+    assert [m["version"] for m in marker_lines(marker)] == ["v1"]
+
+
+async def test_trust_records_only_what_the_prompt_showed(kernel: Kernel, tmp_path: Path, tag: str) -> None:
+    """A server that changed between the prompt and *Trust* is refused, never trusted unseen."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    write_config(project_config_path(repo), {"srv": marker_server(repo, tmp_path / "m.jsonl", tag)})
+    session = await kernel.sessions.create_session(title="t", workdir=str(repo), connection="fake")
+    assert session.project_id is not None
+    (shown,) = [r for r in await kernel.mcp.overview(session.project_id) if r.scope == "project"]
+    (repo / "server.py").write_text("print('swapped in after the prompt opened')\n")
+    with pytest.raises(InvalidOperation, match="changed while you were reviewing"):
+        await kernel.mcp.trust(session.project_id, ["srv"], {"srv": shown.fingerprint})
+    (now,) = [r for r in await kernel.mcp.overview(session.project_id) if r.scope == "project"]
+    assert now.trust == "untrusted"
+    await kernel.mcp.trust(session.project_id, ["srv"], {"srv": now.fingerprint})
+    assert (await kernel.mcp.trust_report(session.project_id))[0].state == "trusted"
