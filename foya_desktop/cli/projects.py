@@ -30,7 +30,8 @@ def add_projects_parser(p: argparse.ArgumentParser) -> None:
     st.add_argument("--scoped-recall", choices=["on", "off"],
                     help="member sessions get read-only summaries of their sibling sessions (off by default)")
     info = sub.add_parser("info", help="rules, skills, agent files and MCP servers found in a folder, "
-                                       "and what failed to load")
+                                       "what failed to load, and what was refused (a link out of the "
+                                       "project, a hard link, a pseudo-file, too large)")
     info.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder (default: here)")
     info.add_argument("--json", action="store_true")
     add_trust_parser(sub)
