@@ -61,7 +61,7 @@ class MemoryNotice(QFrame):
         layout.addWidget(self.title)
         layout.addWidget(self.text)
         layout.addLayout(row)
-        self._say(QCoreApplication.translate("MemoryCard", "Saved. Undo removes it."))
+        self._say(QCoreApplication.translate("MemorySaveCard", "Saved. Undo removes it."))
 
     def describe(self, who: str, vp: str) -> None:
         """Who saved, and where the entry applies (``vp``: the name of the VP whose memory it is)."""
@@ -88,7 +88,8 @@ class MemoryNotice(QFrame):
         except FoyaError as error:
             self._say(error_text(error))
         else:
-            self._say(QCoreApplication.translate("MemoryCard", "Undone: the entry was removed from memory."))
+            translate = QCoreApplication.translate
+            self._say(translate("MemorySaveCard", "Undone: the entry was removed from memory."))
         self.undo_button.hide()
         recolor(self, theme.dim_color())
 
