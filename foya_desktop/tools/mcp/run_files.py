@@ -105,7 +105,7 @@ def run_files(command: str, args: Iterable[str], env: Mapping[str, str], root: P
                 around.setdefault(str(near), near)
     for value in env.values():
         for word in _words(value):
-            folder = _inside(real, word)
+            folder = _inside(real, word, folder=True)
             if folder is not None and os.path.isdir(folder):
                 for near in _code_in(Path(os.path.realpath(folder)), real, CODE_SUFFIXES):
                     around.setdefault(str(near), near)
@@ -123,13 +123,14 @@ def _words(text: str) -> list[str]:
     return [w for w in _SPLIT.split(text) if w]
 
 
-def _inside(root: Path, word: str) -> Path | None:
-    """``word`` as a path relative to the server's folder, when by name it lies in the project."""
+def _inside(root: Path, word: str, *, folder: bool = False) -> Path | None:
+    """``word`` as a path relative to the server's folder, when by name it lies in the project
+    (the project folder itself only as a ``folder``)."""
     if not word or "\x00" in word or len(word) > 4096 or word.startswith("-"):
         return None
     path = Path(os.path.expanduser(word))
     full = Path(os.path.normpath(path if path.is_absolute() else root / path))
-    return full if full != root and full.is_relative_to(root) else None
+    return full if (folder or full != root) and full.is_relative_to(root) else None
 
 
 def _command_file(command: str, root: Path, environ: Mapping[str, str] | None) -> list[Path]:
