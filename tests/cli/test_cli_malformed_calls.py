@@ -5,24 +5,14 @@ the status counts the failure; a model that never gets it right ends at its step
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli import add_fake, foya
+from tests.cli.test_cli import add_fake, foya, home, server
 from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
 
-
-@pytest.fixture
-def server() -> Iterator[FakeProviderServer]:
-    with FakeProviderServer() as s:
-        yield s
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
+__all__ = ["home", "server"]  # the fixtures of test_cli, used here by name
 
 
 @pytest.fixture

@@ -34,20 +34,13 @@ GOOD_READ = ToolCallSpec("read_file", {"path": "README.md"}, id="good")
 
 
 @pytest.fixture(params=["openai", "anthropic"])
-async def wired(request: pytest.FixtureRequest, home: Home, fake: FakeProviderServer) -> AsyncIterator[Kernel]:
-    """A kernel whose only connection speaks the parametrized wire format to the fake."""
+async def kernel(request: pytest.FixtureRequest, home: Home, fake: FakeProviderServer) -> AsyncIterator[Kernel]:
+    """The conftest's kernel, its one connection speaking the parametrized wire format to the fake."""
     kind = ProviderKind.OPENAI if request.param == "openai" else ProviderKind.ANTHROPIC
     k = build_kernel(home, keystore=KeyStore(MemoryKeyring()), timeouts=FAST_TIMEOUTS, retry=FAST_RETRY)
     await k.connections.add_connection(Connection("fake", kind, fake.base_url, "fake-model"))
     yield k
     await k.close()
-
-
-@pytest.fixture
-def events(wired: Kernel) -> Recorder:
-    recorder = Recorder()
-    wired.bus.subscribe(recorder)
-    return recorder
 
 
 def tool_results(body: dict[str, Any]) -> dict[str, str]:
@@ -125,23 +118,23 @@ async def assert_told_then_corrected(kernel: Kernel, fake: FakeProviderServer, r
 
 
 async def test_arguments_that_are_not_json_are_returned_and_the_corrected_call_runs(
-        wired: Kernel, fake: FakeProviderServer, events: Recorder, project: Path) -> None:
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     """Before: the whole turn ended ("called the tool … with arguments that are not valid JSON")."""
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", '{"path": "README.md"', id="bad")]),
                 Reply(tool_calls=[GOOD_READ]), Reply(text="The readme says hello."))
-    session_id, done = await run_turn(wired, events, project)
+    session_id, done = await run_turn(kernel, rec, project)
     said = await assert_told_then_corrected(
-        wired, fake, events, session_id, done, "The arguments of this read_file call are not valid JSON",
+        kernel, fake, rec, session_id, done, "The arguments of this read_file call are not valid JSON",
         "did not run", "read_file takes: path (string, required)", 'You sent: {"path": "README.md"')
     assert said.splitlines()[0].endswith("so it did not run.")
 
 
-async def test_an_unknown_tool_is_told_the_tools_there_are(wired: Kernel, fake: FakeProviderServer,
-                                                           events: Recorder, project: Path) -> None:
+async def test_an_unknown_tool_is_told_the_tools_there_are(kernel: Kernel, fake: FakeProviderServer,
+                                                           rec: Recorder, project: Path) -> None:
     fake.script(Reply(tool_calls=[ToolCallSpec("read_fil", {"path": "README.md"}, id="bad")]),
                 Reply(tool_calls=[GOOD_READ]), Reply(text="The readme says hello."))
-    session_id, done = await run_turn(wired, events, project)
-    said = await assert_told_then_corrected(wired, fake, events, session_id, done,
+    session_id, done = await run_turn(kernel, rec, project)
+    said = await assert_told_then_corrected(kernel, fake, rec, session_id, done,
                                             "There is no tool named 'read_fil', so it did not run.")
     offered = [t.get("name") or t["function"]["name"] for t in fake.requests[0].body["tools"]]
     listed = said.split("The tools you can call here are: ", 1)[1].split(". ", 1)[0].split(", ")
@@ -149,25 +142,25 @@ async def test_an_unknown_tool_is_told_the_tools_there_are(wired: Kernel, fake: 
 
 
 async def test_arguments_against_the_schema_are_told_the_validation_error(
-        wired: Kernel, fake: FakeProviderServer, events: Recorder, project: Path) -> None:
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", {"path": 7}, id="bad")]),
                 Reply(tool_calls=[GOOD_READ]), Reply(text="The readme says hello."))
-    session_id, done = await run_turn(wired, events, project)
+    session_id, done = await run_turn(kernel, rec, project)
     await assert_told_then_corrected(
-        wired, fake, events, session_id, done,
+        kernel, fake, rec, session_id, done,
         "The arguments of this read_file call do not match its parameters: 7 is not of type 'string' "
         "(at path). It did not run.", "read_file takes: path (string, required)")
 
 
-async def test_calls_without_ids_get_stable_ids_of_their_own(wired: Kernel, fake: FakeProviderServer,
-                                                             events: Recorder, project: Path) -> None:
+async def test_calls_without_ids_get_stable_ids_of_their_own(kernel: Kernel, fake: FakeProviderServer,
+                                                             rec: Recorder, project: Path) -> None:
     """Before: every id-less call was ``call_0`` (OpenAI wire) or ``""`` (Anthropic wire), so the second
     step's call shared its id with the first (results, recovery and the timeline match by id)."""
     no_id = ToolCallSpec("read_file", {"path": "README.md"}, id="")
     fake.script(Reply(tool_calls=[no_id, no_id]), Reply(tool_calls=[no_id]), Reply(text="The readme says hello."))
-    session_id, done = await run_turn(wired, events, project)
+    session_id, done = await run_turn(kernel, rec, project)
     assert done.status == "completed", done.error
-    messages = await history(wired, session_id)
+    messages = await history(kernel, session_id)
     ids = [c.call_id for m in messages for c in m.tool_calls]
     assert len(ids) == 3 and all(ids) and len(set(ids)) == 3
     results = [m.tool_result for m in messages if m.tool_result is not None]
@@ -176,33 +169,33 @@ async def test_calls_without_ids_get_stable_ids_of_their_own(wired: Kernel, fake
     assert call_ids_sent(fake.requests[1].body) == ids[:2]
     assert call_ids_sent(fake.requests[2].body) == ids
     assert all(README in text for text in tool_results(fake.requests[2].body).values())
-    assert (last_status(events).tool_runs, last_status(events).tool_failures) == (3, 0)
+    assert (last_status(rec).tool_runs, last_status(rec).tool_failures) == (3, 0)
 
 
 async def test_llama_cpp_parse_error_in_the_stream_is_told_and_retried(
-        wired: Kernel, fake: FakeProviderServer, events: Recorder, project: Path) -> None:
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     """Before: llama.cpp's in-stream error ended the turn; the model never learnt what failed."""
     fake.script(Reply(text="Let me read it.", fault=Fault.llama_cpp_error(
                     "Failed to parse input at pos 15: <tool_call>read_file README.md</tool_call>", after_chunks=2)),
                 Reply(tool_calls=[GOOD_READ]), Reply(text="The readme says hello."))
-    session_id, done = await run_turn(wired, events, project)
+    session_id, done = await run_turn(kernel, rec, project)
     assert done.status == "completed", done.error
     assert len(fake.requests) == 3
     sent = request_text(fake.requests[1].body)
     assert "the server could not read your previous reply as a tool call" in sent
     assert "Failed to parse input at pos 15" in sent and "<tool_call>read_file README.md" in sent
-    messages = await history(wired, session_id)
+    messages = await history(kernel, session_id)
     failed = messages[1]
     assert failed.role == "assistant" and failed.status == MessageStatus.ERROR
     assert failed.text == "Let me read it." and "was told and may try again" in failed.meta["error"]
     assert messages[-1].text == "The readme says hello."
-    assert last_status(events).requests == 3
+    assert last_status(rec).requests == 3
 
 
-async def test_other_errors_in_the_stream_still_end_the_turn(wired: Kernel, fake: FakeProviderServer,
-                                                             events: Recorder, project: Path) -> None:
+async def test_other_errors_in_the_stream_still_end_the_turn(kernel: Kernel, fake: FakeProviderServer,
+                                                             rec: Recorder, project: Path) -> None:
     fake.script(Reply(text="Let me", fault=Fault.llama_cpp_error("CUDA error: out of memory")))
-    _, done = await run_turn(wired, events, project)
+    _, done = await run_turn(kernel, rec, project)
     assert done.status == "error" and "out of memory" in done.error
     assert len(fake.requests) == 1
 
@@ -213,23 +206,23 @@ async def test_other_errors_in_the_stream_still_end_the_turn(wired: Kernel, fake
     Reply(text="I", fault=Fault.llama_cpp_error()),
 ], ids=["not json", "unknown tool", "unreadable reply"])
 async def test_a_model_that_keeps_failing_ends_at_the_step_limit_saying_so(
-        wired: Kernel, fake: FakeProviderServer, events: Recorder, project: Path, failing: Reply) -> None:
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path, failing: Reply) -> None:
     fake.default = failing
     tiny = VP("tiny", "Tiny", "Tiny", "You are small.", max_steps=3)
-    _, done = await run_turn(wired, events, project, vp=tiny)
+    _, done = await run_turn(kernel, rec, project, vp=tiny)
     assert done.status == "error"
     assert done.error == ("Tiny: Tiny reached its limit of 3 steps because its tool calls kept failing: in "
                           "the last 3 steps it sent none that could run (each failure was returned to it).")
     assert len(fake.requests) == 3
-    status = last_status(events)
+    status = last_status(rec)
     assert status.error_code == "step_limit_failing_calls"
     assert dict(status.error_params) == {"vp": "Tiny", "max_steps": 3, "failing": 3}
     assert status.tool_failures == (0 if failing.fault else 3)
 
 
 async def test_a_model_that_recovers_then_runs_out_of_steps_gets_the_plain_sentence(
-        wired: Kernel, fake: FakeProviderServer, events: Recorder, project: Path) -> None:
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
     fake.script(Reply(tool_calls=[ToolCallSpec("read_file", "{oops")]), Reply(tool_calls=[GOOD_READ]))
-    _, done = await run_turn(wired, events, project, vp=VP("tiny", "Tiny", "Tiny", "You are small.", max_steps=2))
+    _, done = await run_turn(kernel, rec, project, vp=VP("tiny", "Tiny", "Tiny", "You are small.", max_steps=2))
     assert done.error == "Tiny: Tiny reached its limit of 2 steps."
-    assert last_status(events).error_code == "step_limit_reached"
+    assert last_status(rec).error_code == "step_limit_reached"
