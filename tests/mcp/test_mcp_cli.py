@@ -40,7 +40,7 @@ def test_run_in_untrusted_project_starts_nothing_then_trust_and_revoke(
         assert not any(t.startswith("mcp__") for t in tools)
         assert processes_with(tag) == []
 
-        code, out, err = foya("projects", "trust", str(project))
+        code, out, err = foya("projects", "trust", str(project), "--yes")
         assert code == 0, err
         assert "Trusted for" in out and f"fake: {stdio_entry(tag)['command']}" in out
         assert "tests.mcp.fake_server stdio " + tag in out
@@ -92,7 +92,7 @@ def test_mcp_list_of_a_new_folder_reads_only(foya: Foya, tmp_path: Path, tag: st
     assert "fake:" in out and "[untrusted, waiting for trust]" in out, out
     code, out, _ = foya("projects", "list")
     assert code == 0 and str(project.resolve()) not in out
-    code, _, err = foya("projects", "trust", str(project))
+    code, _, err = foya("projects", "trust", str(project), "--yes")
     assert code == 0, err
     code, out, err = foya("mcp", "list", str(project))
     assert code == 0 and "[trusted, not started]" in out, (out, err)

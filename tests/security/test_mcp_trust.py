@@ -79,7 +79,7 @@ def test_script_edited_after_trust_does_not_start_in_the_next_session(
     the next session, even a read-only one. Now its hash is part of the trust."""
     marker = tmp_path / "marker.jsonl"
     write_config(project_config_path(repo), {"srv": marker_server(repo, marker, tag)})
-    code, out, err = foya("projects", "trust", str(repo))
+    code, out, err = foya("projects", "trust", str(repo), "--yes")
     assert code == 0, err
     assert "runs server.py (sha256 " in out
     code, _, err = _run(foya, provider, repo)
@@ -96,7 +96,7 @@ def test_script_edited_after_trust_does_not_start_in_the_next_session(
     assert "[changed, waiting for trust]" in out
     assert "-VERSION = 'v1'" in out and "+VERSION = 'v2-evil'" in out  # the diff of what changed
 
-    code, out, err = foya("projects", "trust", str(repo))  # the person reviewed it: trust again
+    code, out, err = foya("projects", "trust", str(repo), "--yes")  # the person reviewed it: trust again
     assert code == 0 and "+VERSION = 'v2-evil'" in out, err
     _run(foya, provider, repo)
     assert [m["version"] for m in marker_lines(marker)] == ["v1", "v2-evil"]
@@ -115,7 +115,7 @@ def test_trusted_server_gets_a_minimal_environment_plus_what_it_names(
     marker = tmp_path / "marker.jsonl"
     write_config(project_config_path(repo), {"srv": marker_server(
         repo, marker, tag, env={"FOYA_TEST_NAMED": "${FOYA_TEST_NAMED}", "LITERAL": "as-written"})})
-    assert foya("projects", "trust", str(repo))[0] == 0
+    assert foya("projects", "trust", str(repo), "--yes")[0] == 0
     _run(foya, provider, repo)
     (start,) = marker_lines(marker)
     env = start["env"]
@@ -129,7 +129,7 @@ def test_trusted_server_gets_a_minimal_environment_plus_what_it_names(
     # named in the entry, a credential does reach it (and the person saw that name at trust)
     write_config(project_config_path(repo), {"srv": marker_server(
         repo, marker, tag, env={"OPENAI_API_KEY": "${OPENAI_API_KEY}"})})
-    _, out, _ = foya("projects", "trust", str(repo))
+    _, out, _ = foya("projects", "trust", str(repo), "--yes")
     assert "env OPENAI_API_KEY=${OPENAI_API_KEY}" in out and "sk-canary" not in out
     _run(foya, provider, repo)
     last = marker_lines(marker)[-1]["env"]
@@ -143,7 +143,7 @@ def test_write_file_on_a_trusted_servers_script_asks_in_auto_mode(
     ``foya run`` (nobody to answer) refuses it. Other files are written as auto mode allows."""
     marker = tmp_path / "marker.jsonl"
     write_config(project_config_path(repo), {"srv": marker_server(repo, marker, tag)})
-    assert foya("projects", "trust", str(repo))[0] == 0
+    assert foya("projects", "trust", str(repo), "--yes")[0] == 0
     before = (repo / "server.py").read_bytes()
     provider.script(Reply(tool_calls=[
         ToolCallSpec("write_file", {"path": "server.py", "content": "print('pwned')\n"}, id="w1"),
@@ -276,7 +276,7 @@ def test_first_trust_lists_headers_and_env_as_written(
     assert foya("vps", "list")[0] == 0
     code, out, _ = foya("mcp", "list", str(repo))
     assert code == 0 and "header Authorization: Bearer ${FOYA_TEST_GH_TOKEN}" in out
-    code, out, err = foya("projects", "trust", str(repo))
+    code, out, err = foya("projects", "trust", str(repo), "--yes")
     assert code == 0, err
     assert "gh: http http://127.0.0.1:9/mcp" in out
     assert "header Authorization: Bearer ${FOYA_TEST_GH_TOKEN}" in out
@@ -291,7 +291,7 @@ def test_variables_stay_unexpanded_in_the_database_and_listings(
     monkeypatch.setenv("FOYA_TEST_AT_REST", "sk-canary-at-rest-0005")
     entry = stdio_entry(tag, "--key=${FOYA_TEST_AT_REST}")
     write_config(project_config_path(repo), {"fake": entry})
-    code, out, err = foya("projects", "trust", str(repo))
+    code, out, err = foya("projects", "trust", str(repo), "--yes")
     assert code == 0 and "--key=${FOYA_TEST_AT_REST}" in out, err
     code, _, err = _run(foya, provider, repo)
     assert code == 0, err
