@@ -336,6 +336,8 @@ async def test_a_trust_recorded_by_an_older_foya_does_not_stay_trusted(tmp_path:
     con = sqlite3.connect(root / "foya.sqlite3")
     assert con.execute("SELECT target, spec FROM mcp_trust_row").fetchall() == [("", "")]
     con.close()
+    database = root / "foya.sqlite3"  # gone from the file itself (the pre-migration backup keeps it)
+    assert b"sk-canary-old-0006" not in database.read_bytes() + _wal(database)
 
 
 def _mcp(kernel: Kernel) -> McpServers:
