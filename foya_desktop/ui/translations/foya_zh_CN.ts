@@ -672,6 +672,10 @@
         <translation>{vp} 已达到 {max_steps} 步的上限。</translation>
     </message>
     <message>
+        <source>{vp} reached its limit of {max_steps} steps because its tool calls kept failing: in the last {failing} steps it sent none that could run (each failure was returned to it).</source>
+        <translation>{vp} 已达到 {max_steps} 步的上限，因为它的工具调用一再失败：最近 {failing} 步里没有一个调用能够运行（每次失败都已告知它）。</translation>
+    </message>
+    <message>
         <source>You rejected the tool call without a reason, so the turn stopped.</source>
         <translation>你未说明原因就拒绝了工具调用，因此本轮已停止。</translation>
     </message>
@@ -750,6 +754,10 @@
     <message>
         <source>The model service reported an error while replying.</source>
         <translation>模型服务在回复过程中报告了错误。</translation>
+    </message>
+    <message>
+        <source>The model service could not read the model&apos;s reply as a tool call or text.</source>
+        <translation>模型服务无法把模型的回复识别为工具调用或文本。</translation>
     </message>
     <message>
         <source>The model service call failed.</source>
@@ -1000,12 +1008,24 @@
         <translation>保存到用户本人的记忆（所有会话可见）需要批准</translation>
     </message>
     <message>
+        <source>the session is read-only: changing memory, which outlives it, needs approval</source>
+        <translation>会话为只读：更改记忆（记忆比会话存在得更久）需要批准</translation>
+    </message>
+    <message>
+        <source>the session is in plan mode: changing memory, which outlives it, needs approval</source>
+        <translation>会话处于计划模式：更改记忆（记忆比会话存在得更久）需要批准</translation>
+    </message>
+    <message>
         <source>{reason}; its arguments name a path outside the project</source>
         <translation>{reason}；其参数指向项目之外的路径</translation>
     </message>
     <message>
         <source>{reason}; auto mode runs commands confined, but {why_not}, so Foya asks</source>
         <translation>{reason}；自动模式会在沙箱中运行命令，但 {why_not}，所以 Foya 需要询问</translation>
+    </message>
+    <message>
+        <source>{path} is run by the trusted MCP server {servers}: changing it changes what runs on this computer, so Foya asks in every mode</source>
+        <translation>{path} 由受信任的 MCP 服务器 {servers} 运行：修改它会改变在这台电脑上运行的内容，因此 Foya 在任何模式下都会询问</translation>
     </message>
     <message>
         <source>{reason}; Foya cannot confine it because {why_not}, so it asks</source>
@@ -1585,10 +1605,6 @@
         <translation>等待信任</translation>
     </message>
     <message>
-        <source>Command or URL: {0}</source>
-        <translation>命令或 URL：{0}</translation>
-    </message>
-    <message>
         <source>From: {0}</source>
         <translation>来源：{0}</translation>
     </message>
@@ -1605,18 +1621,6 @@
         <translation>错误：{0}</translation>
     </message>
     <message>
-        <source>Trust this project&apos;s MCP servers?</source>
-        <translation>信任此项目的 MCP 服务器吗？</translation>
-    </message>
-    <message>
-        <source>This project&apos;s .mcp.json would start these servers on your computer, with your permissions. Trust them only if you trust the repository.</source>
-        <translation>此项目的 .mcp.json 会以你的权限在你的电脑上启动这些服务器。只有在你信任这个仓库时才信任它们。</translation>
-    </message>
-    <message>
-        <source>  (changed since you trusted it)</source>
-        <translation>  （你信任后已更改）</translation>
-    </message>
-    <message>
         <source>Trusted {0} server(s); they start when a session of this project next needs them.</source>
         <translation>已信任 {0} 个服务器；此项目的会话下次需要时它们会启动。</translation>
     </message>
@@ -1631,6 +1635,105 @@
     <message>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>McpTrustPrompt</name>
+    <message>
+        <source>Command: {0}</source>
+        <translation>命令：{0}</translation>
+    </message>
+    <message>
+        <source>URL: {0}</source>
+        <translation>URL：{0}</translation>
+    </message>
+    <message>
+        <source>Environment: {0}={1}</source>
+        <translation>环境变量：{0}={1}</translation>
+    </message>
+    <message>
+        <source>Header: {0}: {1}</source>
+        <translation>请求头：{0}: {1}</translation>
+    </message>
+    <message>
+        <source>Reads from your environment when it starts: {0}</source>
+        <translation>启动时从你的环境读取：{0}</translation>
+    </message>
+    <message>
+        <source>Uses keyring secrets: {0}</source>
+        <translation>使用钥匙串中的密钥：{0}</translation>
+    </message>
+    <message>
+        <source>Runs: {0}</source>
+        <translation>运行：{0}</translation>
+    </message>
+    <message>
+        <source>And {0} more project files beside these, not checked</source>
+        <translation>另有 {0} 个项目文件未检查</translation>
+    </message>
+    <message>
+        <source>It was trusted by an older Foya, which did not record its environment values, headers or the files it runs: review it as new.</source>
+        <translation>它由旧版 Foya 信任，旧版未记录其环境变量值、请求头和它运行的文件：请像新服务器一样重新审阅。</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>unchecked files</source>
+        <translation>未检查的文件</translation>
+    </message>
+    <message>
+        <source>environment {0}</source>
+        <translation>环境变量 {0}</translation>
+    </message>
+    <message>
+        <source>header {0}</source>
+        <translation>请求头 {0}</translation>
+    </message>
+    <message>
+        <source>file {0}</source>
+        <translation>文件 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: added: {1}</source>
+        <translation>{0}：新增：{1}</translation>
+    </message>
+    <message>
+        <source>{0}: removed (was {1})</source>
+        <translation>{0}：已移除（原为 {1}）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} → {2}</source>
+        <translation>{0}：{1} → {2}</translation>
+    </message>
+    <message>
+        <source>  (changed since you trusted it)</source>
+        <translation>  （自你信任后已更改）</translation>
+    </message>
+    <message>
+        <source>What changed:</source>
+        <translation>更改内容：</translation>
+    </message>
+    <message>
+        <source>Trust this project&apos;s MCP servers?</source>
+        <translation>信任此项目的 MCP 服务器？</translation>
+    </message>
+    <message>
+        <source>This project&apos;s .mcp.json would start these servers on your computer, with your permissions, and send them what is listed. Trust them only if you trust the repository. ${VAR} is filled in from your environment only when a server starts.</source>
+        <translation>此项目的 .mcp.json 会以你的权限在你的电脑上启动这些服务器，并向它们发送列出的内容。仅当你信任该代码仓库时才信任它们。${VAR} 仅在服务器启动时才从你的环境中填入。</translation>
+    </message>
+    <message>
+        <source>Trust</source>
+        <translation>信任</translation>
     </message>
 </context>
 <context>
@@ -1755,6 +1858,44 @@
         <translation>
             <numerusform>已移除 %n 个条目。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>MemoryNotice</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Remove this entry from memory again</source>
+        <translation>把这个条目从记忆中移除</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Keep the entry and close this notice</source>
+        <translation>保留该条目并关闭此通知</translation>
+    </message>
+    <message>
+        <source>{who} saved to your own memory. It applies to every VP in every session of every project.</source>
+        <translation>{who} 已保存到你自己的记忆中。它适用于每个项目的每个会话中的每个 VP。</translation>
+    </message>
+    <message>
+        <source>{who} saved to {vp}&apos;s memory. It applies to {vp} in every session of every project.</source>
+        <translation>{who} 已保存到 {vp} 的记忆中。它适用于每个项目的每个会话中的 {vp}。</translation>
+    </message>
+    <message>
+        <source>Undo memory save</source>
+        <translation>撤销记忆保存</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryNotices</name>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
     </message>
 </context>
 <context>
@@ -3190,6 +3331,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>每次请求前都会重新读取：编辑这些文件后，下一次请求就会使用新内容。</translation>
     </message>
     <message>
+        <source>Not used (nothing of these is sent):</source>
+        <translation>未使用（其中任何内容都不会发送）：</translation>
+    </message>
+    <message>
         <source>Not bound (Recents)</source>
         <translation>未绑定（最近）</translation>
     </message>
@@ -3281,16 +3426,32 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <source>{path} is not UTF-8 text (a JSON export is). Nothing was imported.</source>
-        <translation>{path} 不是 UTF-8 文本（JSON 导出文件应当是）。未导入任何内容。</translation>
+        <source>Imported “{title}” into {folder}.</source>
+        <translation>已导入“{title}”，绑定到 {folder}。</translation>
+    </message>
+    <message>
+        <source>Imported “{title}” without a folder.</source>
+        <translation>已导入“{title}”，未绑定文件夹。</translation>
+    </message>
+    <message>
+        <source>Import session — choose its folder</source>
+        <translation>导入会话 — 选择它的文件夹</translation>
+    </message>
+    <message>
+        <source>Bind to this folder</source>
+        <translation>绑定到此文件夹</translation>
+    </message>
+    <message>
+        <source>Import without a folder</source>
+        <translation>不绑定文件夹直接导入</translation>
+    </message>
+    <message>
+        <source>“{title}” was exported from {folder}. The session&apos;s tools will read and change files in the folder you bind it to, and a bound session stays there for good. Bind it only to a folder you mean it to work in, or import it without a folder.</source>
+        <translation>“{title}”导出自 {folder}。会话的工具将读取并修改你所绑定文件夹中的文件，且会话一经绑定便永久留在该文件夹。请只绑定到你确实希望它在其中工作的文件夹，或者不绑定文件夹直接导入。</translation>
     </message>
     <message>
         <source>Import failed</source>
         <translation>导入失败</translation>
-    </message>
-    <message>
-        <source>Imported “{title}”.</source>
-        <translation>已导入“{title}”。</translation>
     </message>
 </context>
 <context>
