@@ -19,7 +19,9 @@ import pytest
 from foya_desktop.core.events import ApprovalRequested, TaskChanged
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.permissions.secrets import REDACTED
+from foya_desktop.engine.permissions.secrets import MIN_CUT_PIECE, REDACTED, scrub
+from foya_desktop.engine.tasks.manager import TAIL_BYTES
+from foya_desktop.tools.process import OutputBuffer
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.helpers.engine import Recorder, wait_for, wait_turns
 
@@ -129,3 +131,45 @@ async def test_background_task_output_is_scrubbed_before_it_is_stored(
     _assert_scrubbed(str(fake.requests[-1].body), "the next provider request")
     _assert_scrubbed(_database_text(kernel.store.home.database), "the database")
     _assert_scrubbed(repr(rec.events), "the events sent to the window")
+
+
+def _cut(data: bytes, head: int, tail: int) -> str:
+    """What a command's output keeps of ``data``: its head and tail around a cut marker."""
+    buffer = OutputBuffer(head, tail)
+    for start in range(0, len(data), 4096):
+        buffer.feed(data[start:start + 4096])
+    return buffer.text()
+
+
+@pytest.mark.parametrize("inside", [MIN_CUT_PIECE, 9, len(ENV_SECRET) - MIN_CUT_PIECE])
+def test_a_secret_the_output_is_cut_through_is_redacted_on_both_sides(inside: int) -> None:
+    """The head ends ``inside`` characters into the secret, or the tail starts there, or both:
+    neither piece is left (a task's tail can be aimed at a value with padding)."""
+    data = b"x" * 100 + ENV_SECRET.encode() + b"y" * 100
+    rest = len(ENV_SECRET) - inside
+    for head, tail in ((100 + inside, 50), (0, rest + 100), (100 + inside - 1, rest - 1 + 100)):
+        kept = _cut(data, head, tail)
+        assert "bytes truncated" in kept
+        scrubbed = scrub(kept, {ENV_SECRET})
+        assert REDACTED in scrubbed
+        pieces = {ENV_SECRET[i:i + MIN_CUT_PIECE] for i in range(len(ENV_SECRET) - MIN_CUT_PIECE + 1)}
+        assert not [p for p in pieces if p in scrubbed], (kept, scrubbed)
+    assert scrub(_cut(b"x" * 300, 100, 100), {ENV_SECRET}) == _cut(b"x" * 300, 100, 100)
+
+
+async def test_a_task_tail_aimed_at_a_secret_keeps_no_piece_of_it(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder, leaky_project: Path) -> None:
+    """``cat .env`` then padding, so that the task's 64 KiB tail starts inside the value."""
+    visible = 9  # characters of the value (and its newline) the tail starts with
+    command = f"cat .env; head -c {TAIL_BYTES - visible - 1} /dev/zero | tr '\\0' y"
+    fake.script(Reply(tool_calls=[ToolCallSpec("run_background", {"command": command})]), Reply(text="started"))
+    sid = await _keyed_session(kernel, fake, leaky_project)
+    await kernel.turns.send(sid, "pad it")
+    await _approve_once(kernel, rec, 0, command)
+    await wait_turns(rec, sid, 1)
+    (task,) = await kernel.tasks.list_tasks(sid)
+    await wait_for(lambda: any(isinstance(e, TaskChanged) and e.task.id == task.id
+                               and e.task.state == "completed" for e in rec.events))
+    stored = _database_text(kernel.store.home.database)
+    assert "y" * 1000 in stored  # the tail was stored …
+    assert ENV_SECRET[-visible:] not in stored and ENV_SECRET[-visible + 2:] not in stored  # … without the piece

@@ -64,10 +64,44 @@ def _secret_files(workdir: Path) -> list[Path]:
     return out[:MAX_SECRET_FILES]
 
 
+CUT = re.compile(r"\n\[… \d+ bytes truncated …\]\n")
+"""Where a command's output was cut (``tools.process.OutputBuffer.text``): the head before it, the
+tail after it."""
+MIN_CUT_PIECE = 3
+"""The shortest piece of a secret at a cut that is replaced (two characters tell next to nothing,
+and shorter pieces would often match plain text beside a cut)."""
+
+
 def scrub(text: str, secrets: set[str]) -> str:
-    """Replace every known secret value (longest first) and any private-key block."""
+    """Replace every known secret value (longest first) and any private-key block, and the piece
+    of a secret the output was cut through (:func:`_scrub_cuts`)."""
     text = PRIVATE_KEY_BLOCK.sub(REDACTED, text)
-    for secret in sorted(secrets, key=len, reverse=True):
+    ordered = sorted(secrets, key=len, reverse=True)
+    for secret in ordered:
         if secret in text:
             text = text.replace(secret, REDACTED)
-    return text
+    return _scrub_cuts(text, ordered) if ordered and CUT.search(text) else text
+
+
+def _scrub_cuts(text: str, secrets: list[str]) -> str:
+    """Output is kept as its head and tail; a secret the cut went through is whole in neither: the
+    head ends with its beginning and the tail starts with its end (a background task's 64 KiB tail
+    can be aimed at one with padding). Those pieces are replaced too."""
+    parts = CUT.split(text)
+    marks = CUT.findall(text)
+    for i in range(len(marks)):
+        parts[i] = _without_beginning_at_end(parts[i], secrets)
+        parts[i + 1] = _without_end_at_start(parts[i + 1], secrets)
+    return parts[0] + "".join(mark + part for mark, part in zip(marks, parts[1:], strict=True))
+
+
+def _without_beginning_at_end(text: str, secrets: list[str]) -> str:
+    longest = max((k for s in secrets for k in range(MIN_CUT_PIECE, len(s)) if text.endswith(s[:k])),
+                  default=0)
+    return text[:-longest] + REDACTED if longest else text
+
+
+def _without_end_at_start(text: str, secrets: list[str]) -> str:
+    longest = max((k for s in secrets for k in range(MIN_CUT_PIECE, len(s)) if text.startswith(s[-k:])),
+                  default=0)
+    return REDACTED + text[longest:] if longest else text
