@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from foya_desktop.core.memory import MemoryScope
@@ -12,6 +14,8 @@ from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
 from tests.ui.helpers import settle, wait_until
 from tests.ui.ops_helpers import Turns, open_session, say
+
+SHOTS = Path("/tmp/shots-memory")
 
 
 @pytest.fixture
@@ -39,6 +43,9 @@ async def test_a_vp_scope_save_shows_a_notice_whose_undo_removes_it(
     assert "Always answer in haiku." in notice.text.text()
     [entry] = await real_kernel.memory.list_memory(MemoryScope.VP)
     assert entry.id == notice.entry_id
+    await settle()
+    SHOTS.mkdir(exist_ok=True)
+    real_window.grab().save(str(SHOTS / "memory_notice.png"))
 
     notice.undo_button.click()
     await wait_until(lambda: notice.state == "undone", what="undone")
