@@ -26,6 +26,7 @@ from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.core.terminal import visible
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.memory.ops import FAR_REACHING, memory_notice
+from foya_desktop.engine.request.step import StreamedText
 from foya_desktop.tools.paths import broad_project_reason
 
 
@@ -147,7 +148,7 @@ class _Printer:
         self.done: asyncio.Future[TurnFinished] = asyncio.get_running_loop().create_future()
         self._floor = ""
         """The VP whose reply is printing now; parallel VPs' text waits in ``_held`` meanwhile."""
-        self._held: dict[str, list[str]] = {}
+        self._held: dict[str, StreamedText] = {}
         self._ended: set[str] = set()
 
     def __call__(self, event: Event) -> None:
@@ -182,7 +183,8 @@ class _Printer:
         elif isinstance(event, MessageAdded) and event.message.role == "assistant":
             for call in (p for p in event.message.parts if isinstance(p, ToolCallPart)):
                 args = json.dumps(call.arguments, ensure_ascii=False)[:120]
-                print(visible(f"\n[{call.name} {args}]"), file=sys.stderr, flush=True)
+                # one_line: a model-chosen name with a newline must not print a made-up call line
+                print("\n" + visible(f"[{call.name} {args}]", one_line=True), file=sys.stderr, flush=True)
         elif isinstance(event, MessageAdded) and event.message.meta.get("blocked"):
             result = event.message.tool_result
             if result is not None:  # a call that never ran says so, not only to the model
@@ -201,12 +203,12 @@ class _Printer:
         if speaker == self._floor:
             print(text, end="", flush=True)
         else:
-            self._held.setdefault(speaker, []).append(text)
+            self._held.setdefault(speaker, StreamedText()).append(text)
 
     def _take_floor(self, speaker: str) -> None:
         self._floor = speaker
         if len(self.names) > 1:
-            print(f"\n── {visible(self.names.get(speaker, speaker))} ──", flush=True)
+            print(f"\n── {visible(self.names.get(speaker, speaker), one_line=True)} ──", flush=True)
 
     def _next_floor(self) -> None:
         """The VP on the floor is done: the next one that already said something prints it all."""

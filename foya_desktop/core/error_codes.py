@@ -80,6 +80,8 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("bad_response", "The provider sent something outside its wire format.", _HTTP),
     ErrorCode("stream_error_event", "The provider reported an error inside the stream.",
               _HTTP),
+    ErrorCode("reply_too_large", "One reply grew past its size limit (text, reasoning and tool-call "
+              "arguments together); what streamed before is kept, marked interrupted.", _HTTP),
     ErrorCode("unreadable_reply", "The server could not read the model's reply as a tool call or text "
               "(said inside the stream); the model is told and tries again within its step limit.", _HTTP),
     ErrorCode("merge_refused", "Two sessions cannot be merged (the sentence says why)."),

@@ -224,6 +224,11 @@ class StreamErrorEvent(ProviderError):
     """The provider reported an error inside the stream (e.g. Anthropic ``error`` event)."""
 
 
+class ReplyTooLarge(ProviderError):
+    """One reply accumulated more than its limit (``providers.budget``): a broken or hostile server
+    streaming without end. What streamed before is kept, marked interrupted."""
+
+
 class UnreadableReply(StreamErrorEvent):
     """The server reported inside the stream that it could not read the model's reply as its chat
     format (llama.cpp: "Failed to parse input at pos …", usually a malformed tool call).

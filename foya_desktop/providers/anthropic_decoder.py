@@ -40,6 +40,7 @@ from foya_desktop.core.llm import (
     ToolCallStart,
     UsageReport,
 )
+from foya_desktop.providers.budget import ReplyBudget
 from foya_desktop.providers.common import (
     load_event_json,
     optional_int,
@@ -73,11 +74,13 @@ class _Block:
 
 
 class MessagesDecoder:
-    """One reply's decoder; see the module docstring for the rules."""
+    """One reply's decoder; see the module docstring for the rules. Everything it keeps or hands
+    on is charged to ``budget`` (:mod:`.budget`)."""
 
-    def __init__(self, host: str, secret: str | None = None) -> None:
+    def __init__(self, host: str, secret: str | None = None, budget: ReplyBudget | None = None) -> None:
         self._host = host
         self._secret = secret
+        self._budget = budget or ReplyBudget(host)
         self._blocks: dict[int, _Block] = {}
         self._start_usage: dict[str, Any] = {}
         self._stop_reason = ""
@@ -118,32 +121,37 @@ class MessagesDecoder:
         index = _index(data)
         block = data.get("content_block") or {}
         kind = str(block.get("type", ""))
+        self._budget.open_part()
         self._blocks[index] = _Block(kind)
         if kind == "tool_use":
-            call = _Block(kind, call_id=str(block.get("id", "")), name=str(block.get("name", "")))
+            charge = self._budget.charge
+            call = _Block(kind, call_id=charge(str(block.get("id", ""))),
+                          name=charge(str(block.get("name", ""))))
             self._blocks[index] = call
             if block.get("input"):  # some compatible servers send the whole input up front
-                call.prefilled = json.dumps(block["input"])
+                call.prefilled = charge(json.dumps(block["input"]))
             return [ToolCallStart(index, call.call_id, call.name)]
         if kind == "text" and block.get("text"):
-            return [TextDelta(str(block["text"]))]
+            return [TextDelta(self._budget.charge(str(block["text"])))]
         if kind == "thinking" and block.get("thinking"):
-            return [ReasoningDelta(str(block["thinking"]))]
+            return [ReasoningDelta(self._budget.charge(str(block["thinking"])))]
         return []
 
     def _block_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         index = _index(data)
         delta = data.get("delta") or {}
         kind = delta.get("type")
+        if index not in self._blocks:
+            self._budget.open_part()
         block = self._blocks.setdefault(index, _Block(""))
         if kind == "text_delta" and delta.get("text"):
-            return [TextDelta(str(delta["text"]))]
+            return [TextDelta(self._budget.charge(str(delta["text"])))]
         if kind == "thinking_delta" and delta.get("thinking"):
-            return [ReasoningDelta(str(delta["thinking"]))]
+            return [ReasoningDelta(self._budget.charge(str(delta["thinking"])))]
         if kind == "signature_delta":
-            block.signature += str(delta.get("signature", ""))
+            block.signature += self._budget.charge(str(delta.get("signature", "")))
         elif kind == "input_json_delta" and delta.get("partial_json"):
-            fragment = str(delta["partial_json"])
+            fragment = self._budget.charge(str(delta["partial_json"]))
             block.fragments.append(fragment)
             return [ToolCallDelta(index, fragment)]
         return []

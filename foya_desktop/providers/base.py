@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable
+import os
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 from foya_desktop.core.errors import ProviderError
 from foya_desktop.core.llm import LlmRequest, StreamEvent
+from foya_desktop.providers.budget import positive_number
+
+IDLE_ENV = "FOYA_STREAM_IDLE_SECONDS"
+"""Environment variable that sets :attr:`Timeouts.idle` (a slow local server may need more; tests
+need less)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Timeouts:
-    """Seconds. ``first_byte`` is until the first stream event, ``idle`` between events."""
+    """Seconds. ``first_byte`` is until the first stream event, ``idle`` between events.
+
+    Both count whole SSE *events*, not bytes: a server that trickles a byte now and then, or
+    sends only keep-alive comments, never completes an event and is stopped after ``idle``.
+    """
 
     connect: float = 10.0
     first_byte: float = 120.0
     idle: float = 90.0
     total: float = 900.0
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Timeouts:
+        """The defaults, with :data:`IDLE_ENV` applied when it holds a positive number."""
+        idle = positive_number(os.environ if environ is None else environ, IDLE_ENV)
+        return cls() if idle is None else cls(idle=idle)
 
 
 @dataclass(frozen=True, slots=True)

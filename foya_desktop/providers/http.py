@@ -8,7 +8,10 @@ same for every vendor:
 * timeouts are measured on *events*: ``first_byte`` until the first SSE event,
   ``idle`` between events, ``total`` for the whole call (retries included).
   httpx's own read timeout cannot express these, so they are asyncio
-  deadlines around each wait;
+  deadlines around each wait — a byte now and then does not reset them, only
+  a complete event does;
+* what one reply accumulates is bounded (``ReplyLimits``): each attempt's
+  decoder charges a fresh :class:`ReplyBudget`;
 * a failure is retried (with backoff, honouring Retry-After) only while
   nothing has been handed to the caller — once an event was yielded the
   caller has acted on it and a retry would duplicate text or tool calls;
@@ -37,6 +40,7 @@ from foya_desktop.core.errors import (
 )
 from foya_desktop.core.llm import StreamEvent
 from foya_desktop.providers.base import RetryCallback, RetryPolicy, Timeouts
+from foya_desktop.providers.budget import DEFAULT_LIMITS, ReplyBudget, ReplyLimits
 from foya_desktop.providers.http_errors import (
     error_for_status,
     parse_retry_after,
@@ -111,8 +115,10 @@ class HttpStreamer:
     """An httpx client plus the timeout and retry rules; one per provider instance."""
 
     def __init__(self, *, timeouts: Timeouts, retry: RetryPolicy, on_retry: RetryCallback | None,
-                 client: httpx.AsyncClient | None, secret: str | None) -> None:
+                 client: httpx.AsyncClient | None, secret: str | None,
+                 limits: ReplyLimits = DEFAULT_LIMITS) -> None:
         self._timeouts = timeouts
+        self._limits = limits
         self._retry = retry
         self._on_retry = on_retry
         self._secret = secret
@@ -126,9 +132,9 @@ class HttpStreamer:
             await self._client.aclose()
 
     async def stream(self, url: str, headers: Mapping[str, str], build_body: Callable[[], dict[str, Any]],
-                     new_decoder: Callable[[], StreamDecoder]) -> AsyncGenerator[StreamEvent]:
+                     new_decoder: Callable[[ReplyBudget], StreamDecoder]) -> AsyncGenerator[StreamEvent]:
         """POST the body ``build_body`` returns to ``url`` and yield decoded events, retrying
-        only before the first.
+        only before the first. ``new_decoder`` makes each attempt's decoder, charging the budget.
 
         NOTE: the body is built and encoded on a worker thread. It carries the whole compiled
         history: hundreds of KB whose conversion and JSON encoding took 5–15 ms of the loop (the
@@ -142,7 +148,8 @@ class HttpStreamer:
         while True:
             attempt += 1
             started = False
-            attempt_events = self._attempt(url, headers, content, new_decoder(), total_deadline)
+            decoder = new_decoder(ReplyBudget(host, self._limits))
+            attempt_events = self._attempt(url, headers, content, decoder, total_deadline)
             try:
                 # aclosing: if our caller stops early, the response is released now, not at GC.
                 async with contextlib.aclosing(attempt_events):
@@ -298,8 +305,8 @@ class _Deadlines:
             return ProviderTimeout(f"The reply from {self.host} took longer than the "
                                    f"{self._timeouts.total:g} s limit.")
         if self._seen_event:
-            return ProviderTimeout(f"The reply from {self.host} stalled: nothing arrived for "
-                                   f"{self._timeouts.idle:g} s.")
+            return ProviderTimeout(f"The reply from {self.host} stalled: no complete stream event "
+                                   f"arrived for {self._timeouts.idle:g} s.")
         return ProviderTimeout(f"{self.host} did not start replying within "
                                f"{self._timeouts.first_byte:g} s.")
 

@@ -30,6 +30,7 @@ from foya_desktop.providers.base import (
     RetryPolicy,
     Timeouts,
 )
+from foya_desktop.providers.budget import DEFAULT_LIMITS, ReplyLimits
 from foya_desktop.providers.common import b64
 from foya_desktop.providers.http import HttpStreamer, host_of
 from foya_desktop.providers.openai_decoder import ChatCompletionsDecoder
@@ -42,12 +43,12 @@ class OpenAIProvider:
 
     def __init__(self, base_url: str, api_key: str | None, timeouts: Timeouts = DEFAULT_TIMEOUTS,
                  retry: RetryPolicy = DEFAULT_RETRY, *, on_retry: RetryCallback | None = None,
-                 client: httpx.AsyncClient | None = None) -> None:
+                 client: httpx.AsyncClient | None = None, limits: ReplyLimits = DEFAULT_LIMITS) -> None:
         self._url = base_url.rstrip("/") + "/chat/completions"
         self._host = host_of(self._url)
         self._api_key = api_key or None
         self._http = HttpStreamer(timeouts=timeouts, retry=retry, on_retry=on_retry, client=client,
-                                  secret=self._api_key)
+                                  secret=self._api_key, limits=limits)
 
     def __repr__(self) -> str:
         return f"OpenAIProvider({self._url!r})"  # never the key
@@ -56,7 +57,7 @@ class OpenAIProvider:
         """Send one request and stream the reply. Stop early with ``aclose()`` (or
         ``contextlib.aclosing``) so the connection is released at once."""
         return self._http.stream(self._url, self._headers(), lambda: self.build_body(request),
-                                 lambda: ChatCompletionsDecoder(self._host, self._api_key))
+                                 lambda budget: ChatCompletionsDecoder(self._host, self._api_key, budget))
 
     async def aclose(self) -> None:
         """Release the HTTP client."""

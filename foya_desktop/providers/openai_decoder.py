@@ -30,6 +30,7 @@ from foya_desktop.core.llm import (
     ToolCallStart,
     UsageReport,
 )
+from foya_desktop.providers.budget import ReplyBudget
 from foya_desktop.providers.common import (
     load_event_json,
     optional_int,
@@ -55,11 +56,13 @@ class _PendingCall:
 
 
 class ChatCompletionsDecoder:
-    """One reply's decoder; see the module docstring for the rules."""
+    """One reply's decoder; see the module docstring for the rules. Everything it keeps or hands
+    on is charged to ``budget`` (:mod:`.budget`)."""
 
-    def __init__(self, host: str, secret: str | None = None) -> None:
+    def __init__(self, host: str, secret: str | None = None, budget: ReplyBudget | None = None) -> None:
         self._host = host
         self._secret = secret
+        self._budget = budget or ReplyBudget(host)
         self._calls: dict[int, _PendingCall] = {}
         self._finish_reason: str | None = None
         self._ended_calls = 0
@@ -102,10 +105,10 @@ class ChatCompletionsDecoder:
         delta = choice.get("delta") or {}
         reasoning = delta.get("reasoning_content") or delta.get("reasoning")
         if isinstance(reasoning, str) and reasoning:
-            out.append(ReasoningDelta(reasoning))
+            out.append(ReasoningDelta(self._budget.charge(reasoning)))
         content = delta.get("content")
         if isinstance(content, str) and content:
-            out.append(TextDelta(content))
+            out.append(TextDelta(self._budget.charge(content)))
         for position, fragment in enumerate(delta.get("tool_calls") or []):
             if isinstance(fragment, dict):
                 out.extend(self._tool_fragment(position, fragment))
@@ -121,14 +124,18 @@ class ChatCompletionsDecoder:
             index = self._index_for(fragment.get("id"), position)
         if not isinstance(index, int):
             raise BadResponse(f"{self._host} sent a tool call without a valid index.")
+        if index not in self._calls:
+            self._budget.open_part()
         call = self._calls.setdefault(index, _PendingCall(index))
         self._last_index = index
         function = fragment.get("function") or {}
-        call.call_id = call.call_id or str(fragment.get("id") or "")
-        call.name = call.name or str(function.get("name") or "")
+        call.call_id = call.call_id or self._budget.charge(str(fragment.get("id") or ""))
+        call.name = call.name or self._budget.charge(str(function.get("name") or ""))
         arguments = function.get("arguments")
         if isinstance(arguments, dict):  # a few servers send the finished object
             arguments = json.dumps(arguments)
+        if isinstance(arguments, str):
+            self._budget.charge(arguments)
         out: list[StreamEvent] = []
         if not call.started and call.name:
             call.started = True

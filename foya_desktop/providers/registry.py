@@ -11,6 +11,7 @@ from foya_desktop.providers.base import (
     RetryPolicy,
     Timeouts,
 )
+from foya_desktop.providers.budget import DEFAULT_LIMITS, ReplyLimits
 
 
 def warm_up() -> None:
@@ -22,13 +23,12 @@ def warm_up() -> None:
 
 def make_provider(connection: Connection, api_key: str | None, *,
                   timeouts: Timeouts = DEFAULT_TIMEOUTS, retry: RetryPolicy = DEFAULT_RETRY,
-                  on_retry: RetryCallback | None = None) -> Provider:
+                  on_retry: RetryCallback | None = None, limits: ReplyLimits = DEFAULT_LIMITS) -> Provider:
     """A provider for ``connection``; the caller owns it and must ``await provider.aclose()``."""
     # The adapters (and httpx under them) load with the first request, not at start-up (issue 14).
     from foya_desktop.providers.anthropic import AnthropicProvider
     from foya_desktop.providers.openai import OpenAIProvider
 
     kind = ProviderKind(connection.kind)
-    if kind is ProviderKind.ANTHROPIC:
-        return AnthropicProvider(connection.base_url, api_key, timeouts, retry, on_retry=on_retry)
-    return OpenAIProvider(connection.base_url, api_key, timeouts, retry, on_retry=on_retry)
+    adapter = AnthropicProvider if kind is ProviderKind.ANTHROPIC else OpenAIProvider
+    return adapter(connection.base_url, api_key, timeouts, retry, on_retry=on_retry, limits=limits)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 FaultKind = Literal["status", "midstream_error", "cut", "bad_json", "hang_before_first_byte", "html_page",
-                    "endless_line", "endless_event"]
+                    "endless_line", "endless_event", "endless_reply", "trickle"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,20 @@ class Fault:
     def endless_event(cls, size: int) -> Fault:
         """HTTP 200 event stream of ``data:`` lines that never reach the blank line ending the event."""
         return cls("endless_event", size=size)
+
+    @classmethod
+    def endless_reply(cls, size: int) -> Fault:
+        """A valid stream whose content never ends: the reply's content events (its text,
+        reasoning or tool-call fragments, in ``chunk_size`` pieces) sent again and again, as fast as
+        the client reads, until ``size`` bytes of them went out (then the stream ends normally, so
+        a client without a bound gets a whole, huge reply) or the client hangs up."""
+        return cls("endless_reply", size=size)
+
+    @classmethod
+    def trickle(cls, seconds: float, after_chunks: int = 1) -> Fault:
+        """Send ``after_chunks`` content events, then the rest of the stream one byte every
+        ``seconds``: bytes keep coming, an event is never completed in time."""
+        return cls("trickle", seconds=seconds, after_chunks=after_chunks)
 
 
 @dataclass(frozen=True)

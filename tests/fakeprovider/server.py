@@ -188,7 +188,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
         self.end_headers()
-        self._stream(reply, wire.render(reply, body), wire)
+        frames = wire.render(reply, body)
+        if fault is not None and fault.kind == "endless_reply":
+            self._stream_endless(frames, fault.size)
+        elif fault is not None and fault.kind == "trickle":
+            self._trickle(frames, fault)
+        else:
+            self._stream(reply, frames, wire)
 
     def _stream(self, reply: Reply, frames: Iterable[Frame], wire: ModuleType) -> None:
         fault = reply.fault if reply.fault and reply.fault.kind in _IN_STREAM_FAULTS else None
@@ -217,6 +223,39 @@ class _Handler(BaseHTTPRequestHandler):
             return True
         self._write_chunk(wire.bad_json().data)
         return False
+
+    def _stream_endless(self, frames: list[Frame], size: int) -> None:
+        """The frames before the first content frame, then the content frames over and over
+        (``size`` bytes of them, or until the client hangs up), then the rest."""
+        first = next(i for i, f in enumerate(frames) if f.role == "content")
+        last = max(i for i, f in enumerate(frames) if f.role == "content")
+        for frame in frames[:first]:
+            self._write_chunk(frame.data)
+        content = b"".join(f.data for f in frames[first:last + 1] if f.role == "content")
+        sent = 0
+        while sent < size and not self.server.fake.sleep(0):
+            self._write_chunk(content)
+            sent += len(content)
+        for frame in frames[last + 1:]:
+            self._write_chunk(frame.data)
+        self._end_chunks()
+
+    def _trickle(self, frames: list[Frame], fault: Fault) -> None:
+        """``fault.after_chunks`` content frames at once, then one byte every ``fault.seconds``."""
+        head: list[Frame] = []
+        content = 0
+        while frames and content < fault.after_chunks:
+            head.append(frames.pop(0))
+            if head[-1].role == "content":
+                content += 1
+        for frame in head:
+            self._write_chunk(frame.data)
+        for byte in b"".join(f.data for f in frames):
+            if self.server.fake.sleep(fault.seconds):
+                self._abort()  # the server is closing
+                return
+            self._write_chunk(bytes([byte]))
+        self._end_chunks()
 
     def _send_endless(self, fault: Fault) -> None:
         """Stream ``fault.size`` bytes that never complete an event (stops when the client hangs up)."""

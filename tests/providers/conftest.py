@@ -13,6 +13,7 @@ from foya_desktop.core.llm import LlmMessage, LlmRequest, StreamEvent
 from foya_desktop.core.messages import TextPart
 from foya_desktop.providers.anthropic import AnthropicProvider
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
+from foya_desktop.providers.budget import DEFAULT_LIMITS, ReplyLimits
 from foya_desktop.providers.openai import OpenAIProvider
 from tests.fakeprovider import FakeProviderServer
 
@@ -58,9 +59,11 @@ async def make_provider(wire: str, server: FakeProviderServer,
     made: list[Provider] = []
 
     def make(*, base_url: str | None = None, api_key: str | None = CANARY_KEY,
-             timeouts: Timeouts = FAST_TIMEOUTS, retry: RetryPolicy = FAST_RETRY) -> Provider:
+             timeouts: Timeouts = FAST_TIMEOUTS, retry: RetryPolicy = FAST_RETRY,
+             limits: ReplyLimits = DEFAULT_LIMITS) -> Provider:
         cls: Any = OpenAIProvider if wire == "openai" else AnthropicProvider
-        provider: Provider = cls(base_url or server.base_url, api_key, timeouts, retry, on_retry=retries)
+        provider: Provider = cls(base_url or server.base_url, api_key, timeouts, retry, on_retry=retries,
+                                 limits=limits)
         made.append(provider)
         return provider
 

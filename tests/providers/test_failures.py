@@ -249,7 +249,7 @@ async def test_idle_gap_timeout(server: FakeProviderServer, make_provider: MakeP
     started = time.monotonic()
     _, error = await collect_until_error(make_provider(timeouts=timeouts))
     assert isinstance(error, ProviderTimeout)
-    assert "stalled: nothing arrived for 0.3 s" in str(error)
+    assert "stalled: no complete stream event arrived for 0.3 s" in str(error)
     assert time.monotonic() - started < 2
 
 

@@ -17,6 +17,7 @@ from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session, effect
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.checks import check_base_url
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
+from foya_desktop.providers.budget import ReplyLimits
 from foya_desktop.providers.keys import KeyStore, resolve_api_key
 from foya_desktop.providers.registry import make_provider
 from foya_desktop.store.catalog import get_connection, list_connections
@@ -77,8 +78,10 @@ class ProviderPool:
         self._store = store
         self._bus = bus
         self.keystore = keystore or KeyStore()
-        self.timeouts = timeouts or Timeouts()
+        self.timeouts = timeouts or Timeouts.from_env()
         self.retry = retry or RetryPolicy()
+        self.limits = ReplyLimits.from_env()
+        """What one reply may accumulate (``providers.budget``)."""
         self._cache: dict[tuple[str, Connection], _Pooled] = {}
         self.key_env_names: set[str] = set()
         """Every connection's key variable (whatever its name): never given to commands."""
@@ -125,7 +128,7 @@ class ProviderPool:
     def _build(self, conn: Connection, session_id: str) -> tuple[str | None, Provider]:
         api_key = resolve_api_key(conn, self.keystore)
         return api_key, make_provider(conn, api_key, timeouts=self.timeouts, retry=self.retry,
-                                      on_retry=self._notice(session_id))
+                                      on_retry=self._notice(session_id), limits=self.limits)
 
     def _notice(self, session_id: str) -> Callable[[int, float, ProviderError], None]:
         def on_retry(attempt: int, delay: float, error: ProviderError) -> None:
