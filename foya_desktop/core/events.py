@@ -235,6 +235,8 @@ class ApprovalRequested(Event):
     """``reason``'s stable code (``core/error_codes.py`` APPROVAL_REASONS); ``""`` for a free-form one."""
     reason_params: Mapping[str, object] = dataclasses.field(default_factory=dict)
     """The values ``reason`` was built from, so a window can say it in its language."""
+    can_session: bool = True
+    """Whether "Allow for this session" would be honoured (``permissions.policy.session_key``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ class ApprovalBroker:
 
     async def ask(self, session_id: str, speaker: str, call: ToolCallPart, action: Action,
                   reason: str, can_always: bool, code: str = "",
-                  params: Mapping[str, object] | None = None) -> Answer:
+                  params: Mapping[str, object] | None = None, can_session: bool = True) -> Answer:
         """Publish a request and wait for the answer (deny at once when nobody can answer)."""
         if not self.interactive:
             if action.kind == "memory":  # every mode asks for the user scope: no mode helps here
@@ -60,7 +60,7 @@ class ApprovalBroker:
         event = ApprovalRequested(
             session_id, request_id, speaker, call.name, dict(call.arguments), action.summary,
             action.command, action.diff, tuple(str(p) for p in action.paths), reason, can_always,
-            call.call_id, code, dict(params or {}))
+            call.call_id, code, dict(params or {}), can_session)
         self._pending[request_id] = _Pending(event, future)
         self.bus.publish(event)
         try:

@@ -58,6 +58,21 @@ def grant_key(action: Action, workdir: Path) -> str | None:
     return None
 
 
+def session_key(action: Action, workdir: Path) -> str | None:
+    """The key "Allow for this session" keeps: the narrow :func:`grant_key`, or — for a command
+    no narrow key describes (a chain, a pipeline, a redirection) — its exact command line. A
+    session grant is never kept (README "Approvals and safety": until the app quits), so the exact
+    line the person read is narrow enough; ``Always`` still needs a narrow key. ``None`` when no
+    session grant would ever be honoured, so the card greys the button and says why: a network
+    command asks every time, a secret-looking read or a write of several files has no key."""
+    if action.network and action.kind != "mcp":
+        return None
+    key = grant_key(action, workdir)
+    if key is None and action.kind == "exec" and action.command.strip():
+        return f"line:{action.command}"
+    return key
+
+
 def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str], *,
            planning: bool = False) -> Verdict:
     """Policy: what to do with a planned action before any person is asked (``planning``: the
@@ -76,7 +91,7 @@ def decide(action: Action, mode: ApprovalMode, workdir: Path, grants: set[str], 
         return Verdict("deny", "the session is in read-only mode", code="read_only_mode")
     verdict = _write_or_exec(action, mode)
     if verdict.decision == "ask" and not action.network:
-        key = grant_key(action, workdir)
+        key = session_key(action, workdir)
         if key is not None and key in grants:
             return Verdict("allow", "allowed earlier by the person")
     return verdict

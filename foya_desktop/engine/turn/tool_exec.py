@@ -24,8 +24,8 @@ from foya_desktop.core.model import VP, Session
 from foya_desktop.engine.asks.approvals import Answer
 from foya_desktop.engine.asks.questions import QuestionUnanswered, new_question
 from foya_desktop.engine.mcp.write_guard import CODE as RUNS_TRUSTED_FILE
-from foya_desktop.engine.mcp.write_guard import guard_run_files
-from foya_desktop.engine.permissions.policy import Verdict, decide, grant_key
+from foya_desktop.engine.mcp.write_guard import guard_run_files, read_only_run_files
+from foya_desktop.engine.permissions.policy import Verdict, decide, grant_key, session_key
 from foya_desktop.engine.permissions.secrets import known_secrets, scrub
 from foya_desktop.engine.permissions.toolbox import planning
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
@@ -93,7 +93,8 @@ async def run_tool_call(svc: Services, session: Session, vp: VP, turn_id: str,
         return _result(session, vp, turn_id, call, ToolOutput(str(exc), is_error=True), blocked=True)
     refusal, approved, confine = await _authorise(svc, session, vp, call, action)
     if refusal is None and confine and action.kind == "exec":
-        ctx, why_not = await asyncio.to_thread(_confined, ctx, svc, session)
+        run_files = await read_only_run_files(svc.store, session)
+        ctx, why_not = await asyncio.to_thread(_confined, ctx, svc, session, run_files)
         if why_not is not None:
             reason = action.policy_reason or "a command"
             refusal, approved = await _ask(svc, session, vp, call, action, Verdict(
@@ -143,8 +144,10 @@ def _scrubbed(output: ToolOutput, workdir: Path, keys: set[str]) -> ToolOutput:
     return output if content == output.content else replace(output, content=content)
 
 
-def _confined(ctx: ToolContext, svc: Services, session: Session) -> tuple[ToolContext, str | None]:
-    """The context with a sandbox (see ``tools.exposure``), or why the project cannot be confined."""
+def _confined(ctx: ToolContext, svc: Services, session: Session,
+              run_files: tuple[Path, ...] = ()) -> tuple[ToolContext, str | None]:
+    """The context with a sandbox (see ``tools.exposure``), or why the project cannot be confined;
+    ``run_files`` (what trusted MCP servers run: ``mcp.write_guard``) stay read-only too."""
     tmp = private_tmp(session.id)
     env = {**ctx.env, "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp)}
     found = exposure.scan(ctx.workdir, ctx.data_dir)
@@ -174,23 +177,26 @@ async def _ask(svc: Services, session: Session, vp: VP, call: ToolCallPart, acti
                verdict: Verdict) -> tuple[ToolOutput | None, bool]:
     """Ask the person; (refusal or ``None``, approved). May raise ``TurnStopped``."""
     key = grant_key(action, Path(session.workdir))
+    # a run file asks in every mode: no grant is honoured for it, so none is offered
+    for_session = session_key(action, Path(session.workdir)) if verdict.code != RUNS_TRUSTED_FILE else None
     answer = await svc.approvals.ask(session.id, vp.id, call, action, verdict.reason,
                                      code=verdict.code, params=verdict.params,
                                      can_always=key is not None and session.project_id is not None
                                      and verdict.code != RUNS_TRUSTED_FILE
-                                     and (not action.network or action.kind == "mcp"))
-    refusal = await _apply_answer(svc, session, answer, key)
+                                     and (not action.network or action.kind == "mcp"),
+                                     can_session=for_session is not None)
+    refusal = await _apply_answer(svc, session, answer, key, for_session)
     return refusal, refusal is None
 
 
 async def _apply_answer(svc: Services, session: Session, answer: Answer,
-                        key: str | None) -> ToolOutput | None:
+                        key: str | None, for_session: str | None) -> ToolOutput | None:
     if answer.kind == "deny":
         if not answer.feedback:
             raise TurnStopped("The person rejected the tool call.")
         return ToolOutput(f"The person rejected this call: {answer.feedback}", is_error=True)
-    if answer.kind == "session" and key:
-        svc.grants.setdefault(session.id, set()).add(key)
+    if answer.kind == "session" and for_session:
+        svc.grants.setdefault(session.id, set()).add(for_session)
     if answer.kind == "always" and key and session.project_id:
         await svc.store.write(add_project_rule, session.project_id, key)
     return None

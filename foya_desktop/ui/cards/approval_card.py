@@ -40,6 +40,14 @@ def no_rule_tip() -> str:
         "command, or no single path). Allow it once or for this session instead.")
 
 
+def no_session_tip() -> str:
+    """Why "Allow for this session" is disabled: Foya would ask again for such a call anyway."""
+    return QCoreApplication.translate(
+        "ApprovalCard", "Foya asks for this call every time (a network command, a file that looks like "
+        "it holds secrets, a file a trusted MCP server runs, or several files at once), so it cannot be "
+        "allowed for the session. Allow it once instead.")
+
+
 def no_project_tip() -> str:
     """Why "Always for this project" is disabled in a session without a project."""
     return QCoreApplication.translate(
@@ -181,9 +189,13 @@ class ApprovalCard(QFrame):
             always.setToolTip(no_rule_tip() if not self.request.can_always else no_project_tip())
         else:
             always.setToolTip(self.tr("Keep a narrow rule for exactly this command or path in this project."))
-        self.buttons["session"].setToolTip(
-            self.tr("Until the app quits; not kept, not copied by branch or fork.")
-        )
+        session = self.buttons["session"]
+        if not self.request.can_session:
+            session.setEnabled(False)
+            session.setToolTip(no_session_tip())
+        else:
+            session.setToolTip(self.tr("Until the app quits; not kept, not copied by branch or fork. A "
+                                       "chain of commands is allowed exactly as written."))
         row.addSpacing(12)
         row.addWidget(self.feedback, 1)
         self.buttons["deny"] = button(self.tr("Deny && stop"), lambda: self._answer("deny"))
