@@ -140,6 +140,8 @@ def _kinds() -> dict[str, str]:
         ),
         "provider_timeout": translate("ErrorText", "The model service took too long to answer."),
         "incomplete_stream": translate("ErrorText", "The reply stopped before it was complete."),
+        "reply_too_large": translate(
+            "ErrorText", "The reply was too large and was stopped so it cannot fill the memory."),
         "bad_response": translate("ErrorText", "The model service sent something Foya cannot read."),
         "stream_error_event": translate("ErrorText", "The model service reported an error while replying."),
         "unreadable_reply": translate(
