@@ -12,7 +12,9 @@ Foya. A *confined* command additionally gets
   project and a private temp folder, so ``chmod``/``touch -d`` and writes to
   ``/dev/shm`` outside the project fail (Landlock does not cover metadata);
 - read-only ``.git`` folders (the project's and nested ones), so nothing can
-  plant a hook or an ``core.fsmonitor`` that runs later outside Foya;
+  plant a hook or an ``core.fsmonitor`` that runs later outside Foya, and
+  read-only files a trusted MCP server runs (their folders cannot be moved
+  away either: ``pin_folders``);
 - Foya's data folder hidden under an empty read-only tmpfs, and secret-looking
   and hard-linked files of the project replaced by an empty device, so their
   bytes are not readable in any encoding;
@@ -92,10 +94,12 @@ def read_only_world(writable: Iterable[Path], read_only: Iterable[Path], hidden:
     """Make every mount read-only, then re-open ``writable`` and cover ``read_only``/``hidden``.
 
     Must run in a private mount namespace. Order matters: the writable places
-    are bind-mounted over themselves and made writable again, then the
-    ``.git`` folders inside them are made read-only, then hidden places are
-    covered (folders by an empty read-only tmpfs, files by ``/dev/null``).
+    are bind-mounted over themselves and made writable again, then the folders
+    holding read-only files are pinned, then the ``.git`` folders and files inside
+    them are made read-only, then hidden places are covered (folders by an empty
+    read-only tmpfs, files by ``/dev/null``).
     """
+    writable, read_only = list(writable), list(read_only)
     _setattr(Path("/"), MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, recursive=True)
     for place in writable:
         _bind(place, place)
@@ -103,6 +107,7 @@ def read_only_world(writable: Iterable[Path], read_only: Iterable[Path], hidden:
             _setattr(place, 0, MOUNT_ATTR_RDONLY, recursive=True)
         except OSError:  # a mount below was read-only to begin with: keep it so
             _setattr(place, 0, MOUNT_ATTR_RDONLY, recursive=False)
+    pin_folders(read_only, writable)
     protect(read_only)
     libc = _libc()
     for place in hidden:
@@ -124,6 +129,28 @@ def protect(read_only: Iterable[Path]) -> None:
             continue
         _bind(place, place)
         _setattr(place, MOUNT_ATTR_RDONLY, 0, recursive=place.is_dir())
+
+
+def pin_folders(files: Iterable[Path], writable: Iterable[Path]) -> None:
+    """Make every folder between a writable place and a read-only file in it a mount point of
+    its own, still writable. A read-only file could otherwise be swapped without being written:
+    ``mv srv srv.old && mkdir srv`` moves the folder away with the file's mount in it, and a new
+    file takes its path. A mount point can be neither renamed nor removed."""
+    roots = [Path(os.path.realpath(w)) for w in writable]
+    pinned: set[Path] = set()
+    for place in files:
+        if place.is_symlink() or not place.is_file():
+            continue
+        root = next((r for r in roots if place.is_relative_to(r)), None)
+        if root is None:
+            continue
+        for folder in reversed(place.parents):
+            if folder in pinned or not folder.is_relative_to(root) or folder == root:
+                continue
+            if folder.is_symlink():
+                break
+            _bind(folder, folder)
+            pinned.add(folder)
 
 
 def mount_proc() -> None:

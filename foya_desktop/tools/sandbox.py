@@ -74,7 +74,8 @@ class SandboxPolicy:
     """Extra read-only places besides the system roots and toolchains."""
     block_network: bool = True
     read_only: tuple[Path, ...] = field(default_factory=tuple)
-    """Places inside ``writable`` that stay read-only (``.git`` folders and git files)."""
+    """Places inside ``writable`` that stay read-only (``.git`` folders and git files, the files
+    trusted MCP servers run)."""
     hidden: tuple[Path, ...] = field(default_factory=tuple)
     """Places whose bytes the command must not see (data folder, secret and hard-linked files)."""
 

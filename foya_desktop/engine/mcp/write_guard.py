@@ -1,4 +1,4 @@
-"""The agent's file tools and the files a trusted project MCP server runs: always asked.
+"""The agent's file tools, its commands and the files a trusted project MCP server runs.
 
 A trusted stdio server runs project files (``tools.mcp.run_files``) unconfined, with the
 person's permissions. If ``write_file``/``edit_file`` changed one without asking, the
@@ -7,6 +7,13 @@ anyway (the file's hash is part of the trust, so the server waits for trust agai
 the write itself is the moment to ask: in every approval mode, auto included, such a
 write asks the person, no earlier "allow" covers it, and with nobody to answer
 (``foya run``) it is refused. Read-only sessions refuse writes before this is reached.
+
+Commands that run unasked (auto mode, or classified read-only) run confined, and
+:func:`read_only_run_files` adds these files to the sandbox's read-only places: a
+read-only bind mount over each, so ``echo >> server.py``, ``sed -i`` (a rename onto
+it) and ``rm`` all fail, and the server still starts trusted afterwards. A file that
+does not exist yet (a module that would shadow an installed one) cannot be held that
+way; creating it is caught at the server's next start.
 
 The files are those recorded with each trust (what the person saw), not what
 ``.mcp.json`` says now, so editing the config first does not free the script.
@@ -38,6 +45,15 @@ async def trusted_run_files(store: Store, project_id: str) -> dict[str, list[str
             if f.state != "outside":
                 runs.setdefault(f.path, []).append(record.server)
     return runs
+
+
+async def read_only_run_files(store: Store, session: Session) -> tuple[Path, ...]:
+    """The files trusted servers of the session's project run, for a confined command's
+    read-only places (``tools.sandbox.SandboxPolicy.read_only``)."""
+    if not session.project_id or not session.workdir:
+        return ()
+    root = Path(await asyncio.to_thread(os.path.realpath, session.workdir))
+    return tuple(root / path for path in sorted(await trusted_run_files(store, session.project_id)))
 
 
 async def guard_run_files(store: Store, session: Session, action: Action, verdict: Verdict) -> Verdict:

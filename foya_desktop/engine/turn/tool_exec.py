@@ -151,7 +151,7 @@ def _confined(ctx: ToolContext, svc: Services, session: Session,
     tmp = private_tmp(session.id)
     env = {**ctx.env, "TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp)}
     found = exposure.scan(ctx.workdir, ctx.data_dir)
-    policy = SandboxPolicy(writable=(ctx.workdir, tmp), read_only=tuple(found.read_only),
+    policy = SandboxPolicy(writable=(ctx.workdir, tmp), read_only=(*found.read_only, *run_files),
                            hidden=tuple(found.hidden))
     return replace(ctx, env=env, sandbox=policy), found.incomplete
 
