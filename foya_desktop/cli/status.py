@@ -83,7 +83,8 @@ def rules_text(rules: Rules) -> str:
 
 
 def status_json(status: TurnStatus | None, names: dict[str, str]) -> dict[str, Any]:
-    """The JSON form: ``null`` token fields mean "not provided"."""
+    """The JSON form: ``null`` token fields mean "not provided" — or, while ``requests_open`` is
+    above 0, "not reported yet"."""
     if status is None:
         return {"turn_id": None, "running": False, "vps": [], "how_counted": HOW_COUNTED}
     return {"session_id": status.session_id, "turn_id": status.turn_id, "running": status.running,
@@ -115,9 +116,11 @@ def status_text(status: TurnStatus, names: dict[str, str]) -> str:
 def figure_lines(f: RunFigures) -> list[str]:
     """The figures of one VP as indented lines."""
     cache = f" (cache reads {f.cache_read_tokens:,})" if f.cache_read_tokens else ""
-    tokens = (f"  input tokens {tokens_text(f.input_tokens)}{cache} · output tokens "
-              f"{tokens_text(f.output_tokens)}" if f.input_tokens is not None or f.output_tokens is not None
-              else "  tokens: not provided by the service")
+    pending = f.requests_open > 0  # a request on its way has not reported its usage yet (Y43)
+    tokens = (f"  input tokens {tokens_text(f.input_tokens, pending=pending)}{cache} · output tokens "
+              f"{tokens_text(f.output_tokens, pending=pending)}"
+              if f.input_tokens is not None or f.output_tokens is not None
+              else "  tokens: not reported yet" if pending else "  tokens: not provided by the service")
     lines = [tokens,
              f"  model requests {f.requests} · tool executions {f.executions} · failed {f.failures} "
              f"(blocked {f.blocked})"]

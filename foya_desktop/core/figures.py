@@ -5,7 +5,10 @@ The Yeaft seed's rules (Y41-Y46), in one place:
 * tokens are the provider's reported figures for this VP's requests in this
   turn — input *including* cache reads/writes, sub-agents excluded (they run
   in their own child sessions) — never the context size or a session total;
-  ``None`` means the provider reported nothing ("not provided"), never 0;
+  ``None`` means the provider reported nothing ("not provided"), never 0 — and
+  while a request is still on its way (streaming, or its tool calls waiting
+  for approval before the next one) nothing *could* have been reported yet, so
+  it says "not reported yet" until the request ends;
 * an *execution* is a tool call that actually ran (succeeded or failed); a
   *blocked* call was refused before it ran (policy, denial, read-only, plan
   mode, bad arguments) and counts as a failure, never as an execution;
@@ -91,6 +94,8 @@ class RunFigures:
     tool_detail: bool = True
     """``False``: some calls were recorded without their outcome (an older Foya), so the
     per-tool breakdown is not available for them; the totals still count them."""
+    requests_open: int = 0
+    """Requests sent that have not ended yet: their usage cannot have been reported."""
 
 
 NO_TOOL_DETAIL = ("Per-tool detail is not available for this run: it was recorded by an older Foya that "
@@ -114,14 +119,17 @@ class FigureCounter:
     duplicate_results: int = 0
     latest_evidence_at: int = 0
     detail_missing: bool = False
+    requests_open: int = 0
 
     def request(self) -> None:
         """A model request was sent (counted while it streams)."""
         self.requests += 1
+        self.requests_open += 1
 
     def reported(self, usage: Usage) -> None:
-        """What the provider reported for a request."""
+        """A request ended, with what the provider reported for it (maybe nothing)."""
         self.usage = add_usage(self.usage, usage)
+        self.requests_open = max(0, self.requests_open - 1)
 
     def tool(self, name: str, arguments: str, *, blocked: bool, failed: bool, output: str,
              at: int, known: bool = True) -> None:
@@ -161,7 +169,7 @@ class FigureCounter:
         return RunFigures(u.input_tokens, u.output_tokens, u.cache_read_tokens, self.requests,
                           self.executions, self.failures, self.blocked, tuple(self.tallies.values()),
                           len(self.omitted), self.repeated_calls, self.duplicate_results,
-                          self.latest_evidence_at, not self.detail_missing)
+                          self.latest_evidence_at, not self.detail_missing, self.requests_open)
 
 
 def add_usage(a: Usage, b: Usage) -> Usage:
@@ -173,9 +181,12 @@ def add_usage(a: Usage, b: Usage) -> Usage:
                  plus(a.cache_write_tokens, b.cache_write_tokens))
 
 
-def tokens_text(value: int | None) -> str:
-    """A full number with thousands separators, or "not provided" (never 0 for nothing)."""
-    return "not provided" if value is None else f"{value:,}"
+def tokens_text(value: int | None, *, pending: bool = False) -> str:
+    """A full number with thousands separators, or "not provided" (never 0 for nothing) —
+    "not reported yet" while a request is still on its way (``pending``)."""
+    if value is None:
+        return "not reported yet" if pending else "not provided"
+    return f"{value:,}"
 
 
 def _digest(name: str, text: str) -> str:

@@ -92,6 +92,26 @@ def record_usage(session_id: str, turn_id: str, speaker: str, model: str, usage:
         created_at=now_ms()).execute()
 
 
+def request_started(session_id: str, turn_id: str, speaker: str, model: str, connection: str = "") -> int:
+    """Record a model request as it is sent, with no usage yet (:func:`request_ended` adds it); its
+    row id.
+
+    Why at the start: the window counts a request while it streams, and ``foya sessions status``
+    run from another process reads the same fact from here (Yeaft Y42). The request's reply is
+    stored when it ends, so a request of a running turn with no reply of its VP stored after it is
+    still on its way (``engine.session.status``)."""
+    return int(UsageRow.insert(session_id=session_id, turn_id=turn_id, speaker=speaker, model=model,
+                               connection=connection, created_at=now_ms()).execute())
+
+
+def request_ended(row_id: int, usage: Usage) -> None:
+    """The request of :func:`request_started` ended with what the provider reported (maybe nothing)."""
+    UsageRow.update(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+                    cache_read_tokens=usage.cache_read_tokens,
+                    cache_write_tokens=usage.cache_write_tokens).where(
+        UsageRow._meta.primary_key == row_id).execute()
+
+
 def usage_totals(session_id: str) -> Usage:
     """Summed usage for a session id (also after deletion)."""
     cols = (UsageRow.input_tokens, UsageRow.output_tokens, UsageRow.cache_read_tokens,

@@ -44,13 +44,19 @@ async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
     turn_id = await store.read(latest_turn_id, session_id)
     if turn_id is None:
         return None
+    mid_turn = session.phase == Phase.TURN
+    running = mid_turn and await store.read(leases.held_by_live_process, store.home.run, session_id)
     messages = await store.read(turn_messages, session_id, turn_id)
     entries = await store.read(usage_entries, session_id, turn_id)
     counters = {speaker: FigureCounter() for speaker in _targets(messages)}
+    replied = _last_reply(messages)
     for entry in entries:
+        # a request is recorded when it is sent, as the runner counts it (one fact for the window
+        # and this), and its reply when it ends: until then its usage is not reported yet
         counter = counters.setdefault(entry.speaker, FigureCounter())
         counter.request()
-        counter.reported(entry.usage)
+        if not running or replied.get(entry.speaker, -1) >= entry.created_at:
+            counter.reported(entry.usage)
     arguments = _call_arguments(messages)
     for m in messages:
         result = m.tool_result
@@ -59,8 +65,6 @@ async def turn_status(store: Store, session_id: str) -> TurnStatus | None:
         counters.setdefault(m.speaker, FigureCounter()).tool(
             result.name, arguments.get(result.call_id, ""), blocked=bool(m.meta.get("blocked")),
             failed=result.is_error, output=result.content, at=m.created_at, known=_outcome_known(m))
-    mid_turn = session.phase == Phase.TURN
-    running = mid_turn and await store.read(leases.held_by_live_process, store.home.run, session_id)
     return TurnStatus(session_id, turn_id, running,
                       tuple((speaker, c.snapshot()) for speaker, c in counters.items()),
                       interrupted=mid_turn and not running)
@@ -70,6 +74,11 @@ def _outcome_known(m: Message) -> bool:
     """Whether the result says if its call ran: ``blocked`` is written on every result since
     the per-tool breakdown exists; an interrupted call (stop, crash recovery, branch) did run."""
     return "blocked" in m.meta or bool(m.meta.get("interrupted"))
+
+
+def _last_reply(messages: list[Message]) -> dict[str, int]:
+    """speaker → when its newest reply of the turn was stored (at the end of its request)."""
+    return {m.speaker: m.created_at for m in messages if m.role == "assistant" and m.speaker}
 
 
 def _targets(messages: list[Message]) -> list[str]:

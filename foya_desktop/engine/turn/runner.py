@@ -55,7 +55,7 @@ from foya_desktop.engine.turn.tool_exec import (
     run_tool_call,
 )
 from foya_desktop.store.history import append_message, complete_tool_call, update_message
-from foya_desktop.store.ledger import record_usage
+from foya_desktop.store.ledger import request_ended, request_started
 from foya_desktop.store.ops_children import session_in_effect
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,9 @@ async def _model_step(svc: Services, run: VPRun,
     step = StepAccumulator()
     message_id = new_id("msg")  # the stream is named by the message it becomes
     svc.bus.publish(StreamStarted(run.session_id, message_id, run.vp.id, run.turn_id))
+    # recorded as sent, so `foya sessions status` in another process counts it as the window does
+    ledger_row = await asyncio.shield(svc.store.write(request_started, run.session_id, run.turn_id,
+                                                      run.vp.id, model, connection))
     run.counter.request()
     _status(svc, run, "running")
     try:
@@ -152,12 +155,12 @@ async def _model_step(svc: Services, run: VPRun,
         timing.ended = now_ms()
         svc.bus.publish(StreamEnded(run.session_id, message_id, run.vp.id))
         run.counter.reported(step.usage)
-        await asyncio.shield(svc.store.write(record_usage, run.session_id, run.turn_id, run.vp.id, model,
-                                                    step.usage, connection))
+        await asyncio.shield(svc.store.write(request_ended, ledger_row, step.usage))
         await asyncio.shield(record_step(
             svc, run.session_id, run.turn_id, run.vp.id, session.workdir, connection=connection,
             request=request, usage=step.usage, stop_reason=step.finish, timing=timing,
             retries=svc.providers.retries.get(run.session_id, 0) - retries_before, error=error))
+    _status(svc, run, "running")  # the request's tokens now, not after its tool calls (or approvals)
     if unreadable_reply is not None:
         said = (f"Not readable as a tool call or text; {run.vp.name} was told and may try again — "
                 f"{unreadable_reply}")

@@ -119,7 +119,8 @@ class VPStatusBlock(QWidget):
         requests = self.tr("%Ln model request(s)", "", status.requests)  # "1 model request", not "requests"
         runs = self.tr("%Ln tool execution(s)", "", status.tool_runs)
         figures = self.tr("{tokens} · {requests} · {runs}").format(
-            tokens=tokens_phrase(f.input_tokens, f.output_tokens), requests=requests, runs=runs)
+            tokens=tokens_phrase(f.input_tokens, f.output_tokens, pending=f.requests_open > 0),
+            requests=requests, runs=runs)
         details = self.tr("Run details")  # NOTE: lupdate finds no tr() inside an f-string
         self.figures_label.setText(
             f"{_escape(figures)} · {failed} · <a href='details'>{_escape(details)}</a>")
@@ -228,17 +229,22 @@ class VPStatusPanel(QWidget):
             self._preparing.start()
 
 
-def tokens_phrase(input_tokens: int | None, output_tokens: int | None) -> str:
-    """The turn's tokens as one phrase; an unreported side says "not provided", never 0 (Y43)."""
+def tokens_phrase(input_tokens: int | None, output_tokens: int | None, *, pending: bool = False) -> str:
+    """The turn's tokens as one phrase; an unreported side says "not provided", never 0 (Y43) —
+    or "not reported yet" while a request is still on its way (``pending``): a provider reports
+    usage at a request's end, so nothing reported before then says nothing about the service."""
     translate = QCoreApplication.translate
     if input_tokens is None and output_tokens is None:
-        return translate("VPStatusBlock", "tokens: not provided by the service")
+        return (translate("VPStatusBlock", "tokens: not reported yet") if pending
+                else translate("VPStatusBlock", "tokens: not provided by the service"))
     if output_tokens is None:
-        return translate("VPStatusBlock", "input {input} tokens · output: not provided").format(
-            input=i18n.number(input_tokens or 0))
+        text = (translate("VPStatusBlock", "input {input} tokens · output: not reported yet") if pending
+                else translate("VPStatusBlock", "input {input} tokens · output: not provided"))
+        return text.format(input=i18n.number(input_tokens or 0))
     if input_tokens is None:
-        return translate("VPStatusBlock", "input: not provided · output {output} tokens").format(
-            output=i18n.number(output_tokens))
+        text = (translate("VPStatusBlock", "input: not reported yet · output {output} tokens") if pending
+                else translate("VPStatusBlock", "input: not provided · output {output} tokens"))
+        return text.format(output=i18n.number(output_tokens))
     return translate("VPStatusBlock", "input {input} · output {output} tokens").format(
         input=i18n.number(input_tokens), output=i18n.number(output_tokens))
 
