@@ -9,7 +9,8 @@ confinement, with the same functions (``paths.resolve_inside``, ``paths.is_prote
   skill's folder for what the ``skill`` tool reads). Refused: a symbolic link (the file or a folder
   on its way) whose target leaves the root; anything in ``/proc``, ``/dev`` or ``/sys``; git
   internals and Foya's data folder; a target whose name looks like it holds secrets (the file
-  tools ask before reading those, these reads ask nobody); anything but a regular file; a file with
+  tools ask before reading those, these reads ask nobody; only the secret scrubber reads them,
+  ``secret_values``, for values it removes from tool output); anything but a regular file; a file with
   more than one hard link (another name of it may lie outside, and nothing here tells which);
   more than ``limit`` bytes. The open itself walks from the root without following any link
   (``fdwalk``), so a link swapped in after the check fails instead of being followed.
@@ -83,6 +84,9 @@ class Confinement:
     """Foya's data folder, never read through a project file."""
     label: str = "the project"
     """How the root is named in refusals ("the skill's folder")."""
+    secret_values: bool = False
+    """Secret-looking files may be read: only ``engine.permissions.secrets``, to learn the values
+    it scrubs from tool output (the values never reach a request)."""
 
 
 OWN = Confinement(None)
@@ -165,7 +169,7 @@ def _check_confined(path: Path | str, root: Path, where: Confinement, limit: int
         return None
     if is_protected(root, real, where.data_dir):
         raise Refused("protected", "it leads into git internals or Foya's data folder")
-    if is_secret_looking(real):
+    if is_secret_looking(real) and not where.secret_values:
         raise Refused("secret", f"it leads to {real.name}, whose name suggests keys or credentials")
     try:
         st = os.stat(real)

@@ -7,6 +7,14 @@ the project's ``.env*`` files, private-key blocks, and the app's own
 credential environment variables — unless the person explicitly approved
 reading that secret file. The scrub is defence in depth against commands
 that hide a file name; it is applied before anything is stored.
+
+The ``.env*`` files are read like every project file Foya reads by itself
+(``tools.confined_read``, the project as the root): a link out of the project
+(to ``/proc/self/environ``, to a file of the person's), a hard link, a
+pseudo-file, a FIFO (never opened, so nothing hangs) or a file over
+:data:`MAX_SECRET_FILE_BYTES` is not read. A value Foya scrubs is one it
+knows, so reading through a link would also let output be matched against
+files outside the project.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from foya_desktop.tools.confined_read import Confinement, read_bytes
 from foya_desktop.tools.sensitive import is_secret_looking
 
 WORD = re.compile(r"[\w.~@/+-]+")
@@ -26,6 +35,8 @@ ENV_LINE = re.compile(r"^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=\s*(.+?)\s*$
 MIN_SECRET_LEN = 6
 REDACTED = "[redacted secret]"
 MAX_SECRET_FILES = 50
+MAX_SECRET_FILE_BYTES = 1_000_000
+"""A larger secret file is not read (no ``.env`` is that large)."""
 
 
 def command_names_secret(command: str) -> bool:
@@ -41,10 +52,11 @@ def known_secrets(workdir: Path, environ: Mapping[str, str] | None = None) -> se
     """Secret values worth scrubbing from tool output for this workdir."""
     env = os.environ if environ is None else environ
     found = {v for k, v in env.items() if SECRET_ENV_NAME.search(k) and len(v) >= MIN_SECRET_LEN}
+    project = Confinement(workdir, secret_values=True)
     for path in _secret_files(workdir):
         try:
-            text = path.read_text("utf-8", "replace")[:200_000]
-        except OSError:
+            text = read_bytes(path, project, limit=MAX_SECRET_FILE_BYTES).decode("utf-8", "replace")
+        except OSError:  # missing, or refused by confinement
             continue
         found |= {m.group(1).strip("'\"") for m in ENV_LINE.finditer(text)}
         found |= {m.group(0) for m in PRIVATE_KEY_BLOCK.finditer(text)}
