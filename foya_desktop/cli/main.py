@@ -29,6 +29,7 @@ from foya_desktop.cli.status import add_status_parser, status_command
 from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
 from foya_desktop.cli.views import sessions_table, show_session
 from foya_desktop.cli.vps import add_vps_parser, vps_command
+from foya_desktop.cli.work_cmd import add_work_parser, work_command
 from foya_desktop.core.errors import FoyaError, StorageReadOnly
 from foya_desktop.core.model import ApprovalMode
 from foya_desktop.core.terminal import visible
@@ -68,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_mcp_parser(sub.add_parser("mcp", help="MCP servers: list them, keep header secrets in the keyring"))
     add_memory_parser(sub.add_parser("memory", help="scoped memory: list, add, remove entries "
                                      "(user, vp, session-vp, session)"))
+    add_work_parser(sub.add_parser("work", help="the Work Center: durable WorkItems "
+                                   "(create, start, accept, send back, …)"))
     add_install_desktop_parser(sub)
     add_restore_backup_parser(sub)
     return parser
@@ -182,6 +185,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await debug_command(args)
     if args.command == "usage":
         return await usage_command(args)
+    if args.command == "work":
+        return await work_command(args)  # its own kernel; the executor when it moves WorkItems on
     if args.command == "run":
         args.prompt = read_prompt(args)  # bad input is refused before the database is opened
     reading = getattr(args, "action", None) in READ_ONLY_ACTIONS.get(args.command, ())

@@ -97,6 +97,16 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("operation_stopped", "A stop cancelled an operation (compaction); nothing was changed.",
               ("session_id",)),
     ErrorCode("question_unanswered", "An AskUser question got no answer (no window, or it expired)."),
+    ErrorCode("work_graph_invalid", "A WorkItem's action graph cannot run: a cycle (other than bounded "
+              "rework), an unknown dependency, a duplicate id, a kind without what it needs (exit 20).",
+              ("action",)),
+    ErrorCode("work_unknown_vp", "A WorkItem's roster names a VP the library does not have (exit 21).",
+              ("vp",)),
+    ErrorCode("work_folder_missing", "A WorkItem's working folder does not exist (exit 22).", ("folder",)),
+    ErrorCode("work_check_refused", "A criterion's check command is refused by the command policy "
+              "(exit 23).", ("command", "reason")),
+    ErrorCode("work_busy_elsewhere", "Another foya process runs the Work Center of this data folder.",
+              ("pid",)),
     # ---- finer codes given where they are raised --------------------------------------
     ErrorCode("session_busy", "The session is busy in this process: stop the running turn first.",
               ("session_id", "operation")),
@@ -108,6 +118,8 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("rewind_images", "A rewind to a message with images (the composer cannot hold them).",
               _AT),
     ErrorCode("rewind_not_movable_meta", "A rewind to a message the composer cannot hold.", _AT),
+    ErrorCode("work_state", "A WorkItem cannot do that in its state (accept before it waits for "
+              "acceptance, start one that is not ready, change one that has ended).", ("item", "state")),
     ErrorCode("broad_project", "A session or project at /, the home folder or around Foya's data folder "
               "without the person's explicit confirmation (kind: root, home, contains_home, "
               "contains_data).", ("folder", "kind")),

@@ -10,7 +10,7 @@ from typing import Any
 
 import peewee as pw
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 database_proxy = pw.DatabaseProxy()
 
@@ -392,11 +392,40 @@ class ClaimRow(BaseModel):
         table_name = "session_claim"
 
 
+class WorkItemRow(BaseModel):
+    """A WorkItem of the Work Center (``store/work_items.py``): the contract and the action graph
+    as JSON in ``data``, the fields lists and scripts filter on as columns (schema 12)."""
+
+    id = pw.CharField(primary_key=True)
+    title = pw.TextField()
+    state = pw.TextField(index=True)
+    source_session_id = pw.TextField(default="", index=True)
+    data = pw.TextField()
+    created_at = pw.BigIntegerField()
+    updated_at = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "work_item"
+
+
+class WorkRunRow(BaseModel):
+    """One execution of a WorkItem action; an agent run's transcript is a hidden child session."""
+
+    id = pw.CharField(primary_key=True)
+    item_id = pw.TextField(index=True)
+    action_id = pw.TextField()
+    data = pw.TextField()
+    started_at = pw.BigIntegerField()
+
+    class Meta:
+        table_name = "work_run"
+
+
 TABLES: list[type[BaseModel]] = [
     MetaRow, ProjectRow, SessionRow, EventRow, MessageRow, VPRow, ConnectionRow,
     ArtifactRow, ArtifactRefRow, FileChangeRow, ProjectRuleRow, UsageRow, TaskRow, TombstoneRow,
     CheckpointRow, RewindJournalRow, SubagentRow, PriceRow, DebugTraceRow, LeaseRow, ClaimRow,
-    McpTrustRow, MemoryRow,
+    McpTrustRow, MemoryRow, WorkItemRow, WorkRunRow,
 ]
 
 def _add_search_index(db: Any) -> None:
@@ -499,7 +528,12 @@ def _v10_mcp_trust_spec(db: pw.SqliteDatabase) -> None:
         db.execute_sql(f"PRAGMA secure_delete = {int(secure)}")  # type: ignore[no-untyped-call]
 
 
+def _v11_work_center(db: pw.SqliteDatabase) -> None:
+    """11 → 12: the Work Center's WorkItems and runs (new tables, made by ``create_tables``)."""
+
+
 MIGRATIONS: dict[int, Any] = {1: _add_search_index, 2: _v2_vp_library, 3: _v3_to_v4, 4: _v4_process_leases,
                               5: _v5_mcp_trust, 6: _v6_memory, 7: _v7_cheaper_appends, 8: _v8_shared_history,
-                              9: _v9_search_tail, 10: _v10_mcp_trust_spec}
+                              9: _v9_search_tail, 10: _v10_mcp_trust_spec,
+                              11: _v11_work_center}
 """``{from_version: callable(db)}`` upgrading one step."""

@@ -21,6 +21,7 @@ NOT_BEFORE_FIRST_PAINT = (
     "tree_sitter", "tree_sitter_bash", "mcp", "foya_desktop.providers.openai",
     "foya_desktop.providers.anthropic", "foya_desktop.providers.http", "foya_desktop.tools.mcp.client",
     "foya_desktop.cli.main", "pygments.lexers.python", "peewee", "asyncio", "qasync",
+    "dbos", "sqlalchemy", "foya_desktop.engine.work.executor",
 )
 
 NO_PACKAGE_BEFORE_FIRST_PAINT = (
