@@ -11,8 +11,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from foya_desktop import __version__
+from foya_desktop.__main__ import version_line
 from foya_desktop.cli.connections_cmd import add_connections_parser, connections_command
+from foya_desktop.cli.doctor import add_doctor_parser, doctor_command
 from foya_desktop.cli.install_desktop import add_install_desktop_parser, install_desktop_command
 from foya_desktop.cli.mcp_cmd import add_mcp_parser, mcp_command
 from foya_desktop.cli.memory_cmd import add_memory_parser, memory_command
@@ -56,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="foya", description="Foya Desktop — a workbench for AI agents. "
                                      "With no command, opens the window (or brings the open one to "
                                      "the front); `foya FOLDER` also starts a new session in FOLDER.")
-    parser.add_argument("--version", action="version", version=f"foya {__version__}")
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command")
     add_connections_parser(sub.add_parser("connections", help="model connections"))
     _run_parser(sub.add_parser("run", help="run one turn headless and print the reply"))
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(create, start, accept, send back, …)"))
     add_install_desktop_parser(sub)
     add_restore_backup_parser(sub)
+    add_doctor_parser(sub)
     return parser
 
 
@@ -132,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "restore-backup":  # replaces the database a kernel could not open
             return restore_backup_command(args)
         setup_logging(default_home())
+        if args.command == "doctor":  # checks the database a kernel may refuse to open
+            return doctor_command(args)
         return asyncio.run(_dispatch(args))
     except FoyaError as exc:
         print(f"foya: error: {visible(str(exc))}{_reading_hint(exc)}", file=sys.stderr)
@@ -218,7 +222,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if moved is not None:
             return moved
         if args.action == "list":
-            print(visible(sessions_table(await kernel.sessions.list_sessions(), as_json=args.json)))
+            listed, interrupted = await kernel.sessions.listed()
+            print(visible(sessions_table(listed, as_json=args.json, interrupted=interrupted)))
             return 0
         print(visible(await show_session(kernel, args.id, as_json=args.json)))
         return 0

@@ -19,17 +19,20 @@ def session_json(s: Session) -> dict[str, object]:
             "created_at": s.created_at, "updated_at": s.updated_at}
 
 
-def sessions_table(sessions: list[Session], *, as_json: bool) -> str:
-    """One line per session, or a JSON array."""
+def sessions_table(sessions: list[Session], *, as_json: bool, interrupted: set[str] | None = None) -> str:
+    """One line per session, or a JSON array; ``interrupted``: sessions whose last turn was."""
+    stopped = interrupted or set()
     if as_json:
-        return json.dumps([session_json(s) for s in sessions], ensure_ascii=False, indent=1)
+        return json.dumps([{**session_json(s), "last_turn_interrupted": s.id in stopped} for s in sessions],
+                          ensure_ascii=False, indent=1)
     if not sessions:
         return "No sessions yet. Start one with: foya run \"hello\""
     lines = []
     for s in sessions:
         when = datetime.fromtimestamp(s.updated_at / 1000).strftime("%Y-%m-%d %H:%M")
         pin = "📌 " if s.pinned else ""
-        lines.append(f"{s.id}  {when}  {pin}{s.title}  [{s.workdir or 'no folder'}]")
+        note = "  (last turn interrupted)" if s.id in stopped else ""
+        lines.append(f"{s.id}  {when}  {pin}{s.title}  [{s.workdir or 'no folder'}]{note}")
     return "\n".join(lines)
 
 

@@ -33,6 +33,7 @@ are published after commit.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from foya_desktop.core.model import Phase
@@ -54,6 +55,7 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.outside import OutsideWrites
 from foya_desktop.engine.transfer.ops import Transfer
 from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.store import integrity
 
 __all__ = ["Kernel", "SendReceipt"]
 
@@ -108,4 +110,7 @@ class Kernel:
         if self.svc.mcp is not None:
             await self.svc.mcp.close()
         await self.svc.providers.aclose()
+        writer = not self.store.read_only
         await self.store.close()
+        if writer:  # the file as this process leaves it is sound: the next open skips the full check
+            await asyncio.to_thread(integrity.closed_cleanly, self.store.home)

@@ -5,11 +5,13 @@ transactions take the write lock up front so two writers never deadlock on
 a lock upgrade; ``busy_timeout`` makes a second process wait instead of fail.
 
 Before anything is written the file is checked read-only: an empty file, a
-file that is not a database, one failing ``quick_check`` or one carrying a
-schema version Foya never wrote is refused with a sentence (and never
-"repaired" by writing to it). A migration is preceded by one backup per
-schema version — a failing upgrade retried at every start does not pile up
-copies.
+file that is not a database (its header), one that failed a full check before,
+one failing ``quick_check`` when this open needs it (after an unclean
+shutdown or before a migration: ``store/integrity.py`` says when and why not
+at every open) or one carrying a schema version Foya never wrote is refused
+with a sentence (and never "repaired" by writing to it). A migration is
+preceded by one backup per schema version — a failing upgrade retried at
+every start does not pile up copies.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from foya_desktop.core.errors import (
     UpgradeFailed,
 )
 from foya_desktop.core.ids import now_ms
-from foya_desktop.store import indexes, search
+from foya_desktop.store import indexes, integrity, search
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate, wrong_file_type
 from foya_desktop.store.home import Home, create_private, private_folder, tighten
 from foya_desktop.store.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, MetaRow, database_proxy
@@ -61,6 +63,10 @@ def write_transaction[T](db: pw.SqliteDatabase, call: Callable[[], T]) -> T:
         with db.atomic():
             return call()
     con = db.connection()  # type: ignore[no-untyped-call]
+    refused = integrity.refusal(db.database)
+    if refused is not None:  # a check failed in this process: nothing more is written, not even
+        con.setconfig(sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, True)  # close's WAL checkpoint
+        raise refused
     # the lock type peewee's own ``begin`` uses: IMMEDIATE, or none (deferred) for a read-only open
     lock = db._lock_type  # type: ignore[attr-defined]
     con.execute(f"BEGIN {lock}" if lock else "BEGIN")
@@ -106,14 +112,20 @@ def _home_of(path: Path) -> Home:
     return Home(path.parent)
 
 
-def stored_version(path: Path) -> int | None:
+def stored_version(path: Path, *, full: bool = False) -> int | None:
     """The schema version recorded in an existing database file (``None`` if new).
 
-    Raises ``DatabaseCorrupt`` for an empty or damaged file and ``SchemaInvalid``
-    for a version that is not a positive whole number.
+    Raises ``DatabaseCorrupt`` for an empty or damaged file (and for one that failed a full check
+    before) and ``SchemaInvalid`` for a version that is not a positive whole number. The full
+    check runs when ``full`` or when ``store/integrity.py`` says this open needs it.
     """
+    return _inspect(path, full=full)[0]
+
+
+def _inspect(path: Path, *, full: bool) -> tuple[int | None, bool]:
+    """:func:`stored_version`, and whether the full check ran."""
     if not path.exists():
-        return None
+        return None, False
     home = _home_of(path)
     wrong = wrong_file_type(home)
     if wrong is not None:  # a folder there reads as a full disk, a pipe as an empty file
@@ -121,20 +133,24 @@ def stored_version(path: Path) -> int | None:
     with storage_errors(home):
         if path.stat().st_size == 0:
             raise DatabaseCorrupt(corrupt_advice(home, "is empty (0 bytes; it may have been cut short)"))
+        kept = integrity.kept_failure(home, path)
+        if kept is not None:
+            raise kept
+        fault = integrity.header_fault(path)
+        if fault is not None:
+            raise DatabaseCorrupt(corrupt_advice(home, fault))
+        why = "asked for" if full else integrity.why_check(home, path)
         con = _connect_ro(path)
         try:
-            check = con.execute("PRAGMA quick_check").fetchall()
-            if [tuple(r) for r in check] != [("ok",)]:
-                detail = next((str(r[0]) for r in check if not str(r[0]).startswith("***")), "damaged")
-                detail = " ".join(detail.split())[:120]
-                raise DatabaseCorrupt(corrupt_advice(home, f"fails SQLite's consistency check ({detail})"))
+            if why is not None:
+                integrity.check_in_full(home, path, con, why)
             has_meta = con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta_row'"
                                    ).fetchone()
             if not has_meta:
                 tables = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
                 if tables:
                     raise DatabaseCorrupt(corrupt_advice(home, "is an SQLite file but not a Foya database"))
-                return None
+                return None, why is not None
             row = con.execute("SELECT value FROM meta_row WHERE key='schema_version'").fetchone()
         finally:
             con.close()
@@ -147,7 +163,7 @@ def stored_version(path: Path) -> int | None:
         raise SchemaInvalid(f"The database {path} records the schema version {row[0]!r}, which no Foya "
                             "ever wrote; it was not modified. Restore a backup (in "
                             f"{home.backups}), or move the file away to start with a new database.")
-    return int(text)
+    return int(text), why is not None
 
 
 def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
@@ -156,12 +172,14 @@ def open_database(path: Path, backups: Path) -> pw.SqliteDatabase:
     Raises :class:`SchemaTooNew` when the file was written by a newer Foya:
     we refuse to open it read-write rather than risk corrupting it.
     """
-    version = stored_version(path)
+    version, checked = _inspect(path, full=False)
     if version is not None and version > SCHEMA_VERSION:
         raise SchemaTooNew(
             f"The database {path} was written by a newer version of Foya (schema {version}; "
             f"this version knows schema {SCHEMA_VERSION}). Update Foya to open it; "
             "it was not modified.")
+    if version is not None and version < SCHEMA_VERSION and not checked:
+        stored_version(path, full=True)  # a migration rewrites tables: a damaged file is refused first
     home = _home_of(path)
     with storage_errors(home):
         if version is None and not path.exists():

@@ -214,6 +214,12 @@ def held_by_live_process(run_dir: Path, session_id: str) -> bool:
     return owner is not None and lease_alive(run_dir, owner)
 
 
+def left_by_dead_owners(run_dir: Path, session_ids: list[str]) -> set[str]:
+    """Of ``session_ids`` (recorded as busy), those no live process holds: what they record was
+    left by a process that died, and stays until a writing process recovers them (reads only)."""
+    return {sid for sid in session_ids if not held_by_live_process(run_dir, sid)}
+
+
 def release(lease_id: str, session_id: str) -> None:
     """Give the session back (idle in this process)."""
     ClaimRow.delete().where((ClaimRow.session_id == session_id) & (ClaimRow.lease_id == lease_id)).execute()

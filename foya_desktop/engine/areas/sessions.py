@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.events import SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message
-from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.core.model import ApprovalMode, Phase, Session
 from foya_desktop.engine.agents.vps import check_roster
 from foya_desktop.engine.session.settings import validated
 from foya_desktop.store.catalog import get_connection, get_project
 from foya_desktop.store.history import history_page, message_count, valid_messages
+from foya_desktop.store.leases import left_by_dead_owners
 from foya_desktop.store.sessions import (
     bind_project,
     create_session,
@@ -60,12 +62,31 @@ class Sessions:
         return session
 
     async def list_sessions(self) -> list[Session]:
-        """All sessions, pinned first."""
-        return await self._svc.store.read(list_sessions)
+        """All sessions, pinned first, each with its true phase (:meth:`listed`)."""
+        return (await self.listed())[0]
+
+    async def listed(self) -> tuple[list[Session], set[str]]:
+        """All sessions, pinned first, and the ids of those whose last turn was interrupted.
+
+        The phase a session records is a running process's word; a process killed mid-turn
+        leaves ``turn`` behind until a writing process recovers the session (README, "Two
+        processes, one database"), and a read-only view must not repeat it. A busy phase no live
+        process holds is reported as what is true: idle, the last turn interrupted.
+        """
+        store = self._svc.store
+        sessions = await store.read(list_sessions)
+        busy = [s.id for s in sessions if s.phase != Phase.IDLE]
+        left = await store.read(left_by_dead_owners, store.home.run, busy) if busy else set()
+        return [replace(s, phase=Phase.IDLE) if s.id in left else s for s in sessions], left
 
     async def get_session(self, session_id: str) -> Session:
-        """One session."""
-        return await self._svc.store.read(get_session, session_id)
+        """One session, with its true phase (see :meth:`listed`)."""
+        store = self._svc.store
+        session = await store.read(get_session, session_id)
+        if session.phase == Phase.IDLE:
+            return session
+        left = await store.read(left_by_dead_owners, store.home.run, [session_id])
+        return replace(session, phase=Phase.IDLE) if left else session
 
     async def update_session(self, session_id: str, **changes: Any) -> Session:
         """Change settings (validated, see ``engine.session.settings``); they apply from the next
