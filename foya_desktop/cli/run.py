@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from foya_desktop.core.errors import BadInput, storage_exit_code
+from foya_desktop.core.errors import BadInput, ReplyCutOff, storage_exit_code
 from foya_desktop.core.events import (
     Event,
     MemoryChanged,
@@ -254,11 +254,13 @@ async def run_command(kernel: Kernel, args: argparse.Namespace) -> int:
 
 def _failed_turn_exit_code(finished: TurnFinished) -> int:
     """1 — or, when a VP failed on a storage fault (the disk filled up while the reply was stored),
-    that fault's own exit code (12 for a full disk…), as the README's table promises."""
+    that fault's own exit code (12 for a full disk…), as the README's table promises; else 3 when a
+    reply was cut off at the length limit (kept, marked so: a script must not take it as whole)."""
     failures = finished.error_params.get("failures", ())
-    for failure in failures if isinstance(failures, (list, tuple)) else ():
-        code = failure.get("code") if isinstance(failure, Mapping) else None
+    codes = [failure.get("code") for failure in (failures if isinstance(failures, (list, tuple)) else ())
+             if isinstance(failure, Mapping)]
+    for code in codes:
         if isinstance(code, str) and (exit_code := storage_exit_code(code)) is not None:
             return exit_code
-    return 1
+    return ReplyCutOff.exit_code if ReplyCutOff.class_code() in codes else 1
 

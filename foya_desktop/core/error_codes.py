@@ -84,6 +84,9 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
               "arguments together); what streamed before is kept, marked interrupted.", _HTTP),
     ErrorCode("unreadable_reply", "The server could not read the model's reply as a tool call or text "
               "(said inside the stream); the model is told and tries again within its step limit.", _HTTP),
+    ErrorCode("reply_cut_off", "The model's reply ended at the length limit (finish_reason \"length\", "
+              "stop_reason \"max_tokens\"); it is kept marked cut off and the person may ask it to "
+              "continue. ``foya run`` exits with 3.", ("vp", "max_tokens")),
     ErrorCode("merge_refused", "Two sessions cannot be merged (the sentence says why)."),
     ErrorCode("fork_in_progress", "A fork of the session is already being made."),
     ErrorCode("rewind_stale", "The session or its files changed since the rewind preview."),
@@ -135,6 +138,12 @@ NOTICE_CODES: Mapping[str, ErrorCode] = _codes(
               ("error_code", "error")),
     ErrorCode("mcp_untrusted", "The project's .mcp.json names servers not trusted yet: none started.",
               ("servers", "project")),
+    ErrorCode("tools_not_passed", "The server's chat template cannot render tools (llama.cpp /props "
+              "chat_template_caps.supports_tools false): requests of this connection carry none (once per "
+              "connection and process).", ("host", "connection")),
+    ErrorCode("context_overflow_retried", "The server refused a request as longer than its context window "
+              "(``window`` tokens): the history before the turn was compacted (``compacted``) or the window "
+              "learned, and the request sent once more.", ("window", "compacted")),
 )
 """Codes of ``Notice`` events (``notice.code``/``notice.params``)."""
 

@@ -199,7 +199,15 @@ class Overloaded(ProviderError):
 
 
 class ContextTooLong(ProviderError):
-    """The request exceeds the model's context window."""
+    """The request exceeds the model's context window.
+
+    ``window`` is the window the server said it has, when its error body says so (llama.cpp's
+    ``n_ctx``): the engine learns it from there (``engine.connections.window``)."""
+
+    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None,
+                 window: int | None = None) -> None:
+        super().__init__(message, status=status, retry_after=retry_after)
+        self.window = window
 
 
 class CannotConnect(ProviderError):
@@ -227,6 +235,14 @@ class StreamErrorEvent(ProviderError):
 class ReplyTooLarge(ProviderError):
     """One reply accumulated more than its limit (``providers.budget``): a broken or hostile server
     streaming without end. What streamed before is kept, marked interrupted."""
+
+
+class ReplyCutOff(FoyaError):
+    """The model's reply ended at the length limit (``finish_reason: "length"``, Anthropic
+    ``stop_reason: "max_tokens"``): what it wrote is kept, marked cut off, never as complete
+    (README "Honest history"); the person may ask it to continue."""
+
+    exit_code = 3
 
 
 class UnreadableReply(StreamErrorEvent):

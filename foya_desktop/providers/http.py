@@ -45,6 +45,7 @@ from foya_desktop.providers.http_errors import (
     error_for_status,
     parse_retry_after,
     redact,
+    stated_window,
     vendor_error,
 )
 from foya_desktop.providers.sse import SseEvent, aiter_sse
@@ -237,7 +238,8 @@ class HttpStreamer:
         kind, message = vendor_error(raw)
         if status >= 400:
             raise error_for_status(status, clock.host, vendor_type=kind, vendor_message=message,
-                                   secret=self._secret, retry_after=parse_retry_after(response.headers))
+                                   secret=self._secret, retry_after=parse_retry_after(response.headers),
+                                   window=stated_window(raw))
         if message:  # some servers report errors with 200 and a JSON body
             raise error_for_status(400, clock.host, vendor_type=kind, vendor_message=message,
                                    secret=self._secret)

@@ -27,7 +27,7 @@ _VENDOR_TEXT_LIMIT = 300
 _MIN_SECRET_LEN = 8
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_\-.+/=]{12,}")
 _CONTEXT_RE = re.compile(
-    r"context[ _-]?(length|window)|maximum context|prompt is too long|too many (input )?tokens"
+    r"context[ _-]?(length|window|size)|maximum context|prompt is too long|too many (input )?tokens"
     r"|reduce the length|tokens? ?> ?\d+|exceeds? the (model's )?(max|maximum|limit)",
     re.IGNORECASE,
 )
@@ -101,8 +101,10 @@ def vendor_error_from_json(data: Any) -> tuple[str, str]:
 
 
 def error_for_status(status: int, host: str, *, vendor_type: str = "", vendor_message: str = "",
-                     retry_after: float | None = None, secret: str | None = None) -> ProviderError:
-    """Map an HTTP status plus the vendor's error type/message to the error tree."""
+                     retry_after: float | None = None, secret: str | None = None,
+                     window: int | None = None) -> ProviderError:
+    """Map an HTTP status plus the vendor's error type/message to the error tree (``window``: the
+    context window the error body states, see :func:`stated_window`)."""
     detail = vendor_detail(vendor_type, vendor_message, secret)
     suffix = f": {detail}" if detail else "."
     if status == 401:
@@ -112,6 +114,10 @@ def error_for_status(status: int, host: str, *, vendor_type: str = "", vendor_me
         return AuthError(f"The API key was rejected by {host} (HTTP 403, not allowed){suffix}",
                          status=status)
     if _is_context_error(status, vendor_type, vendor_message):
+        if window:
+            return ContextTooLong(f"The conversation is longer than this model's context window of "
+                                  f"{window:,} tokens; compact it or start a branch{suffix}",
+                                  status=status, window=window)
         return ContextTooLong(f"The conversation is too long for the model's context window{suffix}",
                               status=status)
     if status == 429:
@@ -124,6 +130,21 @@ def error_for_status(status: int, host: str, *, vendor_type: str = "", vendor_me
         return ProviderError(f"{host} answered 404 Not Found: check the base URL and the model "
                              f"name{suffix}", status=status)
     return ProviderError(f"{host} rejected the request (HTTP {status}){suffix}", status=status)
+
+
+def stated_window(body: bytes) -> int | None:
+    """The context window an error body states: llama.cpp's ``tools/server`` answers an oversized
+    prompt with HTTP 400 and ``{"error": {"code": 400, "message": "request (8759 tokens) exceeds the
+    available context size (4096 tokens), …", "type": "exceed_context_size_error", "n_prompt_tokens":
+    8759, "n_ctx": 4096}}`` (``server_task_result_error::to_json`` adds ``n_prompt_tokens`` and
+    ``n_ctx`` for ``ERROR_TYPE_EXCEED_CONTEXT_SIZE``). ``None`` for any other body."""
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        return None
+    error = data.get("error") if isinstance(data, dict) else None
+    n_ctx = error.get("n_ctx") if isinstance(error, dict) else None
+    return n_ctx if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0 else None
 
 
 def _is_context_error(status: int, vendor_type: str, vendor_message: str) -> bool:

@@ -69,6 +69,9 @@ _EXACT: dict[str, object] = {
         "ErrorText", "A fork of this session is already being made; wait for it to open."),
     "rewind_stale": QT_TRANSLATE_NOOP(
         "ErrorText", "The session or its files changed since the preview; check the new preview."),
+    "reply_cut_off": QT_TRANSLATE_NOOP(
+        "ErrorText",
+        "{vp}'s reply was cut off at the length limit ({max_tokens} tokens); ask it to continue."),
     "step_limit_reached": QT_TRANSLATE_NOOP("ErrorText", "{vp} reached its limit of {max_steps} steps."),
     "step_limit_failing_calls": QT_TRANSLATE_NOOP(
         "ErrorText", "{vp} reached its limit of {max_steps} steps because its tool calls kept failing: "
@@ -252,6 +255,20 @@ def notice_text(code: str, params: Mapping[str, object], english: str) -> str:
         return translate(
             "ErrorText", "Automatic compaction failed; the turn goes on without it: {reason}"
         ).format(reason=reason)
+    if code == "tools_not_passed":
+        return translate(
+            "ErrorText", "{host}'s chat template does not pass tools to the model; tools are off for "
+            "{connection} (start the server with a template that supports tools, e.g. llama.cpp's --jinja)."
+        ).format(host=params.get("host", "?"), connection=params.get("connection", "?"))
+    if code == "context_overflow_retried":
+        raw_window = params.get("window")
+        window = i18n.number(raw_window) if isinstance(raw_window, int) else "?"
+        return (translate("ErrorText", "The conversation was longer than this model's context window of "
+                          "{window} tokens: Foya compacted the earlier history and sent the request again.")
+                if params.get("compacted") else
+                translate("ErrorText", "The conversation was longer than this model's context window of "
+                          "{window} tokens: Foya now keeps within it and sent the request again.")
+                ).format(window=window)
     if code == "mcp_untrusted":
         raw = params.get("servers", ())
         servers = ", ".join(str(s) for s in raw) if isinstance(raw, (list, tuple)) else str(raw)
@@ -457,6 +474,7 @@ def approval_summary_text(summary: str) -> str:
 
 INTERRUPTED_REASONS: dict[str, object] = {
     "stopped": QT_TRANSLATE_NOOP("Summaries", "stopped by you"),
+    "length": QT_TRANSLATE_NOOP("Summaries", "cut off at the length limit"),
 }
 """``Message.meta["interrupted_reason"]`` codes the engine writes (engine/turn/runner.py); any
 other reason is an error's own text and is shown as it is."""

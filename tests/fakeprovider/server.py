@@ -24,6 +24,7 @@ from typing import Any
 
 from tests.fakeprovider import anthropic_wire, openai_wire
 from tests.fakeprovider.frames import Frame
+from tests.fakeprovider.local_server import LlamaServer, OllamaServer
 from tests.fakeprovider.script import Fault, Reply
 
 Responder = Callable[[dict[str, Any]], Reply]
@@ -45,9 +46,15 @@ class RecordedRequest:
 class FakeProviderServer:
     """Context manager: ``with FakeProviderServer() as server: ... server.base_url``."""
 
-    def __init__(self, port: int = 0, *, default: Reply | None = None, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int = 0, *, default: Reply | None = None, host: str = "127.0.0.1",
+                 llama: LlamaServer | None = None, ollama: OllamaServer | None = None) -> None:
         self.default = default
         self.responder: Responder | None = None
+        self.llama = llama
+        """Answer as llama.cpp's server does: ``/props``, ``/v1/models`` with ``meta``, and HTTP 400
+        ``exceed_context_size_error`` for a prompt that does not fit its window (``local_server``)."""
+        self.ollama = ollama
+        """Answer ``POST /api/show`` as Ollama does."""
         self._lock = threading.Lock()
         self._queue: collections.deque[Reply] = collections.deque()
         self._cycle = False
@@ -110,6 +117,11 @@ class FakeProviderServer:
         """Wait in a handler; returns early (True) when the server is closing."""
         return self._stopping.wait(seconds)
 
+    def record(self, request: RecordedRequest) -> None:
+        """Remember a request answered without a scripted reply."""
+        with self._lock:
+            self._requests.append(request)
+
     def _take(self, request: RecordedRequest) -> Reply:
         with self._lock:
             self._requests.append(request)
@@ -143,8 +155,12 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
-            self._send_json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+        llama = self.server.fake.llama
+        if llama is not None and self.path.rstrip("/") == "/props":
+            self._send_json(200, llama.props())
+        elif self.path.rstrip("/").endswith("/models"):
+            self._send_json(200, llama.models() if llama is not None else
+                            {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
         else:
             self._send_json(404, {"error": {"type": "not_found", "message": f"no route {self.path}"}})
 
@@ -157,11 +173,20 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             self._send_json(400, {"error": {"type": "invalid_request_error", "message": "body is not JSON"}})
             return
+        fake = self.server.fake
+        if path == "/api/show" and fake.ollama is not None:
+            self._send_json(200, fake.ollama.show())
+            return
         if wire is None:
             self._send_json(404, {"error": {"type": "not_found", "message": f"no route {path}"}})
             return
         headers = {k.lower(): v for k, v in self.headers.items()}
-        reply = self.server.fake._take(RecordedRequest(path, wire, headers, body))
+        overflow = fake.llama.overflow(body) if fake.llama is not None else None
+        if overflow is not None:  # refused before any reply is taken, as llama.cpp does
+            fake.record(RecordedRequest(path, wire, headers, body))
+            self._send_json(400, overflow)
+            return
+        reply = fake._take(RecordedRequest(path, wire, headers, body))
         try:
             self._serve(reply, openai_wire if wire == "openai" else anthropic_wire, body, headers)
         except (BrokenPipeError, ConnectionResetError, TimeoutError):

@@ -18,6 +18,7 @@ from foya_desktop.engine.connections.discovery import (
     try_connection,
 )
 from foya_desktop.engine.connections.usage import UsageReport, checked_price, save_price, usage_report
+from foya_desktop.engine.connections.window import ServerFacts, server_facts
 from foya_desktop.providers.keys import resolve_api_key
 from foya_desktop.store.catalog import delete_connection, get_connection, list_connections, save_connection
 
@@ -69,6 +70,16 @@ class Connections:
         """One real minimal request with ``conn`` (the typed key, else its stored key); the reply."""
         check_connection(conn)
         return await try_connection(conn, await self._key_for(conn, api_key))
+
+    async def server_facts(self, conn: Connection, api_key: str | None = None) -> ServerFacts:
+        """What the server behind ``conn`` says about itself: its context window, whether its chat
+        template passes tools (``connections.window``). A stored connection of that name and address
+        keeps the window learned."""
+        facts = await server_facts(conn, await self._key_for(conn, api_key))
+        stored = {c.name: c for c in await self._svc.store.read(list_connections)}.get(conn.name)
+        if stored is not None and stored.base_url == conn.base_url:
+            await self._svc.providers.windows.store(self._svc, stored, facts.window)
+        return facts
 
     async def models(self, conn: Connection, api_key: str | None = None) -> list[str]:
         """The model ids the provider lists for ``conn``."""

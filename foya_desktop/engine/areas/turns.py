@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.messages import Message
+from foya_desktop.core.messages import ImagePart, Message
 from foya_desktop.core.model import AgentMode, Phase, Session
 from foya_desktop.core.records import QueueItem
+from foya_desktop.engine.agents.vps import roster_of
 from foya_desktop.engine.session.agent_mode import CONFIRM_TEXT
 from foya_desktop.engine.session.status import TurnStatus, turn_status
 from foya_desktop.engine.turn.debug_trace import traces
+from foya_desktop.engine.turn.failures import CONTINUE_TEXT, reply_action
+from foya_desktop.store.history import get_message, history_page
 from foya_desktop.store.sessions import get_session
 from foya_desktop.tools.common import image_mime
 
@@ -66,6 +69,36 @@ class Turns:
         if isinstance(sent, Message):
             return SendReceipt(sent.id, None)
         return SendReceipt(None, sent.id)
+
+    async def act_on_reply(self, session_id: str, message_id: str) -> SendReceipt:
+        """*Retry* a failed reply (its turn's message is sent again) or *Continue* one cut off at the
+        length limit (its VP is asked to go on), as ``turn.failures.reply_action`` offers: a new turn,
+        or queued; nothing already stored is changed (README "Honest history")."""
+        message = await self._svc.store.read(get_message, message_id)
+        action = reply_action(message) if message.session_id == session_id else None
+        if action is None:
+            raise InvalidOperation("This reply neither failed nor was cut off: there is nothing to retry "
+                                   "or continue.")
+        if action == "continue":
+            roster = await roster_of(self._svc.store, await self._svc.store.read(get_session, session_id))
+            vp = next((v for v in roster if v.id == message.speaker), None)
+            mention = f"@{vp.name} " if vp is not None and len(roster) > 1 else ""
+            return await self.send(session_id, mention + CONTINUE_TEXT)
+        asked = await self._turn_message(session_id, message)
+        images = [(p.name or "image", await self._svc.store.read(self._svc.store.files.get, p.artifact))
+                  for p in asked.parts if isinstance(p, ImagePart)]
+        return await self.send(session_id, asked.text, attachments=images)
+
+    async def _turn_message(self, session_id: str, message: Message) -> Message:
+        """The person's message that opened ``message``'s turn."""
+        before: int | None = message.seq
+        while before is not None:
+            page = await self._svc.store.read(history_page, session_id, before_seq=before)
+            for earlier in reversed(page):
+                if earlier.role == "user" and earlier.turn_id == message.turn_id:
+                    return earlier
+            before = page[0].seq if page else None
+        raise InvalidOperation("The message this reply answered is no longer in the session.")
 
     def phase(self, session_id: str) -> Phase:
         """The kernel-owned phase."""

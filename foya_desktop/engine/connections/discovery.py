@@ -163,7 +163,8 @@ def _free_name(base: str, taken: Sequence[str]) -> str:
     return name
 
 
-def _headers(connection: Connection, api_key: str | None) -> dict[str, str]:
+def auth_headers(connection: Connection, api_key: str | None) -> dict[str, str]:
+    """The headers that carry the key for this kind of connection (read requests: models, props)."""
     if ProviderKind(connection.kind) is ProviderKind.ANTHROPIC:
         headers = {"anthropic-version": ANTHROPIC_VERSION}
         if api_key:
@@ -190,7 +191,7 @@ async def fetch_models(connection: Connection, api_key: str | None, *, wait: flo
     host = host_of(connection.base_url)
     async with httpx.AsyncClient(timeout=httpx.Timeout(wait), trust_env=False) as client:
         try:
-            response = await client.get(url, headers=_headers(connection, api_key))
+            response = await client.get(url, headers=auth_headers(connection, api_key))
         except (httpx.HTTPError, OSError) as error:
             raise FoyaError(f"Cannot reach {host} ({type(error).__name__}): check the base URL and that "
                             "the service is running.") from error

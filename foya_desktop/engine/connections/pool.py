@@ -16,6 +16,7 @@ from foya_desktop.core.llm import LlmRequest, StreamEvent
 from foya_desktop.core.model import MODEL_HINTS, VP, Connection, Session, effective_connection
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.checks import check_base_url
+from foya_desktop.engine.connections.window import WindowLearner
 from foya_desktop.providers.base import Provider, RetryPolicy, Timeouts
 from foya_desktop.providers.budget import ReplyLimits
 from foya_desktop.providers.keys import KeyStore, resolve_api_key
@@ -89,6 +90,8 @@ class ProviderPool:
         """Keys this process sent: scrubbed from tool output, never given to commands."""
         self.retries: dict[str, int] = {}
         """Retries made per session so far (the debug trace records each step's share)."""
+        self.windows = WindowLearner()
+        """The context windows servers state, learned at each connection's first use (``window``)."""
 
     async def connection_for(self, session: Session) -> Connection:
         """The session's connection, or the first configured one."""
@@ -124,6 +127,10 @@ class ProviderPool:
             else:
                 self._cache[key] = _Pooled(provider)
         return self._cache[key], model
+
+    def api_key_for(self, conn: Connection) -> str | None:
+        """Blocking (the keyring): the key ``conn`` sends, if any."""
+        return resolve_api_key(conn, self.keystore)
 
     def _build(self, conn: Connection, session_id: str) -> tuple[str | None, Provider]:
         api_key = resolve_api_key(conn, self.keystore)

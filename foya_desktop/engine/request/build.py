@@ -19,12 +19,13 @@ needed.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import Notice
 from foya_desktop.core.llm import LlmRequest
 from foya_desktop.core.model import VP, Phase, Session
-from foya_desktop.engine.request.context_window import compose, estimate_tokens, load_policy
+from foya_desktop.engine.request.context_window import compose, estimate_tokens, load_policy, reply_tokens
 from foya_desktop.engine.request.summary import summarise, summary_tail, transcript_room, write_checkpoint
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
@@ -34,20 +35,53 @@ from foya_desktop.store.ops_checkpoints import latest_checkpoint, turn_start_seq
 
 async def build_request(svc: Services, session: Session, vp: VP, roster: list[VP], turn_id: str,
                         model: str, owner: SessionOwner, lock: asyncio.Lock) -> LlmRequest:
-    """The next request for ``vp``; compacts older history first if it would not fit."""
+    """The next request for ``vp``; compacts older history first if it would not fit.
+
+    The window is the one the server states (``connections.window``, learned at the connection's
+    first use), and the reply may take what it leaves (:func:`reply_tokens`).
+    """
     policy = await load_policy(svc.store)
     conn = await svc.providers.connection_for(session)
+    conn = await svc.providers.windows.learn(svc, session, conn, model)
     limit = policy.threshold * conn.context_window
     tried = await _surely_too_long(svc, session.id, turn_id, limit)
     if tried and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
-        return await compose(svc, session, vp, roster, turn_id, model, policy)
-    request = await compose(svc, session, vp, roster, turn_id, model, policy)
-    if tried:  # compaction failed or found nothing to compact: the request goes as it is
-        return request
-    tokens = await asyncio.to_thread(estimate_tokens, request)  # proportional to the history
-    if tokens > limit and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
         request = await compose(svc, session, vp, roster, turn_id, model, policy)
-    return request
+    else:
+        request = await compose(svc, session, vp, roster, turn_id, model, policy)
+        # (compaction that failed or found nothing leaves the request as it is)
+        if not tried and await _estimate(request) > limit \
+                and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
+            request = await compose(svc, session, vp, roster, turn_id, model, policy)
+    if conn.name in svc.providers.windows.tools_off:
+        request = replace(request, tools=())
+    return replace(request, max_tokens=reply_tokens(conn.context_window, await _estimate(request)))
+
+
+async def _estimate(request: LlmRequest) -> int:
+    return await asyncio.to_thread(estimate_tokens, request)  # proportional to the history
+
+
+OVERFLOW_RETRIED = ("The conversation was longer than this model's context window of {window} tokens: Foya "
+                    "{did} and sent the request again.")
+
+
+async def fit_after_overflow(svc: Services, session: Session, vp: VP, roster: list[VP], turn_id: str,
+                             owner: SessionOwner, lock: asyncio.Lock, window: int | None) -> bool:
+    """After the server refused a request as longer than its window: learn the window it states,
+    compact the history before this turn, and say so. Whether the request is worth sending once more
+    (the history was compacted, or the window learned is smaller than the one assumed)."""
+    conn = await svc.providers.connection_for(session)
+    learned = await svc.providers.windows.store(svc, conn, window)
+    smaller = learned.context_window < conn.context_window
+    compacted = await auto_compact(svc, session, vp, roster, turn_id, owner, lock)
+    if not (compacted or smaller):
+        return False
+    did = "compacted the earlier history" if compacted else "now keeps within it"
+    svc.bus.publish(Notice(session.id, "warning", OVERFLOW_RETRIED.format(
+        window=f"{learned.context_window:,}", did=did), "context_overflow_retried",
+        {"window": learned.context_window, "compacted": compacted}))
+    return True
 
 
 async def _surely_too_long(svc: Services, session_id: str, turn_id: str, limit: float) -> bool:

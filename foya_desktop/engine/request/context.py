@@ -47,6 +47,13 @@ UNREADABLE_NOTE = (
     "ran. It said: {error}. If you meant to call a tool, call it again using the tool-call format, "
     "with its arguments as one JSON object; otherwise answer in plain text.]")
 
+FAILED_TURN = "failed_turn"
+"""Meta key of a failure row (``turn.failures``): it says why a VP's run failed, to the person; the
+model never sees it."""
+CUT_AT_LIMIT = "length"
+"""``interrupted_reason`` of a reply that ended at the length limit (``turn.failures``)."""
+CUT_NOTE = "\n\n[This reply was cut off at the length limit.]"
+
 ArtifactLoader = Callable[[str], bytes]
 """Blocking: the bytes of an artifact; ``FileNotFoundError``/``ValueError`` when it is gone."""
 
@@ -86,6 +93,8 @@ class ContextCompiler:
         """Compile the next slice of the history."""
         st, vp, names, load = self._st, self._vp, self._names, self._load
         for msg in messages:
+            if msg.meta.get(FAILED_TURN):
+                continue
             mine = msg.speaker == vp.id
             st.routes.update({c.call_id: c for c in msg.tool_calls if c.name == ROUTE_FORWARD})
             if msg.role == "user":
@@ -149,7 +158,9 @@ def _assistant(msg: Message) -> LlmMessage:
     for p in msg.parts:
         if isinstance(p, (TextPart, ReasoningPart, ToolCallPart)):
             parts.append(p)
-    if msg.status != MessageStatus.COMPLETE and not msg.tool_calls and not msg.meta.get(UNREADABLE_REPLY):
+    if msg.meta.get("interrupted_reason") == CUT_AT_LIMIT:
+        parts.append(TextPart(CUT_NOTE))
+    elif msg.status != MessageStatus.COMPLETE and not msg.tool_calls and not msg.meta.get(UNREADABLE_REPLY):
         parts.append(TextPart("\n\n[This reply was interrupted before it finished.]"))
     return LlmMessage("assistant", tuple(parts) or (TextPart("[no output]"),))
 

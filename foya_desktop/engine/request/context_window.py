@@ -169,3 +169,23 @@ def estimate_tokens(request: LlmRequest) -> int:
 
 def _spec_chars(spec: ToolSpec) -> int:
     return len(spec.name) + len(spec.description) + len(json.dumps(spec.parameters))
+
+
+MAX_REPLY_TOKENS = 8_192
+"""The most a reply may take (``max_tokens``) when the window leaves room for it."""
+MIN_REPLY_TOKENS = 256
+"""The least a reply is given, however full the window: less is no useful answer."""
+ESTIMATE_SLACK = 0.9
+"""Token counts are estimates (characters / 4): only this share of the window is counted on."""
+
+
+def reply_tokens(window: int, prompt_tokens: int) -> int:
+    """``max_tokens`` for a request of about ``prompt_tokens`` in a ``window``: what the window leaves
+    after the prompt (with slack for the estimate), at most :data:`MAX_REPLY_TOKENS`.
+
+    NOTE: 8,192 on every request asked a 4,096-token llama.cpp slot for more than it holds; a
+    server may refuse a request whose prompt and ``max_tokens`` exceed its window, or cut the reply
+    at the window's end (``finish_reason: "length"``).
+    """
+    room = int(window * ESTIMATE_SLACK) - prompt_tokens
+    return max(MIN_REPLY_TOKENS, min(MAX_REPLY_TOKENS, room))

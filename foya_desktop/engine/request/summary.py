@@ -18,6 +18,7 @@ from foya_desktop.core.llm import LlmMessage, LlmRequest
 from foya_desktop.core.messages import ImagePart, Message, TextPart
 from foya_desktop.core.model import VP, Session
 from foya_desktop.core.records import Checkpoint
+from foya_desktop.engine.request.context_window import reply_tokens
 from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
 from foya_desktop.store.history import history_page
@@ -29,6 +30,8 @@ SUMMARY_SYSTEM = (
     "without the full transcript. Keep: the person's goals and preferences, decisions made, facts "
     "learned, files read or changed and their current state, commands run and their outcome, open "
     "questions and next steps. Drop pleasantries and repetition. Write plain prose and short lists.")
+SUMMARY_TOKENS = 4_096
+"""The most a summary may take; less when the window leaves less (``reply_tokens``)."""
 SUMMARY_ASK = "Write the summary of the conversation above now. Reply with the summary only."
 CLIP_RESULT, CLIP_ARGS = 1_500, 500
 TAIL_CHUNK = 250
@@ -57,7 +60,8 @@ async def summarise(svc: Services, session: Session, vp: VP, roster: list[VP],
     earlier = f"Summary of what came before:\n{previous.summary}\n\n" if previous else ""
     prompt = f"{earlier}Conversation:\n\n{transcript}\n\n{SUMMARY_ASK}"
     request = LlmRequest(model=model, system=SUMMARY_SYSTEM,
-                         messages=(LlmMessage("user", (TextPart(prompt),)),), max_tokens=4096)
+                         messages=(LlmMessage("user", (TextPart(prompt),)),),
+                         max_tokens=min(SUMMARY_TOKENS, reply_tokens(conn.context_window, len(prompt) // 4)))
     step = StepAccumulator()
     try:
         async with contextlib.aclosing(provider.stream(request)) as stream:

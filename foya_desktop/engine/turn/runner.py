@@ -2,8 +2,10 @@
 
 model step → persist the reply → run its tool calls (through the gate) →
 persist results → next step, until the VP stops calling tools or reaches
-its step limit. A step whose tool calls the model got wrong (``call_checks``),
-or whose reply the server could not read (``UnreadableReply``), does not end
+its step limit. A request the server refuses as longer than its context window is sent once
+more after compaction (``request.build.fit_after_overflow``); a reply cut at the length limit
+ends the run, kept and marked so (``turn.failures``). A step whose tool calls the model got
+wrong (``call_checks``), or whose reply the server could not read (``UnreadableReply``), does not end
 the turn: the model is told what failed and tries again; only a model that
 keeps failing meets the step limit, and that end says so.
 
@@ -24,7 +26,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from foya_desktop.core.errors import FoyaError, ProviderError, UnreadableReply
+from foya_desktop.core.errors import ContextTooLong, FoyaError, ProviderError, ReplyCutOff, UnreadableReply
 from foya_desktop.core.events import (
     DeltaKind,
     MessageAdded,
@@ -40,12 +42,13 @@ from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.llm import LlmRequest, ReasoningDelta, TextDelta, ToolCallDelta
 from foya_desktop.core.messages import Message, MessageStatus, Part, ToolCallPart, ToolState
 from foya_desktop.core.model import VP, Session
-from foya_desktop.engine.request.build import build_request
+from foya_desktop.engine.request.build import build_request, fit_after_overflow
 from foya_desktop.engine.request.context import UNREADABLE_REPLY
 from foya_desktop.engine.request.step import StepAccumulator
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.owner import SessionOwner
 from foya_desktop.engine.turn.debug_trace import StepTiming, record_step, record_tool
+from foya_desktop.engine.turn.failures import CUT_AT_LIMIT
 from foya_desktop.engine.turn.tool_exec import (
     ClosedHow,
     ToolRun,
@@ -75,6 +78,9 @@ class VPRun:
     """Shared by the parallel VPs of one turn, so they compact once, not twice."""
     counter: FigureCounter = field(default_factory=FigureCounter)
     """Live figures for the status line; dropped with the run (never kept as history)."""
+    failure_shown: bool = False
+    """A stored message already says why this run ended (a cut reply, what streamed before a
+    failure): no failure row is added for it (``turn.failures``)."""
 
     @property
     def usage(self) -> Usage:
@@ -90,9 +96,19 @@ async def run_vp(svc: Services, run: VPRun) -> None:
     """Loop model steps and tools until done; raises ``ProviderError``/``TurnStopped``."""
     _status(svc, run, "running")
     failing = 0  # steps in a row that ran nothing: all calls malformed, or an unreadable reply
+    overflowed = False  # a context-length refusal is recovered from once per run
     for _ in range(run.vp.max_steps):
         session = await svc.store.read(session_in_effect, run.session_id)
-        message, unreadable = await _model_step(svc, run, session)
+        try:
+            message, unreadable = await _model_step(svc, run, session)
+        except ContextTooLong as exc:
+            if overflowed or run.failure_shown or not await fit_after_overflow(
+                    svc, session, run.vp, run.roster, run.turn_id, run.owner, run.compaction_lock,
+                    exc.window):
+                raise
+            overflowed = True
+            message, unreadable = await _model_step(
+                svc, run, await svc.store.read(session_in_effect, run.session_id))
         if message.meta.get(UNREADABLE_REPLY):
             failing += 1
             continue
@@ -167,8 +183,23 @@ async def _model_step(svc: Services, run: VPRun,
         failed = _message(run, message_id, step.partial(), MessageStatus.ERROR, model=model, error=said,
                           **{UNREADABLE_REPLY: str(unreadable_reply)})
         return await _persist(svc, failed), {}
+    if step.finish == "length":
+        raise await _cut_off(svc, run, message_id, step, model, request.max_tokens)
     message = _message(run, message_id, step.parts(), MessageStatus.COMPLETE, model=model)
     return await _persist(svc, message), step.unreadable
+
+
+async def _cut_off(svc: Services, run: VPRun, message_id: str, step: StepAccumulator, model: str,
+                   max_tokens: int) -> ReplyCutOff:
+    """Keep a reply that ended at the length limit as cut off (never complete, README "Honest
+    history"), without its tool calls (the last one's arguments may be cut too), and the error that
+    ends this VP's run: the person may ask it to continue."""
+    cut = _message(run, message_id, step.partial(), MessageStatus.INTERRUPTED, model=model,
+                   interrupted_reason=CUT_AT_LIMIT)
+    await _persist(svc, cut)
+    run.failure_shown = True
+    return ReplyCutOff(f"{run.vp.name}'s reply was cut off at the length limit ({max_tokens:,} tokens); "
+                       "ask it to continue.", vp=run.vp.name, max_tokens=max_tokens)
 
 
 async def _build_request(svc: Services, run: VPRun, session: Session, model: str) -> LlmRequest:
@@ -197,6 +228,7 @@ async def _keep_partial(svc: Services, run: VPRun, message_id: str, step: StepAc
     reason = "stopped" if isinstance(exc, asyncio.CancelledError) else str(exc)
     message = _message(run, message_id, parts, MessageStatus.INTERRUPTED, interrupted_reason=reason)
     await asyncio.shield(_persist(svc, message))
+    run.failure_shown = True
 
 
 async def _run_tools(svc: Services, run: VPRun, message: Message,

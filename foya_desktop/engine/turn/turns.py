@@ -27,6 +27,7 @@ from foya_desktop.engine.session.agent_mode import after_turn
 from foya_desktop.engine.session.owner import Repair, SessionOwner
 from foya_desktop.engine.session.queue import Attachment
 from foya_desktop.engine.session.scheduler import Scheduler
+from foya_desktop.engine.turn.failures import record_failure
 from foya_desktop.engine.turn.routing import targets
 from foya_desktop.engine.turn.runner import VPRun, publish_status, run_vp
 from foya_desktop.engine.turn.tool_exec import TurnStopped
@@ -167,11 +168,23 @@ class TurnManager:
             return None
         except FoyaError as exc:
             publish_status(self.svc, run, "error", str(exc), code=exc.code, params=exc.params)
+            await self._failure_row(run, str(exc), exc.code)
             return turn_failure(run.vp.name, exc.code, exc.params, str(exc))
         except Exception as exc:
             log.exception("VP run crashed")
             params = {"type": type(exc).__name__}
             publish_status(self.svc, run, "error", str(exc), code="internal_error", params=params)
-            return turn_failure(run.vp.name, "internal_error", params,
-                                f"internal error ({type(exc).__name__}: {exc})")
+            text = f"internal error ({type(exc).__name__}: {exc})"
+            await self._failure_row(run, text, "internal_error")
+            return turn_failure(run.vp.name, "internal_error", params, text)
         return None
+
+    async def _failure_row(self, run: VPRun, text: str, code: str) -> None:
+        """The row that says why this VP's run failed, unless a kept message says it already
+        (``turn.failures``). A store that cannot take it (a full disk) leaves the status line to say so."""
+        if run.failure_shown:
+            return
+        try:
+            await record_failure(self.svc, run.session_id, run.turn_id, run.vp.id, text, code)
+        except FoyaError:
+            log.warning("could not store the failure row of %s", run.vp.name, exc_info=True)
