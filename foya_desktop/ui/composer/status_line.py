@@ -16,7 +16,7 @@ that keeps a VP to reading and discussing.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QComboBox,
@@ -134,6 +134,15 @@ class StatusLine(QWidget):
         self.vp_label = QLabel()
         self.vp_label.setTextFormat(Qt.TextFormat.RichText)
         self.vp_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.vp_label.setWordWrap(True)  # a long error wraps, never cut at the right edge
+        self.copy_error = QToolButton()
+        self.copy_error.setText(self.tr("Copy error"))
+        self.copy_error.setToolTip(self.tr("Copy the whole error to the clipboard"))
+        self.copy_error.setAutoRaise(True)
+        self.copy_error.setFont(theme.small_font())
+        self.copy_error.hide()
+        self.copy_error.clicked.connect(self._copy_error)
+        self._error = ""
         self.approval, self.connection, self.model = QComboBox(), QComboBox(), QComboBox()
         self.pickers = QWidget()
         """The selectors, for the composer's button row."""
@@ -196,7 +205,11 @@ class StatusLine(QWidget):
         lines.setContentsMargins(VPStatusBlock.MARGINS)
         lines.setSpacing(VPStatusBlock.LINE_SPACING)
         lines.addWidget(self.phase_label)
-        lines.addWidget(self.vp_label)
+        error_line = QHBoxLayout()
+        error_line.setContentsMargins(0, 0, 0, 0)
+        error_line.addWidget(self.vp_label, 1)
+        error_line.addWidget(self.copy_error, 0, Qt.AlignmentFlag.AlignTop)
+        lines.addLayout(error_line)
         self._state_row.addWidget(self.vp_panel)
         self._state_row.addWidget(self.idle_state)
         self._settings_row = QHBoxLayout()
@@ -258,15 +271,23 @@ class StatusLine(QWidget):
         self.phase_label.setText(self.tr("Waiting for you") if waiting else _phase_text(self._phase))
 
     def set_error(self, text: str) -> None:
-        """A failed turn: the reason stays visible until the next turn starts."""
+        """A failed turn: the reason stays visible until the next turn starts, wrapped whole, with
+        *Copy error* (a server's error is what one pastes into a report or a search)."""
         self.vp_label.setText(f"<span style='color:{theme.error_color().name()}'>✗ {_escape(text)}</span>")
-        self.vp_label.setToolTip(text)  # a narrow row cuts the sentence; the whole of it on hover
+        self._error = text
+        self.copy_error.setText(self.tr("Copy error"))
+        self.copy_error.setVisible(bool(text))
+
+    def _copy_error(self) -> None:
+        QGuiApplication.clipboard().setText(self._error)
+        self.copy_error.setText(self.tr("Copied ✓"))
 
     def set_vp_status(self, status: VPStatus) -> None:
         """Update one VP's progress in the current turn."""
         self._vps[status.speaker] = status
         self.vp_label.clear()
-        self.vp_label.setToolTip("")
+        self._error = ""
+        self.copy_error.hide()
         self.vp_panel.set_status(status)
         self._show_state_or_blocks()
 

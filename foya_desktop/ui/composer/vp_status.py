@@ -52,6 +52,7 @@ class VPStatusBlock(QWidget):
         """Whose block this is (the panel reuses blocks: see ``VPStatusPanel``)."""
         self.name_label = QLabel()
         self.state_label = QLabel()
+        self.state_label.setWordWrap(True)  # "Failed — <a long server error>" wraps: it widened the window
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop this VP (the others go on)"))
         self.stop_button.setFlat(True)

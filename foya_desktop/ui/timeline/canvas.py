@@ -18,6 +18,8 @@ from PySide6.QtGui import (
     QPainter,
     QPalette,
     QTextDocument,
+    QTextLayout,
+    QTextOption,
 )
 
 from foya_desktop.ui import theme
@@ -37,6 +39,12 @@ def copy_label(done: bool) -> str:
     """What a code block's copy button says (just after a click: that it copied)."""
     return (QCoreApplication.translate("Canvas", "Copied ✓") if done
             else QCoreApplication.translate("Canvas", "Copy"))
+
+
+def copy_error_label(done: bool) -> str:
+    """What an error marker's copy button says (just after a click: that it copied)."""
+    return (QCoreApplication.translate("Canvas", "Copied ✓") if done
+            else QCoreApplication.translate("Canvas", "Copy error"))
 
 
 @dataclass(slots=True)
@@ -73,6 +81,9 @@ class Canvas:
     """The code whose copy button was clicked a moment ago (its button says so)."""
     bubble: QRect | None = None
     """Where the person's bubble was drawn, in row coordinates (the hover Copy chip goes beside it)."""
+    actions: list[tuple[QRect, str]] = field(default_factory=list)
+    """Retry/Continue buttons in row coordinates, with the id of the reply each acts on
+    (``reply_actions``)."""
 
     def space(self, height: int) -> None:
         """Leave vertical room."""
@@ -88,6 +99,39 @@ class Canvas:
             self._draw_segments(segments, x, width, height, align_right)
         self.y += height
         return height
+
+    def wrapped(self, text: str, color: QColor, font: QFont, x: int, width: int) -> int:
+        """``text`` wrapped to ``width`` (never cut at the right edge: at word boundaries, and a word
+        longer than the line — a URL, a path — anywhere); returns the height it took."""
+        layout = QTextLayout(text, font)
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        height = 0.0
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(max(1, width))
+            line.setPosition(QPointF(0, height))
+            height += line.height()
+        layout.endLayout()
+        if self.painter is not None:
+            self.painter.setPen(color)
+            layout.draw(self.painter, QPointF(self.left + x, self.top + self.y + 1))
+        taken = round(height) + 2
+        self.y += taken
+        return taken
+
+    def copy_button(self, label: str, text: str, right: int, font: QFont) -> None:
+        """A small text button ending at ``right`` on the current line that copies ``text`` (the
+        view puts it on the clipboard, as for code blocks' Copy)."""
+        metrics = QFontMetrics(font)
+        width = metrics.horizontalAdvance(label) + 12
+        button = QRect(right - width, self.y, width, metrics.height() + 4)
+        if self.painter is not None:
+            self.painter.setFont(font)
+            self.painter.setPen(theme.dim_color())
+            self.painter.drawText(button.translated(self.left, self.top), Qt.AlignmentFlag.AlignCenter, label)
+        self.copies.append((button, text))
 
     def _draw_segments(self, segments: list[Segment], x: int, width: int, height: int,
                        align_right: bool) -> None:

@@ -27,9 +27,10 @@ from foya_desktop.ui import theme
 from foya_desktop.ui.speakers import SpeakerDirectory
 from foya_desktop.ui.timeline import summaries
 from foya_desktop.ui.timeline.call_outcome import CallActivity
-from foya_desktop.ui.timeline.canvas import Canvas, Segment
+from foya_desktop.ui.timeline.canvas import Canvas, Segment, copy_error_label
 from foya_desktop.ui.timeline.checkpoints import walk_checkpoint
 from foya_desktop.ui.timeline.docs import DocumentCache, gap_between, markdown_document, top_room
+from foya_desktop.ui.timeline.reply_actions import walk_action
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, Row, StreamRow
 from foya_desktop.ui.timeline.thumbnails import THUMB_GAP, THUMB_SIZE, ThumbnailCache, thumbnail_strip
 from foya_desktop.ui.timeline.tool_rows import INDENT, MARGIN, PART_GAP, CardSlots, Column, ToolRows
@@ -201,6 +202,7 @@ class RowRenderer(ToolRows):
             elif isinstance(part, ToolCallPart):
                 self._tool_call(c, row, index, col)
         self._status(c, message, start)
+        walk_action(c, message, self.small, MARGIN + INDENT)
 
     def _reasoning(self, c: Canvas, row: MessageRow, index: int, col: Column) -> None:
         part = row.message.parts[index]
@@ -222,7 +224,13 @@ class RowRenderer(ToolRows):
         color = theme.warning_color() if message.status == MessageStatus.INTERRUPTED else theme.error_color()
         mark = "⚠ " if message.status == MessageStatus.INTERRUPTED else "✗ "
         c.space(2)
-        c.line([Segment(mark + caption, color, self.bold)], MARGIN + INDENT, c.width - 2 * MARGIN - INDENT)
+        # the whole reason, wrapped (a long server error was cut at the right edge), with its copy
+        error = summaries.status_error(message)
+        label = copy_error_label(error == c.copied)
+        x, width = MARGIN + INDENT, c.width - 2 * MARGIN - INDENT
+        room = QFontMetrics(self.small).horizontalAdvance(label) + 20
+        c.copy_button(label, error, x + width, self.small)
+        c.wrapped(mark + caption, color, self.bold, x, width - room)
         if start is not None:
             c.bar(MARGIN + 3, start, c.y, color)
 

@@ -91,10 +91,23 @@ def status_caption(message: Message) -> str | None:
         return QCoreApplication.translate("Summaries", "Interrupted — this reply was cut off") + (
             f" ({reason})" if reason else "")
     if message.status == MessageStatus.ERROR:
-        error = first_line(str(message.meta.get("error") or ""), 160)
+        error = str(message.meta.get("error") or "").strip()  # whole: the marker wraps it
         return QCoreApplication.translate("Summaries", "Error — ") + (
             error or QCoreApplication.translate("Summaries", "this reply failed"))
     return None
+
+
+def status_error(message: Message) -> str:
+    """What the marker's *Copy error* copies: the reason or error itself, whole (else the marker)."""
+    if message.status == MessageStatus.INTERRUPTED:
+        reason = str(message.meta.get("interrupted_reason") or "").strip()
+        if reason:
+            return interrupted_reason_text(reason)
+    elif message.status == MessageStatus.ERROR:
+        error = str(message.meta.get("error") or "").strip()
+        if error:
+            return error
+    return status_caption(message) or ""
 
 
 def clock(ms: int, now: float | None = None) -> str:
