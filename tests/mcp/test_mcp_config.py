@@ -195,3 +195,19 @@ def test_commands_resolve_through_the_login_shell_path(tmp_path: Path) -> None:
     slow.write_text("#!/bin/bash\nsleep 30\n")
     slow.chmod(0o755)
     assert login_shell_path(str(slow), timeout=0.5) == ""
+
+
+def test_cwd_is_read_in_the_user_level_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user-level entry may say where it starts (``start_place``); a project's ``cwd`` is ignored
+    with a warning (trust does not cover it); a ``cwd`` that is no string is a sentence."""
+    monkeypatch.setenv("FOYA_TEST_TOOLS", "/opt/tools")
+    home, project = tmp_path / "home", tmp_path / "repo"
+    _write(user_config_path(home), {"mcpServers": {"mine": {"command": "srv", "cwd": "${FOYA_TEST_TOOLS}/a"},
+                                                   "bad": {"command": "srv", "cwd": 3}}})
+    _write(project_config_path(project), {"mcpServers": {"theirs": {"command": "srv", "cwd": "/tmp"}}})
+    by_name = {s.name: s for s in configured_servers(home, project).servers}
+    assert by_name["mine"].cwd == "${FOYA_TEST_TOOLS}/a" and expand_server(by_name["mine"]).cwd == "/opt/tools/a"
+    assert by_name["theirs"].cwd == "" and by_name["theirs"].problem is None
+    assert by_name["theirs"].warnings == (
+        "\"cwd\" is ignored in a project's .mcp.json: its servers start in the project folder",)
+    assert by_name["bad"].problem == f"\"cwd\" should be a folder's path (server 'bad' in {home / 'mcp.json'})."

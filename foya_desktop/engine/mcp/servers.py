@@ -39,6 +39,7 @@ from foya_desktop.engine.mcp.trust import ServerTrust, how_to_trust, listing_for
 from foya_desktop.store.store import Store
 from foya_desktop.tools.base import Action, Tool, ToolContext, ToolOutput
 from foya_desktop.tools.mcp.config import Expanded, Scope, ServerConfig, expand_server
+from foya_desktop.tools.mcp.start_place import start_folder
 from foya_desktop.tools.mcp.tool import McpTool
 from foya_desktop.tools.mcp.trust_spec import Change, TrustSpec
 
@@ -295,7 +296,10 @@ class McpServers:
             from foya_desktop.tools.mcp.client import McpConnection  # the SDK, only now
 
             params, missing = await asyncio.to_thread(self._params, server)
-            conn = McpConnection(server, params, Path(proj.path), on_change=self._changed)
+            project = Path(proj.path)  # a user-level server never starts there (start_place)
+            conn = McpConnection(server, params, start_folder(server.scope, params.cwd, project,
+                                                              self._store.home.root),
+                                 on_change=self._changed, project=project)
             run.conn = conn
             if missing:
                 conn.state = "failed"

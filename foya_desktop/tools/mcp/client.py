@@ -10,7 +10,8 @@ turns are requests on that session. A stdio server is started through Foya's
 exec wrapper (``sandbox.wrap_argv`` without a policy): its own PID namespace
 and a parent-death signal, so it dies with Foya even when Foya is killed, and
 the SDK kills its process group when the connection stops. Its environment is a
-minimal base plus what its entry names (``environment``). Its stderr goes to
+minimal base plus what its entry names (``environment``); where it starts and its
+``PATH`` follow ``start_place`` (a user-level one never in the project). Its stderr goes to
 the log (``foya_desktop.mcp.<server>``) and its last lines into error messages.
 """
 
@@ -42,6 +43,7 @@ from foya_desktop.tools.base import ToolOutput
 from foya_desktop.tools.mcp.config import Expanded, ServerConfig
 from foya_desktop.tools.mcp.environment import server_environment
 from foya_desktop.tools.mcp.shell_path import CommandNotFound, resolve_command, search_path
+from foya_desktop.tools.mcp.start_place import start_path
 from foya_desktop.tools.sandbox import wrap_argv
 
 State = Literal["starting", "running", "failed", "stopped"]
@@ -66,10 +68,12 @@ class McpConnection:
     """A started (or failed) server; :meth:`call` runs one tool, :meth:`stop` ends it for good."""
 
     def __init__(self, server: ServerConfig, params: Expanded, cwd: Path,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, *, project: Path | None = None) -> None:
         self.server = server
         self._params = params
         self._cwd = cwd
+        self._project = project or cwd
+        """The project folder (``start_place.start_path`` keeps a user-level server's PATH out of it)."""
         self._on_change = on_change or (lambda: None)
         self.state: State = "starting"
         self.error: str | None = None
@@ -162,7 +166,9 @@ class McpConnection:
         self._on_change()
 
     def _stdio_params(self) -> StdioServerParameters:
-        path = search_path()
+        path = start_path(self.server.scope, search_path(), self._project)
+        if not self._cwd.is_dir():
+            raise _StartRefused(f"The folder it starts in, {self._cwd} (its \"cwd\"), does not exist.")
         try:
             command = resolve_command(self._params.command, path, self._cwd)
         except CommandNotFound as exc:

@@ -7,7 +7,8 @@ for the older SSE transport; ``url`` and ``headers``). Strings may use
 ``${VAR}`` and ``${VAR:-default}``; header values may also use
 ``${keyring:NAME}`` (a secret Foya keeps in the OS keyring, see ``secrets``).
 Foya adds two optional keys per entry: ``timeout`` (seconds per tool call) and
-``startupTimeout`` (seconds to connect).
+``startupTimeout`` (seconds to connect), and reads ``cwd`` (the folder a stdio server
+starts in) in the user-level file only (``start_place``).
 
 The parser is lenient on purpose: these files are written for other tools and
 by hand. A file that is not JSON, or an entry that cannot be used, becomes a
@@ -63,6 +64,8 @@ class ServerConfig:
     command: str = ""
     args: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
+    cwd: str = ""
+    """The folder a user-level stdio server starts in, as written (``""``: the data folder)."""
     url: str = ""
     headers: tuple[tuple[str, str], ...] = ()
     call_timeout: float = DEFAULT_CALL_TIMEOUT
@@ -89,7 +92,7 @@ class ServerConfig:
         names and values (``${VAR}`` unexpanded). Trust covers more (the files the command runs,
         ``trust_spec.TrustSpec.fingerprint``); this tells two entries apart."""
         blob = json.dumps([self.transport, self.command, list(self.args), sorted(map(list, self.env)),
-                           self.url, sorted(map(list, self.headers))])
+                           self.url, sorted(map(list, self.headers)), *([self.cwd] if self.cwd else [])])
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
@@ -229,8 +232,14 @@ def _stdio(base: ServerConfig, entry: dict[str, Any]) -> ServerConfig:
     env = entry.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, (str, int, float)) for v in env.values()):
         return _bad(base, "\"env\" should be an object of name → string")
+    cwd = entry.get("cwd", "")
+    if not isinstance(cwd, str):
+        return _bad(base, "\"cwd\" should be a folder's path")
+    warnings = ("\"cwd\" is ignored in a project's .mcp.json: its servers start in the project folder",) \
+        if cwd.strip() and base.scope == "project" else ()
     server = _with(base, command=command.strip(), args=tuple(str(a) for a in args),
-                   env=tuple((str(k), str(v)) for k, v in env.items()))
+                   env=tuple((str(k), str(v)) for k, v in env.items()),
+                   cwd=cwd.strip() if base.scope == "user" else "", warnings=warnings)
     return _checked(server)
 
 
@@ -256,7 +265,7 @@ def _remote(base: ServerConfig, entry: dict[str, Any]) -> ServerConfig:
 def _checked(server: ServerConfig) -> ServerConfig:
     """``server`` with a problem if a variable it uses is unset and has no default."""
     missing: list[str] = []
-    texts = [server.command, *server.args, server.url, *(v for _, v in server.env),
+    texts = [server.command, *server.args, server.cwd, server.url, *(v for _, v in server.env),
              *(v for _, v in server.headers)]
     for text in texts:
         missing += [m for m in expand(text, os.environ)[1] if m not in missing]
@@ -324,6 +333,7 @@ class Expanded:
     env: dict[str, str] = field(default_factory=dict)
     url: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    cwd: str = ""
 
 
 def expand_server(server: ServerConfig, environ: Mapping[str, str] | None = None) -> Expanded:
@@ -333,7 +343,8 @@ def expand_server(server: ServerConfig, environ: Mapping[str, str] | None = None
                     args=tuple(expand(a, env)[0] for a in server.args),
                     env={k: expand(v, env)[0] for k, v in server.env},
                     url=expand(server.url, env)[0],
-                    headers={k: expand(v, env)[0] for k, v in server.headers})
+                    headers={k: expand(v, env)[0] for k, v in server.headers},
+                    cwd=expand(server.cwd, env)[0])
 
 
 def command_line(command: str, args: tuple[str, ...] | list[str]) -> str:
