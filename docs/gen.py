@@ -311,6 +311,31 @@ def shortcuts() -> str:
     return "\n".join(out)
 
 
+# ---- screenshots --------------------------------------------------------------------------------
+
+SHOTS = {"flow_en_light_3_approval.png": "window-approval.png", "flow_en_light_1_welcome.png": "welcome.png"}
+"""Screenshot test output → its name in ``docs/images/``: the guide's pictures are the tests' own."""
+
+
+def refresh_shots() -> int:
+    """Run the first-day flow's screenshot test (``tests/ui/test_flow_shots.py``, English, light)
+    and copy its pictures into ``docs/images/``."""
+    import shutil
+    import subprocess
+
+    with tempfile.TemporaryDirectory(prefix="foya-shots-") as shots:
+        env = {**os.environ, "FOYA_SHOTS": shots, "QT_QPA_PLATFORM": "offscreen"}
+        test = "tests/ui/test_flow_shots.py::test_main_flow_screenshots[en-light]"
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+                              cwd=ROOT, env=env, check=False)
+        if done.returncode:
+            return done.returncode
+        for source, target in SHOTS.items():
+            shutil.copyfile(Path(shots) / source, ROOT / "docs" / "images" / target)
+            print(f"docs/images/{target} <- {source}")
+    return 0
+
+
 # ---- writing and checking -----------------------------------------------------------------------
 
 
@@ -330,7 +355,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a fragment is stale")
     parser.add_argument("--out", type=Path, default=OUT, help=f"the fragments' folder (default {OUT})")
+    parser.add_argument("--shots", action="store_true",
+                        help="instead: refresh docs/images/ from the screenshot tests")
     args = parser.parse_args(argv)
+    if args.shots:
+        return refresh_shots()
     stale = []
     for name, text in fragments().items():
         path = args.out / name
