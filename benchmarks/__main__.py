@@ -8,7 +8,8 @@ store append vs raw sqlite3, recovery and rewind preview/confirm at 500 vs 50,00
 open, streaming CPU and loop lag with the window vs none, RSS with a 50k session shown, idle
 repaints, paging while scrolling up, the top by dragging the scroll bar and the first message
 into a 50k session (``benchmarks.timeline``); the first message of a fresh window, before the HTTP
-stack was ever used (``benchmarks.first_message``); search latency (``benchmarks.search``, at
+stack was ever used (``benchmarks.first_message``); ``foya sessions list`` on a large database vs a
+small one and ``foya --version`` vs ``python -c pass`` (``benchmarks.integrity``); search latency (``benchmarks.search``, at
 reduced sizes here).
 """
 
@@ -24,6 +25,8 @@ SECTIONS = (
     ("operations", ["-m", "benchmarks.operations"]),
     ("timeline", ["-m", "benchmarks.timeline", "--stream-seconds", "3"]),
     ("first message of a fresh window", ["-m", "benchmarks.first_message"]),
+    ("start-up at any database size (200,000 vs 500 messages; the full 1M: python -m benchmarks.integrity)",
+     ["-m", "benchmarks.integrity", "--large", "200000", "--rounds", "5"]),
     ("search (10,000 vs 100,000 messages; the full 100k vs 1M: python -m benchmarks.search)",
      ["-m", "benchmarks.search", "--small", "10000", "--large", "100000", "--queries", "20"]),
 )
