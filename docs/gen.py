@@ -111,7 +111,8 @@ ADVICE: dict[str, str] = {
                      "`--allow-broad-project` to `foya run`.",
     "work_graph_invalid": "Fix the action the sentence names (its dependencies, its id, what its kind "
                           "needs); a loop is allowed only as bounded rework.",
-    "work_unknown_vp": "Add the VP to the library (`foya vps add`) or name one that exists (`foya vps list`).",
+    "work_unknown_vp": "Add the VP to the library (`foya vps add`) or name one that exists "
+                       "(`foya vps list`).",
     "work_folder_missing": "Create the folder, or give the WorkItem one that exists.",
     "work_check_refused": "Use a check command the policy lets run without asking (plain reading, the "
                           "project's tests), as the sentence's reason says.",
