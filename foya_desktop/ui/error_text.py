@@ -474,7 +474,7 @@ def approval_summary_text(summary: str) -> str:
 
 INTERRUPTED_REASONS: dict[str, object] = {
     "stopped": QT_TRANSLATE_NOOP("Summaries", "stopped by you"),
-    "length": QT_TRANSLATE_NOOP("Summaries", "cut off at the length limit"),
+    "length": QT_TRANSLATE_NOOP("Summaries", "at the length limit"),
 }
 """``Message.meta["interrupted_reason"]`` codes the engine writes (engine/turn/runner.py); any
 other reason is an error's own text and is shown as it is."""

@@ -43,6 +43,7 @@ from foya_desktop.ui.keyboard import KeyboardActions
 from foya_desktop.ui.lifecycle import QuitController, bring_to_front
 from foya_desktop.ui.look import Look
 from foya_desktop.ui.ops.flows import SessionFlows
+from foya_desktop.ui.ops.reply_actions import ReplyActions
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.ops.transfer import SessionTransfer
 from foya_desktop.ui.picker.dialog import choose_folder
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.pane.set_binder(self.project_actions.bind_to_folder)  # the settings dialog binds the same way
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)
+        self.reply_actions = ReplyActions(self)  # Retry / Continue under a failed or cut reply (ui/ops)
         self.outline_actions = OutlineActions(self)  # history outline beside the timeline (ui/reading)
         self.text_selection = TextSelection(self, self.message_actions)  # select text in a message
         self.transfer = SessionTransfer(self.kernel, self.runner, self.tree_view, self.statusBar(), self)

@@ -7,8 +7,11 @@ repeating the warning); nothing is ever stored in a file.
 
 *Test connection* sends one real minimal request with what the form says
 (the typed key, else the stored one) and shows the provider's answer or its
-error in plain words; *List models* reads the provider's models endpoint into
-the model field's completion list — any other name can still be typed.
+error in plain words, then asks the server for its context window (a local
+server's is often far below the 128,000 tokens assumed: ``connections.window``)
+and shows it in the *Context window* field, saved with the connection; *List
+models* reads the provider's models endpoint into the model field's completion
+list — any other name can still be typed.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from foya_desktop.core.errors import FoyaError, KeyringUnavailable
 from foya_desktop.core.model import Connection, ProviderKind
+from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import TaskRunner, describe_error
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.fit import fit_placeholder
@@ -40,6 +45,8 @@ DEFAULT_URLS = {ProviderKind.OPENAI: "https://api.openai.com/v1",
                 ProviderKind.ANTHROPIC: "https://api.anthropic.com"}
 KEY_VARIABLES = {ProviderKind.OPENAI: "OPENAI_API_KEY", ProviderKind.ANTHROPIC: "ANTHROPIC_API_KEY"}
 """The usual environment variable of each kind (placeholder and the no-keyring route)."""
+DEFAULT_WINDOW = Connection("", ProviderKind.OPENAI, "").context_window
+"""What a new connection assumes until its server says (*Test connection*)."""
 
 
 class ConnectionsDialog(QDialog):
@@ -68,6 +75,10 @@ class ConnectionsDialog(QDialog):
             self.tr("Stored in the system keyring; leave empty to keep the current key"))
         fit_placeholder(self.api_key)
         self.key_env = QLineEdit()
+        self.context_window = QSpinBox(minimum=1, maximum=100_000_000, singleStep=1024,
+                                       value=DEFAULT_WINDOW)
+        self.context_window.setGroupSeparatorShown(True)
+        self.context_window.setSuffix(self.tr(" tokens"))
         self.problem = QLabel(wordWrap=True)
         self.use_env_button = QPushButton(self.tr("Use an environment variable"))
         self.use_env_button.clicked.connect(self.use_env_variable)
@@ -100,6 +111,7 @@ class ConnectionsDialog(QDialog):
         form.addRow(self.tr("Default model"), model_row)
         form.addRow(self.tr("API key"), self.api_key)
         form.addRow(self.tr("Key from env var"), self.key_env)
+        form.addRow(self.tr("Context window"), self.context_window)
         self._form = form
         buttons = QHBoxLayout()
         buttons.addWidget(self.test_button)
@@ -178,6 +190,7 @@ class ConnectionsDialog(QDialog):
         self.model.clear()
         self.key_env.clear()
         self.api_key.clear()
+        self.context_window.setValue(DEFAULT_WINDOW)
         self.kind.setCurrentIndex(0)
         self.base_url.setText(DEFAULT_URLS[ProviderKind.OPENAI])
         self.name.setFocus()
@@ -191,6 +204,7 @@ class ConnectionsDialog(QDialog):
         self.base_url.setText(conn.base_url)
         self.model.setText(conn.model)
         self.key_env.setText(conn.api_key_env)
+        self.context_window.setValue(conn.context_window)
         self.api_key.clear()
 
     def _suggest_url(self) -> None:
@@ -204,7 +218,8 @@ class ConnectionsDialog(QDialog):
             self._say(self.tr("A connection needs a name and a base URL."), error=True)
             return None
         return Connection(name=name, kind=ProviderKind(self.kind.currentData()), base_url=url,
-                          model=self.model.text().strip(), api_key_env=self.key_env.text().strip())
+                          model=self.model.text().strip(), api_key_env=self.key_env.text().strip(),
+                          context_window=self.context_window.value())
 
     def _save(self) -> None:
         conn = self.form_connection()
@@ -255,8 +270,21 @@ class ConnectionsDialog(QDialog):
             return False
         finally:
             self.test_button.setEnabled(True)
-        self._say(self.tr("The connection works: {model} answered.").format(model=conn.model))
+        works = self.tr("The connection works: {model} answered.").format(model=conn.model)
+        self._say(works + await self._server_window(conn, api_key))
         return True
+
+    async def _server_window(self, conn: Connection, api_key: str | None) -> str:
+        """The window the server states, put in the form; what to add to the test's sentence."""
+        facts = await self._kernel.connections.server_facts(conn, api_key)
+        said = ""
+        if facts.window:
+            self.context_window.setValue(facts.window)
+            said = " " + self.tr("The server's context window is {tokens} tokens.").format(
+                tokens=i18n.number(facts.window))
+        if facts.tools_dropped:
+            said += " " + self.tr("Its chat template does not pass tools to the model; tools are off.")
+        return said
 
     async def list_models(self, conn: Connection, api_key: str | None) -> list[str]:
         """Fill the model field's list from the provider (free entry stays)."""

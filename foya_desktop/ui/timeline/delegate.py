@@ -53,10 +53,13 @@ class TimelineDelegate(QStyledItemDelegate):
     Signals:
         image_clicked(int, str): row number and artifact hash of the thumbnail the person clicked.
         code_copied(str): a code block's copy button put this code on the clipboard.
+        reply_action_clicked(str): the Retry or Continue button under this reply (its message id) was
+            clicked (``reply_actions``).
     """
 
     image_clicked = Signal(int, str)
     code_copied = Signal(str)
+    reply_action_clicked = Signal(str)
 
     def __init__(self, renderer: RowRenderer, viewport: QWidget, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -77,6 +80,7 @@ class TimelineDelegate(QStyledItemDelegate):
         self._hits: dict[str, list[tuple[QRect, int]]] = {}
         self._images: dict[str, list[tuple[QRect, str]]] = {}
         self._copies: dict[str, list[tuple[QRect, str]]] = {}
+        self._actions: dict[str, list[tuple[QRect, str]]] = {}
         self.copied = ""
         """The code copied a moment ago: its button says "Copied" until ``_copied_timer`` runs out."""
         self._copied_timer = QTimer(self, singleShot=True, interval=1500)
@@ -216,6 +220,7 @@ class TimelineDelegate(QStyledItemDelegate):
         self._hits[row.key] = list(canvas.hits)
         self._images[row.key] = list(canvas.images)
         self._copies[row.key] = list(canvas.copies)
+        self._actions[row.key] = list(canvas.actions)
         if row.key == self.hover_key and isinstance(row, MessageRow) \
                 and row.message.role in ("user", "assistant"):
             text = str(index.data() or "")  # what the context menu's "Copy text" copies
@@ -227,6 +232,7 @@ class TimelineDelegate(QStyledItemDelegate):
             self._hits.clear()
             self._images.clear()
             self._copies.clear()
+            self._actions.clear()
 
     def editorEvent(self, event: QEvent, model: QAbstractItemModel, option: QStyleOptionViewItem,
                     index: AnyIndex) -> bool:
@@ -241,6 +247,10 @@ class TimelineDelegate(QStyledItemDelegate):
         for box, code in self._copies.get(row.key if row else "", []):
             if box.contains(point):
                 self.copy_code(code)
+                return True
+        for box, message_id in self._actions.get(row.key if row else "", []):
+            if box.contains(point):
+                self.reply_action_clicked.emit(message_id)
                 return True
         for box, sha in self._images.get(row.key if row else "", []):
             if box.contains(point):
@@ -281,6 +291,11 @@ class TimelineDelegate(QStyledItemDelegate):
         painter.drawText(box.translated(rect.topLeft()), Qt.AlignmentFlag.AlignCenter, label)
         painter.restore()
         return box
+
+    def action_buttons(self, row_key: str) -> list[tuple[QRect, str]]:
+        """The Retry/Continue buttons painted last in a row (row coordinates, message id) — tests
+        click them."""
+        return list(self._actions.get(row_key, []))
 
     def copy_buttons(self, row_key: str) -> list[tuple[QRect, str]]:
         """The copy buttons painted last in a row (row coordinates, code) — tests click them."""
