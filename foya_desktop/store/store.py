@@ -89,8 +89,9 @@ class Store:
     def _checkpoint_elsewhere(self) -> WalCheckpointer:
         """The writer's commits stop checkpointing the WAL; a thread of their own does it
         (``wal_checkpoints``: inline checkpoints were a sixth of an append's cost)."""
-        self._db.execute_sql("PRAGMA wal_autocheckpoint=0")  # type: ignore[no-untyped-call]
-        return WalCheckpointer(self.home.database)
+        checkpoints = WalCheckpointer(self.home.database)
+        checkpoints.attach(self._db.connection())  # type: ignore[no-untyped-call]
+        return checkpoints
 
     def _take_lease(self) -> leases.LeaseFile:
         with storage_errors(self.home):

@@ -9,7 +9,7 @@ the automatic checkpoints off "and run checkpoints during idle moments or in a s
 thread or process" (https://www.sqlite.org/wal.html, "Automatic Checkpoint").
 
 The writer's connection therefore has ``wal_autocheckpoint=0`` and tells this thread how
-many rows it has changed after each commit (``note``, a few hundred nanoseconds). About
+many rows it has changed after each commit (``note``, about a microsecond). About
 every ``ROWS`` changed rows — SQLite's own threshold, one page per row, near enough — the
 thread wakes and runs a ``PASSIVE`` checkpoint on a connection of its own: passive never
 waits for a lock and never blocks the writer or a reader. But SQLite starts the WAL over
@@ -19,15 +19,23 @@ appending while the passive one runs always leaves a few behind: the WAL grew wi
 ``RESTART`` checkpoint follows the passive one: it holds writers back just while it copies
 the frames added meanwhile, and the next commit writes the WAL from its beginning again.
 
-That restart needs the write lock, and a writer appending back to back holds it most of the
-time: SQLite's busy handler looks for a free moment only a few times in ``RESTART_WAIT_S``, and
-on a loaded machine it found none, wake after wake (a CI run grew the WAL to 20 MB in 1,500
-appends). So a restart this thread could not make is left to the writer itself: after its next
-commit (``note``), between two of its transactions, it owns the write lock for nothing and
-starts the WAL over on its own connection — the passive checkpoint already copied nearly every
-frame, so this is short, and it waits at most ``RESTART_WAIT_S`` for readers. A reader can keep
-that busy too (SQLite then reports busy instead of raising): the writer tries again after its
-next commits, ``WRITER_TRIES`` times, before leaving it to the thread's next wake.
+That is not a bound, though: the thread copies frames more slowly than a writer appending back
+to back adds them on a loaded machine (its passive checkpoint of 400 frames took 120 ms there,
+fsync of the database file included, while the writer added 6,000), and nothing made the writer
+wait, so the WAL grew by whatever the writer appended while the thread was behind: 19-34 MB after
+1,500 appends in 6 of 30 test runs beside ``stress-ng --cpu 2``, though every restart the thread
+tried was made (busy 0): late, not refused.
+The writer therefore holds itself back, as SQLite's own automatic checkpoint does, only later:
+after each commit it looks at the WAL file's size (one ``stat``), and once that is past
+``BOUND_FRAMES`` frames it checkpoints with ``TRUNCATE`` on its own connection before it returns —
+it waits for a checkpoint of the thread under way first (SQLite's checkpoint lock has no busy
+handler: without that wait the writer was told busy at once, and the WAL passed the bound in 19 of
+20 loaded runs), then copies what is left, waits for readers up to
+``BOUND_WAIT_S`` and empties the file. So the file never stays past the bound after a commit,
+however slow the thread is. A reader that holds one snapshot longer than that keeps the frames
+SQLite may not yet drop: the writer goes on and tries again once the file has grown by another
+``BOUND_FRAMES`` (SQLite's "checkpoint starvation": https://www.sqlite.org/wal.html), and
+``journal_size_limit`` truncates the file back to the bound when the WAL next starts over.
 
 A checkpoint that fails (a full disk) changes nothing that was committed — it is in the
 WAL — and is tried again at the next wake; the first failure is logged. ``close`` stops the
@@ -38,6 +46,7 @@ closes checkpoints whatever is left and removes the WAL, as before.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -49,21 +58,35 @@ ROWS = 1000
 FRAMES_LIMIT = 2000
 """A WAL this long (8 MB of 4 KiB pages) has not started over since the last wake: finish the
 checkpoint, holding writers back for the frames that are left."""
-WRITER_TRIES = 3
-"""Commits after which the writer tries to start the WAL over again when a reader kept it busy
-(each try may wait ``RESTART_WAIT_S``); then the next wake of the thread decides again."""
 RESTART_WAIT_S = 0.1
 """How long the finishing checkpoint waits for a write or a read under way; writers wait for it
 meanwhile, so it is short: a long read postpones the restart to the next wake instead."""
+BOUND_FRAMES = 8000
+"""The WAL file is never left longer than this (32 MB of 4 KiB pages) after a commit: past it the
+writer checkpoints itself. Four times ``FRAMES_LIMIT``, so it does only when the thread fell well
+behind: at twice, bursts of 1,000 appends on a loaded machine made the writer wait for the thread in
+half the runs (10-15 ms each), about 5 % of ``benchmarks.store``'s append figure."""
+BOUND_WAIT_S = 1.0
+"""How long the writer's own checkpoint waits for readers of frames it must copy; a longer read
+lets the WAL grow by another ``BOUND_FRAMES`` before the next try."""
+WAL_HEADER = 32
+FRAME_HEADER = 24
 
 
 class WalCheckpointer:
-    """One thread that checkpoints the database's WAL when the writer has written enough."""
+    """One thread that checkpoints the database's WAL when the writer has written enough, and the
+    writer's own checkpoint when the WAL is past its bound."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
+        self._wal = os.fspath(path.with_name(path.name + "-wal"))
         self._mark = 0
         """The writer's changed-rows count at the last wake (``note`` runs on the writer only)."""
+        self._bound = self._limit = WAL_HEADER + BOUND_FRAMES * (4096 + FRAME_HEADER)
+        """The file size past which the writer checkpoints (``attach`` sets it from the page size);
+        ``_limit`` is raised past the file while a reader keeps the writer's checkpoint busy."""
+        self._checkpointing = threading.Lock()
+        """Held by whoever checkpoints: the writer waits for the thread instead of being told busy."""
         self._wake = threading.Event()
         self._stopping = False
         self._failed = False
@@ -71,42 +94,60 @@ class WalCheckpointer:
         """Checkpoints run (tests)."""
         self.tries = 0
         """Checkpoints tried, failed ones included (tests)."""
-        self.restart_due = False
-        """This thread could not start the WAL over: the writer does it after its next commit."""
-        self._writer_tries = 0
-        """Consecutive tries of the writer that a reader kept busy."""
-        self.writer_restarts = 0
-        """Restarts the writer made (tests)."""
+        self.writer_tries = 0
+        """Checkpoints the writer tried itself because the WAL was past the bound (tests)."""
+        self.writer_checkpoints = 0
+        """Those that emptied the WAL (tests)."""
         self._thread = threading.Thread(target=self._work, name="foya-store-checkpoints", daemon=True)
         self._thread.start()
 
+    @property
+    def bound(self) -> int:
+        """The WAL file's size in bytes that no commit leaves it past (unless a reader holds frames)."""
+        return self._bound
+
+    def attach(self, writer: sqlite3.Connection) -> None:
+        """Take the writer's checkpoints over: its commits no longer checkpoint, and SQLite truncates
+        a WAL that starts over back to the bound (on the writer's thread, before its first ``note``)."""
+        (page_size,) = writer.execute("PRAGMA page_size").fetchone()
+        self._bound = self._limit = WAL_HEADER + BOUND_FRAMES * (int(page_size) + FRAME_HEADER)
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute(f"PRAGMA journal_size_limit={self._bound}")
+
     def note(self, writer: sqlite3.Connection) -> None:
         """After a commit, on the writer's thread with its connection (outside any transaction)."""
-        if self.restart_due:
-            self.restart_due = False
-            self._restart_on(writer)
         changed_rows = writer.total_changes
         if changed_rows - self._mark >= ROWS:
             self._mark = changed_rows
             self._wake.set()
+        try:
+            size = os.stat(self._wal).st_size
+        except OSError:  # no WAL (yet), or it cannot be looked at: nothing to bound
+            return
+        if size > self._limit and not writer.in_transaction:
+            self._checkpoint_on(writer, size)
+        elif size <= self._bound:
+            self._limit = self._bound
 
-    def _restart_on(self, writer: sqlite3.Connection) -> None:
-        """Start the WAL over on the writer's connection, waiting at most ``RESTART_WAIT_S`` (not the
-        writer's own 10 s) for a reader; busy or failed, the next wake tries again."""
+    def _checkpoint_on(self, writer: sqlite3.Connection, size: int) -> None:
+        """Copy the WAL into the database and empty it, on the writer's connection between two of its
+        transactions: after the thread's checkpoint under way, waiting ``BOUND_WAIT_S`` for readers."""
+        self.writer_tries += 1
         (waits,) = writer.execute("PRAGMA busy_timeout").fetchone()
         try:
-            writer.execute(f"PRAGMA busy_timeout={int(RESTART_WAIT_S * 1000)}")
-            (busy, _frames, _copied) = writer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-            if busy:  # a reader still needed the old frames: try again after a later commit
-                self._writer_tries += 1
-                self.restart_due = self._writer_tries < WRITER_TRIES
+            with self._checkpointing:
+                writer.execute(f"PRAGMA busy_timeout={int(BOUND_WAIT_S * 1000)}")
+                (busy, _frames, _copied) = writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy:  # a reader still needs frames: go on, try again once the WAL grew by another bound
+                self._limit = size + self._bound
             else:
-                self._writer_tries = 0
-                self.writer_restarts += 1
-        except sqlite3.Error as exc:  # committed work is safe in the WAL
+                self._limit = self._bound
+                self.writer_checkpoints += 1
+        except sqlite3.Error as exc:  # committed work is safe in the WAL; try again after the next bound
+            self._limit = size + self._bound
             if not self._failed:
                 self._failed = True
-                log.warning("starting the WAL of %s over failed (will retry): %s", self._path, exc)
+                log.warning("checkpointing %s on the writer failed (will retry): %s", self._path, exc)
         finally:
             writer.execute(f"PRAGMA busy_timeout={int(waits)}")
 
@@ -126,14 +167,13 @@ class WalCheckpointer:
                     return
                 self.tries += 1
                 try:
-                    if con is None:
-                        con = sqlite3.connect(self._path, isolation_level=None, check_same_thread=True,
-                                              timeout=RESTART_WAIT_S)
-                    _busy, frames, _copied = con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                    if frames >= FRAMES_LIMIT:  # not started over since: finish, so the next commit does
-                        busy, _frames, _copied = con.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-                        self.restart_due = bool(busy)
-                        self._writer_tries = 0
+                    with self._checkpointing:
+                        if con is None:
+                            con = sqlite3.connect(self._path, isolation_level=None, check_same_thread=True,
+                                                  timeout=RESTART_WAIT_S)
+                        _busy, frames, _copied = con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                        if frames >= FRAMES_LIMIT:  # not started over since: finish, so the next commit does
+                            con.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
                     self.done += 1
                 except (OSError, sqlite3.Error) as exc:
                     if not self._failed:  # the next wake tries again; commits are safe in the WAL
