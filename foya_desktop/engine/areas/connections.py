@@ -78,7 +78,7 @@ class Connections:
         facts = await server_facts(conn, await self._key_for(conn, api_key))
         stored = {c.name: c for c in await self._svc.store.read(list_connections)}.get(conn.name)
         if stored is not None and stored.base_url == conn.base_url:
-            await self._svc.providers.windows.store(self._svc, stored, facts.window)
+            await self._svc.providers.windows.store(stored, facts.window)
         return facts
 
     async def models(self, conn: Connection, api_key: str | None = None) -> list[str]:

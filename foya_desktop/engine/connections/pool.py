@@ -90,7 +90,7 @@ class ProviderPool:
         """Keys this process sent: scrubbed from tool output, never given to commands."""
         self.retries: dict[str, int] = {}
         """Retries made per session so far (the debug trace records each step's share)."""
-        self.windows = WindowLearner()
+        self.windows = WindowLearner(store, bus, self.api_key_for)
         """The context windows servers state, learned at each connection's first use (``window``)."""
 
     async def connection_for(self, session: Session) -> Connection:

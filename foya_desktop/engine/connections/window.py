@@ -24,17 +24,17 @@ keeps the connection's setting.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from foya_desktop.core.errors import FoyaError
 from foya_desktop.core.events import Notice
-from foya_desktop.core.model import Connection, Session
+from foya_desktop.core.model import Connection
+from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.discovery import auth_headers
 from foya_desktop.store.catalog import get_connection, save_connection
-
-if TYPE_CHECKING:
-    from foya_desktop.engine.services import Services
+from foya_desktop.store.store import Store
 
 PROBE_SECONDS = 5.0
 """How long each self-description may take (a local server answers in milliseconds)."""
@@ -142,20 +142,21 @@ class WindowLearner:
     the person was told once.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, store: Store, bus: EventBus, api_key_for: Callable[[Connection], str | None]) -> None:
         self.asked: set[tuple[str, str, str]] = set()
         self.tools_off: set[str] = set()
+        self._store, self._bus, self._api_key_for = store, bus, api_key_for
         self._lock = asyncio.Lock()
 
-    async def learn(self, svc: Services, session: Session, conn: Connection, model: str) -> Connection:
+    async def learn(self, session_id: str, conn: Connection, model: str) -> Connection:
         """``conn`` with the window its server states, stored; unchanged when it says nothing."""
         key = (conn.name, conn.base_url, model)
         if key in self.asked:
             return conn
         async with self._lock:
             if key in self.asked:
-                return await svc.store.read(get_connection, conn.name)
-            api_key = await asyncio.to_thread(svc.providers.api_key_for, conn)
+                return await self._store.read(get_connection, conn.name)
+            api_key = await asyncio.to_thread(self._api_key_for, conn)  # the keyring may block
             facts = await server_facts(conn, api_key, model)
             self.asked.add(key)
         if facts.tools_dropped and conn.name not in self.tools_off:
@@ -163,18 +164,18 @@ class WindowLearner:
             from foya_desktop.providers.http import host_of
 
             host = host_of(conn.base_url)
-            svc.bus.publish(Notice(session.id, "warning", TOOLS_OFF.format(host=host, connection=conn.name),
+            self._bus.publish(Notice(session_id, "warning", TOOLS_OFF.format(host=host, connection=conn.name),
                                    "tools_not_passed", {"host": host, "connection": conn.name}))
-        return await self.store(svc, conn, facts.window)
+        return await self.store(conn, facts.window)
 
-    async def store(self, svc: Services, conn: Connection, window: int | None) -> Connection:
+    async def store(self, conn: Connection, window: int | None) -> Connection:
         """Store ``window`` as ``conn``'s context window when the server stated one that differs."""
         if not window or window == conn.context_window:
             return conn
         try:
-            stored = await svc.store.read(get_connection, conn.name)
+            stored = await self._store.read(get_connection, conn.name)
         except FoyaError:
             return conn
         updated = replace(stored, context_window=window)
-        await svc.store.write(save_connection, updated)
+        await self._store.write(save_connection, updated)
         return updated

@@ -42,7 +42,7 @@ async def build_request(svc: Services, session: Session, vp: VP, roster: list[VP
     """
     policy = await load_policy(svc.store)
     conn = await svc.providers.connection_for(session)
-    conn = await svc.providers.windows.learn(svc, session, conn, model)
+    conn = await svc.providers.windows.learn(session.id, conn, model)
     limit = policy.threshold * conn.context_window
     tried = await _surely_too_long(svc, session.id, turn_id, limit)
     if tried and await auto_compact(svc, session, vp, roster, turn_id, owner, lock):
@@ -72,7 +72,7 @@ async def fit_after_overflow(svc: Services, session: Session, vp: VP, roster: li
     compact the history before this turn, and say so. Whether the request is worth sending once more
     (the history was compacted, or the window learned is smaller than the one assumed)."""
     conn = await svc.providers.connection_for(session)
-    learned = await svc.providers.windows.store(svc, conn, window)
+    learned = await svc.providers.windows.store(conn, window)
     smaller = learned.context_window < conn.context_window
     compacted = await auto_compact(svc, session, vp, roster, turn_id, owner, lock)
     if not (compacted or smaller):
