@@ -11,6 +11,7 @@ approved runs unconfined, so nothing but the scrub stands between ``cat .env`` a
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import pytest
 from foya_desktop.core.events import ApprovalRequested, TaskChanged
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.engine.permissions.secrets import MIN_CUT_PIECE, REDACTED, scrub
+from foya_desktop.engine.permissions.secrets import CUT, REDACTED, scrub
 from foya_desktop.engine.tasks.manager import TAIL_BYTES
 from foya_desktop.tools.process import OutputBuffer
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
@@ -141,7 +142,7 @@ def _cut(data: bytes, head: int, tail: int) -> str:
     return buffer.text()
 
 
-@pytest.mark.parametrize("inside", [MIN_CUT_PIECE, 9, len(ENV_SECRET) - MIN_CUT_PIECE])
+@pytest.mark.parametrize("inside", [3, 9, len(ENV_SECRET) - 3])
 def test_a_secret_the_output_is_cut_through_is_redacted_on_both_sides(inside: int) -> None:
     """The head ends ``inside`` characters into the secret, or the tail starts there, or both:
     neither piece is left (a task's tail can be aimed at a value with padding)."""
@@ -152,9 +153,34 @@ def test_a_secret_the_output_is_cut_through_is_redacted_on_both_sides(inside: in
         assert "bytes truncated" in kept
         scrubbed = scrub(kept, {ENV_SECRET})
         assert REDACTED in scrubbed
-        pieces = {ENV_SECRET[i:i + MIN_CUT_PIECE] for i in range(len(ENV_SECRET) - MIN_CUT_PIECE + 1)}
+        pieces = {ENV_SECRET[i:i + 3] for i in range(len(ENV_SECRET) - 2)}
         assert not [p for p in pieces if p in scrubbed], (kept, scrubbed)
-    assert scrub(_cut(b"x" * 300, 100, 100), {ENV_SECRET}) == _cut(b"x" * 300, 100, 100)
+
+
+def _redactions(text: str) -> list[int]:
+    return [m.start() for m in re.finditer(re.escape(REDACTED), text)]
+
+
+@pytest.mark.parametrize("guessed", [2, 3, 8, len(ENV_SECRET) - 1])
+def test_what_is_redacted_at_a_cut_tells_nothing_about_a_guess(guessed: int) -> None:
+    """A model that aims the cut with padding and prints a guess of a secret's beginning there
+    (or its end just after the cut) must not learn from the redaction whether it guessed right:
+    a right and a wrong guess of the same length are redacted at the same places, and what is
+    left shows neither."""
+    wrong = "#" * guessed
+    shapes = []
+    for beginning, end in ((ENV_SECRET[:guessed], ENV_SECRET[-guessed:]), (wrong, wrong)):
+        # the head ends with the guessed beginning; the tail starts with the guessed end
+        head_side = scrub(_cut(b"x" * 100 + beginning.encode() + b"y" * 300, 100 + guessed, 100), {ENV_SECRET})
+        tail_side = scrub(_cut(b"y" * 300 + end.encode() + b"z" * 100, 100, guessed + 100), {ENV_SECRET})
+        left = [CUT.sub("", side).replace(REDACTED, "") for side in (head_side, tail_side)]
+        assert beginning not in left[0] and end not in left[1]
+        shapes.append((_redactions(head_side), len(head_side), _redactions(tail_side), len(tail_side)))
+    assert shapes[0] == shapes[1]
+
+
+def test_output_cut_where_no_secret_is_known_is_left_as_it_is() -> None:
+    assert scrub(_cut(b"x" * 300, 100, 100), set()) == _cut(b"x" * 300, 100, 100)
 
 
 async def test_a_task_tail_aimed_at_a_secret_keeps_no_piece_of_it(

@@ -79,41 +79,34 @@ def _secret_files(workdir: Path) -> list[Path]:
 CUT = re.compile(r"\n\[… \d+ bytes truncated …\]\n")
 """Where a command's output was cut (``tools.process.OutputBuffer.text``): the head before it, the
 tail after it."""
-MIN_CUT_PIECE = 3
-"""The shortest piece of a secret at a cut that is replaced (two characters tell next to nothing,
-and shorter pieces would often match plain text beside a cut)."""
 
 
 def scrub(text: str, secrets: set[str]) -> str:
-    """Replace every known secret value (longest first) and any private-key block, and the piece
-    of a secret the output was cut through (:func:`_scrub_cuts`)."""
+    """Replace every known secret value (longest first) and any private-key block, and the stretch
+    around each place the output was cut (:func:`_scrub_cuts`)."""
     text = PRIVATE_KEY_BLOCK.sub(REDACTED, text)
     ordered = sorted(secrets, key=len, reverse=True)
     for secret in ordered:
         if secret in text:
             text = text.replace(secret, REDACTED)
-    return _scrub_cuts(text, ordered) if ordered and CUT.search(text) else text
+    return _scrub_cuts(text, len(ordered[0]) - 1) if ordered and CUT.search(text) else text
 
 
-def _scrub_cuts(text: str, secrets: list[str]) -> str:
+def _scrub_cuts(text: str, width: int) -> str:
     """Output is kept as its head and tail; a secret the cut went through is whole in neither: the
     head ends with its beginning and the tail starts with its end (a background task's 64 KiB tail
-    can be aimed at one with padding). Those pieces are replaced too."""
+    can be aimed at one with padding). So the last ``width`` characters before every cut and the
+    first ``width`` after it are replaced, ``width`` being one less than the longest known secret,
+    *whatever they hold*.
+
+    Replacing only the characters that match a piece of a secret would answer a question: a model
+    that places the cut with padding and prints a guess there learns from the redaction whether the
+    guess is a secret's beginning, one character at a time. A stretch of fixed width, replaced
+    whenever secrets are known, says nothing about any value.
+    """
     parts = CUT.split(text)
     marks = CUT.findall(text)
     for i in range(len(marks)):
-        parts[i] = _without_beginning_at_end(parts[i], secrets)
-        parts[i + 1] = _without_end_at_start(parts[i + 1], secrets)
+        parts[i] = parts[i][:-width] + REDACTED if len(parts[i]) > width else REDACTED
+        parts[i + 1] = REDACTED + parts[i + 1][width:]
     return parts[0] + "".join(mark + part for mark, part in zip(marks, parts[1:], strict=True))
-
-
-def _without_beginning_at_end(text: str, secrets: list[str]) -> str:
-    longest = max((k for s in secrets for k in range(MIN_CUT_PIECE, len(s)) if text.endswith(s[:k])),
-                  default=0)
-    return text[:-longest] + REDACTED if longest else text
-
-
-def _without_end_at_start(text: str, secrets: list[str]) -> str:
-    longest = max((k for s in secrets for k in range(MIN_CUT_PIECE, len(s)) if text.startswith(s[-k:])),
-                  default=0)
-    return REDACTED + text[longest:] if longest else text
