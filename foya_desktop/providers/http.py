@@ -43,6 +43,7 @@ from foya_desktop.providers.base import RetryCallback, RetryPolicy, Timeouts
 from foya_desktop.providers.budget import DEFAULT_LIMITS, ReplyBudget, ReplyLimits
 from foya_desktop.providers.http_errors import (
     error_for_status,
+    error_in_ok_body,
     parse_retry_after,
     redact,
     stated_window,
@@ -241,8 +242,8 @@ class HttpStreamer:
                                    secret=self._secret, retry_after=parse_retry_after(response.headers),
                                    window=stated_window(raw))
         if message:  # some servers report errors with 200 and a JSON body
-            raise error_for_status(400, clock.host, vendor_type=kind, vendor_message=message,
-                                   secret=self._secret)
+            raise error_in_ok_body(status, clock.host, vendor_type=kind, vendor_message=message,
+                                   secret=self._secret, window=stated_window(raw))
         raise BadResponse(f"{clock.host} answered with a single JSON document instead of an event "
                           "stream; it may not support streaming.")
 

@@ -147,6 +147,20 @@ def stated_window(body: bytes) -> int | None:
     return n_ctx if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0 else None
 
 
+def error_in_ok_body(status: int, host: str, *, vendor_type: str = "", vendor_message: str = "",
+                     secret: str | None = None, window: int | None = None) -> ProviderError:
+    """A server that answered a success status (200) with an error object instead of a reply (some
+    proxies and local servers do): a refused request — one about the context window is still
+    :class:`ContextTooLong` — named with the status it really sent, never an HTTP 400 it did not."""
+    if _is_context_error(400, vendor_type, vendor_message):
+        return error_for_status(400, host, vendor_type=vendor_type, vendor_message=vendor_message,
+                                secret=secret, window=window)
+    detail = vendor_detail(vendor_type, vendor_message, secret)
+    suffix = f": {detail}" if detail else "."
+    return ProviderError(f"{host} answered with an error instead of a reply (HTTP {status}){suffix}",
+                         status=status)
+
+
 def _is_context_error(status: int, vendor_type: str, vendor_message: str) -> bool:
     return status in (400, 413) and mentions_context_length(f"{vendor_type} {vendor_message}")
 

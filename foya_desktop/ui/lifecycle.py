@@ -116,16 +116,17 @@ class QuitController(QObject):
         tray.show()
         return tray
 
-    def show_window(self) -> None:
+    def show_window(self, activation_token: str = "") -> None:
         """Bring the window to the front: back from the tray, unminimised, raised and active.
 
         A maximised window stays maximised (``showNormal`` would restore its size). Window
         managers may refuse focus to an app in the background ("focus stealing prevention");
-        ``requestActivate`` on X11 and the second launch's activation token on Wayland
-        (see :func:`bring_to_front`) are how the request is made in their terms.
+        ``requestActivate`` on X11 and an activation token on Wayland — a second launch's, or the
+        one the notification service sent for a click (``activation_token``; see
+        :func:`bring_to_front`) — are how the request is made in their terms.
         """
         if not self.quitting:
-            bring_to_front(self._window)
+            bring_to_front(self._window, activation_token)
 
     def window_closing(self) -> bool:
         """Called from ``closeEvent``; returns True if the close should be ignored (hidden to tray)."""

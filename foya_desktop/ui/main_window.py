@@ -292,8 +292,8 @@ class MainWindow(QMainWindow):
         self._actions["close"].triggered.connect(self.close)
         self._actions["quit"].triggered.connect(self.quit_controller.request_quit)
         self.quit_controller.progress.connect(self.statusBar().showMessage)
-        self.tray_agent.open_requested.connect(lambda sid, target: self.runner.spawn(
-            self.open_at(sid, target), self.tr("Opening the session")))
+        self.tray_agent.open_requested.connect(lambda sid, target, token: self.runner.spawn(
+            self.open_at(sid, target, token), self.tr("Opening the session")))
         self.tray_agent.show_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self.quit_controller.show_window)
         self.tray_agent.new_session_requested.connect(self._actions["new"].trigger)
@@ -374,9 +374,10 @@ class MainWindow(QMainWindow):
         return (self.isVisible() and not self.isMinimized() and self.isActiveWindow()
                 and self.current_session_id() == session_id)
 
-    async def open_at(self, session_id: str, target: str = "") -> None:
-        """Bring the window to the front with ``session_id`` open at the approval or question ``target``."""
-        self.quit_controller.show_window()
+    async def open_at(self, session_id: str, target: str = "", activation_token: str = "") -> None:
+        """Bring the window to the front with ``session_id`` open at the approval or question ``target``
+        (``activation_token``: the desktop's, for the notification click that asked)."""
+        self.quit_controller.show_window(activation_token)
         if self.current_session_id() != session_id:
             if self.tree_model.session(session_id) is None:
                 return

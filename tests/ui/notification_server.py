@@ -6,7 +6,8 @@ It owns the name on the session bus in ``$DBUS_SESSION_BUS_ADDRESS``, answers
 event on stdout: ``{"ready": true}`` once it owns the name, then
 ``{"id": N, "signature": "...", "args": [...]}`` for every ``Notify`` call.
 A line ``invoke N KEY`` on stdin makes it emit ``ActionInvoked(N, KEY)``, as a
-click on the bubble does. jeepney, no Qt: it is a separate process like the
+click on the bubble does; ``invoke N KEY TOKEN`` first emits ``ActivationToken(N,
+TOKEN)``, as services of spec 1.2 (GNOME Shell, KDE Plasma) do for a click. jeepney, no Qt: it is a separate process like the
 real service.
 """
 
@@ -35,13 +36,13 @@ PATH = "/org/freedesktop/Notifications"
 def main() -> None:
     conn = open_dbus_connection(bus="SESSION")
     conn.send_and_get_reply(message_bus.RequestName(NAME))
-    outgoing: queue.Queue[tuple[int, str]] = queue.Queue()
+    outgoing: queue.Queue[tuple[int, str, str]] = queue.Queue()
 
     def read_commands() -> None:
         for line in sys.stdin:
             parts = line.split()
-            if len(parts) == 3 and parts[0] == "invoke":
-                outgoing.put((int(parts[1]), parts[2]))
+            if len(parts) in (3, 4) and parts[0] == "invoke":
+                outgoing.put((int(parts[1]), parts[2], parts[3] if len(parts) == 4 else ""))
 
     threading.Thread(target=read_commands, daemon=True).start()
     print(json.dumps({"ready": True}), flush=True)
@@ -49,7 +50,9 @@ def main() -> None:
     numbers = 0
     while True:
         while not outgoing.empty():
-            nid, key = outgoing.get()
+            nid, key, token = outgoing.get()
+            if token:
+                conn.send(new_signal(address, "ActivationToken", "us", (nid, token)))
             conn.send(new_signal(address, "ActionInvoked", "us", (nid, key)))
         try:
             msg = conn.receive(timeout=0.05)

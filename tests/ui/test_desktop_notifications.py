@@ -11,6 +11,7 @@ at the waiting card. Skips cleanly without ``dbus-daemon`` (``.ci/run`` installs
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QEvent, QObject
 
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.store.home import Home
@@ -27,7 +29,7 @@ from foya_desktop.store.preferences import PreferencesFile
 from foya_desktop.ui.bridge import EngineBridge
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.tray.desktop_notifications import DesktopNotifications
-from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
+from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
 from tests.ui.helpers import open_session, settle, show, wait_until
 
 ROOT = Path(__file__).parents[2]
@@ -79,9 +81,10 @@ class NotificationService:
     def _stderr(self) -> str:
         return self.process.stderr.read() if self.process.poll() is not None and self.process.stderr else ""
 
-    def click(self, notification_id: int, key: str = "default") -> None:
+    def click(self, notification_id: int, key: str = "default", activation_token: str = "") -> None:
+        """A click on the bubble; ``activation_token``: sent just before, as spec 1.2 services do."""
         assert self.process.stdin is not None
-        self.process.stdin.write(f"invoke {notification_id} {key}\n")
+        self.process.stdin.write(f"invoke {notification_id} {key} {activation_token}".rstrip() + "\n")
         self.process.stdin.flush()
 
     def stop(self) -> None:
@@ -181,3 +184,78 @@ async def test_no_session_bus_or_no_service_means_no_desktop_notification(
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
     no_bus = DesktopNotifications()
     assert await no_bus.notify("s", "b", "Open") == 0 and no_bus.available is False
+
+
+ERROR_OBJECT = Reply(fault=Fault.status(200, body={"error": {"message": "model 'fake-model' is not loaded",
+                                                             "type": "invalid_request_error"}}))
+"""A server that answers 200 with an error object instead of a reply."""
+
+
+class _Activations(QObject):
+    """The activation token in the environment each time the window is shown (``bring_to_front``
+    hands the token to Qt's platform plugin through ``XDG_ACTIVATION_TOKEN`` while it shows it)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.tokens: list[str] = []
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show:
+            self.tokens.append(os.environ.get("XDG_ACTIVATION_TOKEN", ""))
+        return False
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+async def test_clicking_a_failed_or_grouped_notification_brings_the_hidden_window_back_with_its_token(
+        service: NotificationService, real_kernel: Kernel, fake_provider: FakeProviderServer,
+        tmp_path: Path, shots: Path, grouped: bool) -> None:
+    """The desktop's activation token for the click is what lets the window come to the front
+    (without it a Wayland compositor refuses and the click only closes the bubble); the failure
+    says the status the server really sent (200 with an error object, not "HTTP 400")."""
+    fake_provider.script(*[ERROR_OBJECT] * 4)
+    window = MainWindow(real_kernel, EngineBridge(real_kernel.bus), use_tray=True,
+                        preferences=PreferencesFile(Home(tmp_path / "foya-home")))
+    window.resize(1000, 700)
+    window.show()
+    await window.start()
+    await window.runner.drain()
+    try:
+        shown = _Activations(window)
+        first = await open_session(window, real_kernel, title="First")
+        second = await open_session(window, real_kernel, title="Second") if grouped else first
+        await show(window, await open_session(window, real_kernel, title="Elsewhere"))
+        window.close()  # to the tray
+        assert not window.isVisible()
+        await real_kernel.turns.send(first, "hello")
+        await wait_until(lambda: service.calls, timeout=15, what="the failure notified")
+        if grouped:
+            await real_kernel.turns.send(second, "hello too")
+            await wait_until(lambda: len(service.calls) == 2, timeout=15, what="the grouped notification")
+        call = service.calls[-1]
+        _app, replaces, _icon, summary, body, actions, _hints, _timeout = call["args"]
+        assert actions == ["default", "Open"]
+        if grouped:
+            assert (replaces, summary) == (service.calls[0]["id"], "Updates in Foya: 2")
+            assert body.splitlines() == ["Reply failed — Second", "Reply failed — First"]
+        else:
+            assert summary == "Reply failed" and body.startswith("First: ")
+            assert "HTTP 200" in body and "HTTP 400" not in body, body
+        await wait_until(lambda: call["id"] in window.tray_agent.desktop.shown, what="the Notify reply")
+        service.click(call["id"], activation_token=f"token-{call['id']}-{grouped}")
+        await wait_until(window.isVisible, timeout=10, what="the window back")
+        await wait_until(lambda: window.current_session_id() == second, timeout=10, what="the session opened")
+        assert shown.tokens[-1] == f"token-{call['id']}-{grouped}"
+        assert "XDG_ACTIVATION_TOKEN" not in os.environ  # used once: commands must not inherit it
+        await settle()
+        window.grab().save(str(shots / f"notification-click-{'grouped' if grouped else 'failed'}.png"))
+    finally:
+        await window.runner.drain()
+        await window.tray_agent.close()
+        window.bridge.close()
+        window.quit_controller.quitting = True
+        if window.quit_controller.tray is not None:
+            window.quit_controller.tray.hide()
+        window.close()
+        window.deleteLater()
+        await settle()

@@ -9,10 +9,13 @@ kernel (the one owner of that state) a moment after the events, once it has
 settled — never counted here.
 
 Notifications go through the tray (``QSystemTrayIcon.showMessage``; a click
-arrives as ``messageClicked``). Without a tray, or with one that cannot show
-messages, they go to the desktop's notification service
-(``org.freedesktop.Notifications`` on the session bus, see
-desktop_notifications.py; a click arrives as ``ActionInvoked``), and the
+arrives as ``messageClicked``) on Windows and macOS. On Linux, and without a
+tray or with one that cannot show messages, they go to the desktop's
+notification service (``org.freedesktop.Notifications`` on the session bus, see
+desktop_notifications.py; a click arrives as ``ActionInvoked``, with the
+activation token that lets the window come to the front; see
+``TRAY_MESSAGES_UNCLICKABLE``), the tray's own message only when there is no
+such service. Without a tray, or one that cannot show messages, the
 window, which stays on the task bar (see lifecycle.py), asks for attention
 there too (``QApplication.alert``).
 Every notification shown is also emitted as ``notified`` so tests and the
@@ -21,6 +24,7 @@ window can see it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
@@ -49,13 +53,19 @@ NOTIFY_MS = 10000
 """How long a tray message stays up (hosts may cap it)."""
 MAX_LINES = 3
 """Grouped messages name at most this many sessions, then "and N more"."""
+TRAY_MESSAGES_UNCLICKABLE = sys.platform.startswith("linux")
+"""On Linux a tray's messages go to the desktop's notification service ourselves: Qt's D-Bus tray
+(StatusNotifierItem: KDE Plasma, GNOME's AppIndicator) sends them without a "default" action
+(it adds one only to Critical messages, qdbustrayicon.cpp), so a click on the bubble only closed
+it and ``messageClicked`` never came. Ours has the action, its id and the activation token."""
 
 
 class TrayAgent(QObject):
     """Tray icon state, tray menu and notifications for one window.
 
     Signals:
-        open_requested(str, str): open a session (id) at an approval/question id ("" = just the session).
+        open_requested(str, str, str): open a session (id) at an approval/question id ("" = just the
+            session); the third is the desktop's activation token for the click that asked ("" if none).
         show_requested(): bring the window to the front.
         new_session_requested(): "New session" was picked in the tray menu.
         notified(str, str, str): kind (finished | failed | needs_you | grouped), title, body of a
@@ -63,7 +73,7 @@ class TrayAgent(QObject):
         desktop_notified(int): the desktop's notification service showed one (its id).
     """
 
-    open_requested = Signal(str, str)
+    open_requested = Signal(str, str, str)
     show_requested = Signal()
     new_session_requested = Signal()
     notified = Signal(str, str, str)
@@ -142,27 +152,37 @@ class TrayAgent(QObject):
         self._last = digest
         kind, title, body = self.describe(digest)
         tray = self._quit.tray
+        if tray is not None and tray.supportsMessages() and not TRAY_MESSAGES_UNCLICKABLE:
+            self._tray_message(kind, title, body)
+        else:
+            if tray is None or not tray.supportsMessages():
+                QApplication.alert(self._alert_widget)
+            self._runner.spawn(self._notify_desktop(digest, kind, title, body),
+                               self.tr("Showing a notification"))
+        self.notified.emit(kind, title, body)
+
+    def _tray_message(self, kind: str, title: str, body: str) -> None:
+        tray = self._quit.tray
         if tray is not None and tray.supportsMessages():
             icon = tray_icon("needs_you" if kind == "needs_you" else "idle")
             tray.showMessage(title, body, icon, NOTIFY_MS)
-        else:
-            QApplication.alert(self._alert_widget)
-            self._runner.spawn(self._notify_desktop(digest, title, body), self.tr("Showing a notification"))
-        self.notified.emit(kind, title, body)
 
-    async def _notify_desktop(self, digest: Digest, title: str, body: str) -> None:
-        """Through the desktop's notification service; a grouped message replaces the last bubble."""
+    async def _notify_desktop(self, digest: Digest, kind: str, title: str, body: str) -> None:
+        """Through the desktop's notification service; a grouped message replaces the last bubble.
+        Without a service, the tray's own message (if it has one)."""
         grouped = len(digest.alerts) > 1
         notification_id = await self.desktop.notify(title, body, self.tr("Open"), replace=grouped)
         if notification_id:
             self._by_desktop_id[notification_id] = digest
             self.desktop_notified.emit(notification_id)
+        else:
+            self._tray_message(kind, title, body)
 
-    def _desktop_clicked(self, notification_id: int) -> None:
+    def _desktop_clicked(self, notification_id: int, activation_token: str) -> None:
         digest = self._by_desktop_id.get(notification_id)
         if digest is not None:
             newest = digest.newest
-            self.open_requested.emit(newest.session_id, newest.target)
+            self.open_requested.emit(newest.session_id, newest.target, activation_token)
 
     async def close(self) -> None:
         """Leave the session bus (if a notification ever joined it)."""
@@ -198,7 +218,7 @@ class TrayAgent(QObject):
         """A notification was clicked: open the newest alert's session at its card."""
         if self._last is not None:
             newest = self._last.newest
-            self.open_requested.emit(newest.session_id, newest.target)
+            self.open_requested.emit(newest.session_id, newest.target, "")
 
     # ---- tray icon and menu -------------------------------------------------------------
 
@@ -254,7 +274,7 @@ class TrayAgent(QObject):
     def _session_action(self, menu: QMenu, session_id: str, target: str) -> QAction:
         action = menu.addAction(self._title(session_id))
         action.setData(session_id)
-        action.triggered.connect(lambda: self.open_requested.emit(session_id, target))
+        action.triggered.connect(lambda: self.open_requested.emit(session_id, target, ""))
         return action
 
 

@@ -9,7 +9,10 @@ back to it whenever the tray is unavailable or cannot show messages.
 The call is ``Notify(app_name, replaces_id, app_icon, summary, body, actions,
 hints, expire_timeout)`` with the action ``default`` (what a click on the
 bubble invokes); the service answers ``ActionInvoked(id, "default")`` when the
-person clicks, which we turn into :attr:`DesktopNotifications.clicked`. A new
+person clicks, which we turn into :attr:`DesktopNotifications.clicked`. Just before
+it, services of spec 1.2 (GNOME Shell, KDE Plasma) send ``ActivationToken(id,
+token)``: the XDG activation token that lets the window come to the front — without
+it a Wayland compositor refuses the focus and the click only closes the bubble. A new
 grouped message replaces the previous one (``replaces_id``) instead of
 stacking a second bubble.
 
@@ -49,10 +52,11 @@ class DesktopNotifications(QObject):
     """Shows notifications through ``org.freedesktop.Notifications``; reports clicks.
 
     Signals:
-        clicked(int): the notification with this id was clicked (its "default" action).
+        clicked(int, str): the notification with this id was clicked (its "default" action), with
+            the activation token the service sent for that click ("" when it sent none).
     """
 
-    clicked = Signal(int)
+    clicked = Signal(int, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -61,6 +65,7 @@ class DesktopNotifications(QObject):
         self._listener: asyncio.Task[None] | None = None
         self._available: bool | None = None
         self._last_id = 0
+        self._tokens: dict[int, str] = {}
         self.shown: list[int] = []
         """Ids of the notifications this app showed, oldest first (the service numbers them)."""
 
@@ -100,10 +105,11 @@ class DesktopNotifications(QObject):
                 await _close(router)
                 self._available = False
                 return False
-            rule = MatchRule(type="signal", interface=INTERFACE, member="ActionInvoked", path=PATH)
-            await asyncio.wait_for(router.send_and_get_reply(message_bus.AddMatch(rule)), CALL_SECONDS)
             queue: asyncio.Queue[Any] = asyncio.Queue()
-            router.filter(rule, queue=queue, bufsize=64)
+            for member in ("ActivationToken", "ActionInvoked"):
+                rule = MatchRule(type="signal", interface=INTERFACE, member=member, path=PATH)
+                await asyncio.wait_for(router.send_and_get_reply(message_bus.AddMatch(rule)), CALL_SECONDS)
+                router.filter(rule, queue=queue, bufsize=64)
             self._router = router
             self._listener = asyncio.ensure_future(self._listen(queue))
             self._available = True
@@ -116,11 +122,17 @@ class DesktopNotifications(QObject):
         return self._available
 
     async def _listen(self, queue: asyncio.Queue[Any]) -> None:
+        from jeepney import HeaderFields
+
         while True:
             message = await queue.get()
             body = message.body
-            if len(body) >= 2 and body[1] == "default" and int(body[0]) in self.shown:
-                self.clicked.emit(int(body[0]))
+            if len(body) < 2 or int(body[0]) not in self.shown:
+                continue
+            if message.header.fields.get(HeaderFields.member) == "ActivationToken":
+                self._tokens[int(body[0])] = str(body[1])
+            elif body[1] == "default":
+                self.clicked.emit(int(body[0]), self._tokens.pop(int(body[0]), ""))
 
     async def notify(self, summary: str, body: str, open_label: str, *, replace: bool = False) -> int:
         """Show a notification with a "default" action labelled ``open_label``; its id, 0 if not shown.
