@@ -146,6 +146,8 @@ async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace) ->
     home = kernel.store.home
     item = await center.get(args.id)
     if args.action == "start":
+        if item.state not in ("ready", "running"):
+            await center.start(item.id)  # refused: says why
         runner = work_executor.WorkExecutor(center, home)
         await runner.open()  # refused (exit 10) while another process runs the Work Center
         if item.state == "ready":
@@ -153,12 +155,15 @@ async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace) ->
         await runner.start(item.id)
         await runner.settle()
         return runner, await center.get(item.id)
+    never_started = item.state == "ready"
     if args.action == "accept":
         item = await center.accept(item.id)
     elif args.action == "send-back":
         item = await center.send_back(item.id, args.note)
     else:
         item = await center.cancel(item.id)
+    if never_started:
+        return None, item  # no workflow to wake
     if work_executor.executor_running(home):
         work_executor.wake_elsewhere(home, item.id)
         return None, item

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from tests.work.conftest import Team, foya, ok_json
 
 
@@ -18,6 +20,7 @@ def _session_texts(team: Team, session_id: str) -> list[tuple[str, str]]:
         con.close()
 
 
+@pytest.mark.slow  # real processes, about 30-60 s on a loaded machine
 def test_relay_review_send_back_rework_check_accept(team: Team) -> None:
     made = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "Write impl.txt",
                    "--criterion", "impl.txt says fixed", "--check", "grep -q fixed impl.txt",

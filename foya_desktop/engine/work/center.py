@@ -125,6 +125,7 @@ class WorkCenter:
         """``ready`` → ``running`` (the executor then runs it)."""
         def go(item: WorkItem) -> WorkItem:
             if item.state != ItemState.READY:
+                _refuse_final(item, "started")
                 raise InvalidOperation(f"WorkItem {item.id} is {item.state}; only a ready WorkItem starts.",
                                        code="work_state", item=item.id, state=str(item.state))
             return replace(item, state=ItemState.RUNNING, wait_reason="")

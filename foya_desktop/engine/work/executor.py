@@ -57,6 +57,9 @@ PERSON = "person"
 """The topic the workflow waits on; any message only wakes it to look at the WorkItem again."""
 WAIT_S = 24 * 3600
 SETTLE_POLL_S = 0.2
+LIVE = ["PENDING", "ENQUEUED"]
+"""Workflow states that will still run: recovery re-enqueues a dead executor's workflows on
+DBOS's internal queue (ENQUEUED), whose dequeue hands each to exactly one runner (PENDING)."""
 
 _center: WorkCenter | None = None
 _loop: asyncio.AbstractEventLoop | None = None
@@ -172,13 +175,16 @@ class WorkExecutor:
 
     async def wake(self, item_id: str) -> None:
         """Tell a waiting workflow to look at its WorkItem again."""
-        await asyncio.to_thread(DBOS.send, item_id, "look", PERSON)
+        def go() -> None:
+            if DBOS.get_workflow_status(item_id) is not None:
+                DBOS.send(item_id, "look", PERSON)
+        await asyncio.to_thread(go)
 
     async def settle(self) -> None:
         """Return once no WorkItem with a live workflow is running (all wait or have ended)."""
         while True:
             pending = {w.workflow_id for w in await asyncio.to_thread(
-                DBOS.list_workflows, status="PENDING", load_input=False, load_output=False)}
+                DBOS.list_workflows, status=LIVE, load_input=False, load_output=False)}
             if not any(item.id in pending for item in await self._center.in_flight()):
                 return
             await asyncio.sleep(SETTLE_POLL_S)
