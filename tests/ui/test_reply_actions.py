@@ -88,11 +88,11 @@ async def test_the_connection_dialog_shows_the_window_the_server_states(
     fake_provider.script(Reply(text="p"))
     dialog = ConnectionsDialog(real_kernel, real_window.runner, real_window)
     await dialog.refresh(select="fake")
-    assert dialog.context_window.value() == 128_000
+    assert dialog.context_window.text() == "128000"
     conn = dialog.form_connection()
     assert conn is not None
     assert await dialog.test(conn, None)
-    assert dialog.context_window.value() == 4096
+    assert dialog.context_window.text() == "4096"
     assert "context window is 4,096 tokens" in dialog.message.text()
     assert "does not pass tools to the model; tools are off" in dialog.message.text()
     dialog.show()

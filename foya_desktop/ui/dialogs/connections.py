@@ -17,6 +17,7 @@ list — any other name can still be typed.
 from __future__ import annotations
 
 from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -28,7 +29,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -75,10 +75,8 @@ class ConnectionsDialog(QDialog):
             self.tr("Stored in the system keyring; leave empty to keep the current key"))
         fit_placeholder(self.api_key)
         self.key_env = QLineEdit()
-        self.context_window = QSpinBox(minimum=1, maximum=100_000_000, singleStep=1024,
-                                       value=DEFAULT_WINDOW)
-        self.context_window.setGroupSeparatorShown(True)
-        self.context_window.setSuffix(self.tr(" tokens"))
+        self.context_window = QLineEdit(str(DEFAULT_WINDOW))
+        self.context_window.setValidator(QIntValidator(1, 2_000_000_000, self.context_window))
         self.problem = QLabel(wordWrap=True)
         self.use_env_button = QPushButton(self.tr("Use an environment variable"))
         self.use_env_button.clicked.connect(self.use_env_variable)
@@ -111,7 +109,7 @@ class ConnectionsDialog(QDialog):
         form.addRow(self.tr("Default model"), model_row)
         form.addRow(self.tr("API key"), self.api_key)
         form.addRow(self.tr("Key from env var"), self.key_env)
-        form.addRow(self.tr("Context window"), self.context_window)
+        form.addRow(self.tr("Context window (tokens)"), self.context_window)
         self._form = form
         buttons = QHBoxLayout()
         buttons.addWidget(self.test_button)
@@ -190,7 +188,7 @@ class ConnectionsDialog(QDialog):
         self.model.clear()
         self.key_env.clear()
         self.api_key.clear()
-        self.context_window.setValue(DEFAULT_WINDOW)
+        self.context_window.setText(str(DEFAULT_WINDOW))
         self.kind.setCurrentIndex(0)
         self.base_url.setText(DEFAULT_URLS[ProviderKind.OPENAI])
         self.name.setFocus()
@@ -204,7 +202,7 @@ class ConnectionsDialog(QDialog):
         self.base_url.setText(conn.base_url)
         self.model.setText(conn.model)
         self.key_env.setText(conn.api_key_env)
-        self.context_window.setValue(conn.context_window)
+        self.context_window.setText(str(conn.context_window))
         self.api_key.clear()
 
     def _suggest_url(self) -> None:
@@ -219,7 +217,7 @@ class ConnectionsDialog(QDialog):
             return None
         return Connection(name=name, kind=ProviderKind(self.kind.currentData()), base_url=url,
                           model=self.model.text().strip(), api_key_env=self.key_env.text().strip(),
-                          context_window=self.context_window.value())
+                          context_window=int(self.context_window.text() or DEFAULT_WINDOW))
 
     def _save(self) -> None:
         conn = self.form_connection()
@@ -279,7 +277,7 @@ class ConnectionsDialog(QDialog):
         facts = await self._kernel.connections.server_facts(conn, api_key)
         said = ""
         if facts.window:
-            self.context_window.setValue(facts.window)
+            self.context_window.setText(str(facts.window))
             said = " " + self.tr("The server's context window is {tokens} tokens.").format(
                 tokens=i18n.number(facts.window))
         if facts.tools_dropped:
