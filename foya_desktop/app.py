@@ -39,6 +39,7 @@ from foya_desktop.ui.tray.single_instance import InstanceServer, hand_over, inst
 if TYPE_CHECKING:
     import asyncio
 
+    from foya_desktop.core.errors import DatabaseCorrupt
     from foya_desktop.engine.kernel import Kernel
     from foya_desktop.store.restore import Restored
     from foya_desktop.ui.main_window import MainWindow
@@ -142,20 +143,34 @@ def show_start_window(home: Home, instance: InstanceServer | None) -> Started:
 
 async def run_app(home: Path | None = None, *, use_tray: bool | None = None,
                   instance: InstanceServer | None = None, folder: str = "",
-                  start: Started | None = None, collector: GuiThreadCollector | None = None) -> int:
+                  start: Started | None = None, collector: GuiThreadCollector | None = None,
+                  check_after_s: float | None = None) -> int:
     """Show the start frame (unless ``main`` did), open the kernel, put the real window in the
     frame's place, and wait until quitting is safe.
 
     ``instance`` delivers later launches to the window; ``folder`` (``foya PATH``) gets a new session;
-    ``collector`` (``main``'s) is told when start-up is done.
+    ``collector`` (``main``'s) is told when start-up is done; ``check_after_s``: when the background
+    consistency check first looks whether it is due (default :data:`CHECK_AFTER_S`).
+
+    When that check finds the database damaged, the window and its engine close and start-up
+    begins again: its open now refuses the file (the failure is kept, ``store/integrity.py``), so
+    the person gets the storage-fault dialog over a start frame, with the same ways out as at any
+    start (restore the newest backup, open the data folder, quit with exit code 14).
     """
     data = Home(home) if home is not None else default_home()
     if start is None:
         start = show_start_window(data, instance)
+    after = CHECK_AFTER_S if check_after_s is None else check_after_s
     try:
-        return await _run(data, start, start.signals, use_tray, instance, folder, collector)
+        damaged = await _run(data, start, start.signals, use_tray, instance, folder, collector, after)
     finally:
         start.signals.stop()
+    if damaged is None:
+        return 0
+    if isinstance(damaged, int):
+        return damaged
+    return await run_app(data.root, use_tray=use_tray, instance=instance, collector=collector,
+                         check_after_s=after)
 
 
 def _say_restored(window: MainWindow, restored: Restored | None) -> None:
@@ -169,8 +184,11 @@ def _say_restored(window: MainWindow, restored: Restored | None) -> None:
 
 
 async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bool | None,
-               instance: InstanceServer | None, folder: str, collector: GuiThreadCollector | None) -> int:
-    """``run_app`` from the frame's first paint on: open, swap the frames, run until quit."""
+               instance: InstanceServer | None, folder: str, collector: GuiThreadCollector | None,
+               check_after_s: float) -> int | DatabaseCorrupt | None:
+    """``run_app`` from the frame's first paint on: open, swap the frames, run until quit; the exit
+    code of a start that did not open, ``None`` after a quit, or the damage the background check
+    found (the window is closed then)."""
     import asyncio
 
     frame = start.window
@@ -203,6 +221,7 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
     host.window_changed.connect(adopt)  # a language change rebuilt it (ui/window_host.py)
     _say_restored(host.window, restored)
     warm = WarmUps()
+    checks = _DamageWatch(data, finish, done, check_after_s)
     try:
         warm.start(warm_up)
         await host.window.start()
@@ -225,7 +244,32 @@ async def _run(data: Home, start: Started, signals: _QuitOnSignals, use_tray: bo
         window.hide()
         window.deleteLater()
         await warm.finish()
-    return 0
+    return checks.damage
+
+
+class _DamageWatch:
+    """The running window's background consistency check (``store/integrity.py``: when it runs
+    and why) until the run is ``done``; ``damage`` is what it found, and ``found()`` ends the run."""
+
+    def __init__(self, data: Home, found: Callable[[], None], done: asyncio.Future[None],
+                 after_s: float) -> None:
+        import asyncio
+
+        from foya_desktop.store import integrity
+
+        self.damage: DatabaseCorrupt | None = None
+
+        def damaged(error: DatabaseCorrupt) -> None:
+            self.damage = error
+            found()
+
+        task = asyncio.ensure_future(integrity.watch(data, damaged, first_after_s=after_s))
+        done.add_done_callback(lambda _: task.cancel())
+
+
+CHECK_AFTER_S = 30.0
+"""How long after start the window first asks whether the background consistency check is due:
+start-up and the first minutes of use have the two cores to themselves."""
 
 
 def _replace_frame(frame: StartWindow, kernel: Kernel, data: Home, use_tray: bool | None,

@@ -34,8 +34,10 @@ are published after commit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
+from foya_desktop.core.errors import DatabaseCorrupt
 from foya_desktop.core.model import Phase
 from foya_desktop.engine.agents.vp_library import VPLibrary
 from foya_desktop.engine.areas.asks import Asks
@@ -111,6 +113,15 @@ class Kernel:
             await self.svc.mcp.close()
         await self.svc.providers.aclose()
         writer = not self.store.read_only
-        await self.store.close()
+        try:
+            await self.store.close()
+        except DatabaseCorrupt:
+            if integrity.refusal(self.store.home.database) is None:
+                raise
+            # a check found the file damaged: close refused to unregister the lease (a write), so
+            # close_sync's cleanup closes what is left (its own refused write is that same error)
+            with contextlib.suppress(DatabaseCorrupt):
+                await asyncio.to_thread(self.store.close_sync)
+            return
         if writer:  # the file as this process leaves it is sound: the next open skips the full check
             await asyncio.to_thread(integrity.closed_cleanly, self.store.home)

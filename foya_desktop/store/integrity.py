@@ -38,16 +38,18 @@ there checks in full (slow, but never wrong).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from foya_desktop.core.errors import DatabaseCorrupt
+from foya_desktop.core.errors import DatabaseCorrupt, FoyaError
 from foya_desktop.core.ids import now_ms
 from foya_desktop.store.faults import corrupt_advice, storage_errors, translate
 from foya_desktop.store.home import Home, create_private
@@ -168,6 +170,10 @@ def header_fault(database: Path) -> str | None:
     Read from the first 100 bytes and the file's size: the magic string, a page size SQLite can
     have, a size of whole pages and not smaller than the page count the header records (when
     that count is current: SQLite says so by the two change counters agreeing).
+
+    NOTE: the size is compared only when the ``-wal`` is empty or gone. A checkpoint the disk ran
+    out of room under writes page 1 (the new count) and fails to grow the file; the log still holds
+    every page and the next checkpoint completes it — a sound database, which must still open.
     """
     with open(database, "rb") as f:
         head = f.read(100)
@@ -178,6 +184,9 @@ def header_fault(database: Path) -> str | None:
     page = 65536 if raw == 1 else raw
     if page < 512 or page & (page - 1):
         return f"has a damaged header (page size {raw})"
+    now = identity(database)
+    if now is not None and now.wal is not None:
+        return None
     if size % page:
         return "is cut short (its size is not a whole number of pages)"
     pages = int.from_bytes(head[28:32], "big")
@@ -298,6 +307,30 @@ def closed_cleanly(home: Home) -> None:
         return
     if _failure(database, seen) is None:
         record_sound(database, seen, checked=False)
+
+
+LOOK_EVERY_S = 3600.0
+"""How often a running window asks whether the background check is due again."""
+
+
+async def watch(home: Home, damaged: Callable[[DatabaseCorrupt], object], *, first_after_s: float,
+                every_s: float = LOOK_EVERY_S) -> None:
+    """The window's background check: after ``first_after_s``, and every ``every_s`` from then on,
+    the full check when :func:`check_due`, on a worker thread with a read-only connection of its
+    own (SQLite releases the GIL while it reads; a WAL reader blocks no writer). ``damaged(error)``
+    is called once with the corrupt error when it fails; writes were refused by then."""
+    await asyncio.sleep(first_after_s)
+    while True:
+        if check_due(home):
+            try:
+                verdict = await asyncio.to_thread(verify, home)
+            except (FoyaError, OSError):  # locked meanwhile, say: the next look tries again
+                log.warning("the background consistency check could not run", exc_info=True)
+            else:
+                if not verdict.sound:
+                    damaged(DatabaseCorrupt(verdict.detail))
+                    return
+        await asyncio.sleep(every_s)
 
 
 def check_due(home: Home) -> bool:

@@ -18,7 +18,7 @@ from tests.cli.test_cli import foya
 from tests.cli.test_storage_faults import EXIT_CORRUPT, _db, _plain, made, made_session  # noqa: F401
 
 
-def _damage_unseen(home: Path, *, schema: int = SCHEMA_VERSION) -> bytes:
+def damage_unseen(home: Path, *, schema: int = SCHEMA_VERSION) -> bytes:
     """A page of a table Foya never reads overwritten, the identity recorded as sound; the bytes."""
     con = sqlite3.connect(_db(home))
     con.execute("CREATE TABLE junk(x BLOB)")
@@ -33,6 +33,7 @@ def _damage_unseen(home: Path, *, schema: int = SCHEMA_VERSION) -> bytes:
     data[(root - 1) * page: root * page] = b"\xff" * page
     _db(home).write_bytes(bytes(data))
     (home / "foya.sqlite3-wal").unlink(missing_ok=True)
+    integrity.verified_path(_db(home)).unlink(missing_ok=True)  # never checked in full: a check is due
     integrity.record_sound(_db(home), integrity.identity(_db(home)), checked=False)
     return bytes(data)
 
@@ -42,7 +43,7 @@ def _full_checks(home: Path) -> int:
 
 
 def test_an_open_after_a_clean_close_skips_the_full_check_and_doctor_runs_it(made: Path) -> None:  # noqa: F811
-    _damage_unseen(made)
+    damage_unseen(made)
     checks = _full_checks(made)
     listed = foya(made, "sessions", "list")  # the cheap check only: the damage is not where it looks
     assert listed.returncode == 0, listed.stderr
@@ -54,7 +55,7 @@ def test_an_open_after_a_clean_close_skips_the_full_check_and_doctor_runs_it(mad
 
 
 def test_a_failed_check_is_kept_and_nothing_writes_to_the_file_again(made: Path) -> None:  # noqa: F811
-    _damage_unseen(made)
+    damage_unseen(made)
     _plain(foya(made, "doctor"), EXIT_CORRUPT)
     kept = _db(made).read_bytes()
     checks = _full_checks(made)
@@ -66,7 +67,7 @@ def test_a_failed_check_is_kept_and_nothing_writes_to_the_file_again(made: Path)
 
 
 def test_a_migration_checks_the_file_in_full_first(made: Path) -> None:  # noqa: F811
-    damaged = _damage_unseen(made, schema=SCHEMA_VERSION - 1)
+    damaged = damage_unseen(made, schema=SCHEMA_VERSION - 1)
     line = _plain(foya(made, "connections", "list"), EXIT_CORRUPT)
     assert "fails SQLite's consistency check" in line
     assert _db(made).read_bytes() == damaged
