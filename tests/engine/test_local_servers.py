@@ -121,6 +121,17 @@ async def test_an_in_stream_error_before_any_text_leaves_a_failure_row(
     assert row.status == MessageStatus.ERROR and "slot unavailable" in row.meta["error"]
 
 
+async def test_a_reply_kept_after_the_server_died_offers_retry_and_is_its_only_row(
+        kernel: Kernel, fake: FakeProviderServer, rec: Recorder) -> None:
+    fake.script(Reply(text="partial answer that goes on", chunk_size=4, fault=Fault.cut(after_chunks=3)))
+    s = await kernel.sessions.create_session()
+    await kernel.turns.send(s.id, "hello")
+    await wait_turns(rec, s.id, 1)
+    _user, kept = await _messages(kernel, s.id)  # no failure row besides: the kept reply says why
+    assert kept.status == MessageStatus.INTERRUPTED and kept.meta["interrupted_reason"]
+    assert reply_action(kept) == "retry"
+
+
 # ---- the server's real context window --------------------------------------------------------
 
 
