@@ -4,7 +4,11 @@ README "Honest history": a turn that failed is never silent and a cut reply is n
 complete. So every VP run that fails leaves a row saying why (a failure row: an assistant
 message with status ``error``, no parts, ``meta[FAILED_TURN]`` = the error's code), unless what
 it streamed before failing is already kept with the reason (``interrupted``). A reply that ended
-at the length limit is kept ``interrupted`` with ``meta["interrupted_reason"] = CUT_AT_LIMIT``.
+at the length limit is kept ``interrupted`` with ``meta["interrupted_reason"] = CUT_AT_LIMIT``: the
+decoders hand it on as ``Finish("length")`` from OpenAI's ``finish_reason: "length"`` ("the maximum
+number of tokens specified in the request was reached", its API spec; llama.cpp and the other local
+servers say the same when a reply meets ``max_tokens`` or the slot's end) and from Anthropic's
+``stop_reason: "max_tokens"``.
 
 The window offers *Retry* on a failure (the turn's message is sent again) and *Continue* on a
 cut reply (the VP is asked to go on); both are new turns, nothing is rewritten.
