@@ -114,6 +114,13 @@ ERROR_CODES: Mapping[str, ErrorCode] = _codes(
     ErrorCode("session_busy", "The session is busy in this process: stop the running turn first.",
               ("session_id", "operation")),
     ErrorCode("branch_inside_running_turn", "A branch inside the turn that is still running.", _AT),
+    ErrorCode("branch_exists", "A new worktree session's branch already exists (pick it as the "
+              "existing one).", ("branch",)),
+    ErrorCode("not_a_worktree", "A worktree operation on a session whose folder is not a git worktree."),
+    ErrorCode("worktree_uncommitted", "Merge back of a worktree with uncommitted files (a merge takes "
+              "commits)."),
+    ErrorCode("worktree_unmerged", "Removing a worktree whose work is not in the base needs a second "
+              "confirmation.", ("branch", "base", "commits", "files")),
     ErrorCode("branch_user_message", "A branch right after a user message (no reply yet).", _AT),
     ErrorCode("branch_incomplete_reply", "A branch after a reply that did not complete.", _AT),
     ErrorCode("branch_call_without_result", "A branch after a tool call that has no result.", _AT),

@@ -22,6 +22,7 @@ attribute              what                                           where
 ``kernel.transfer``    export and import                              ``engine/transfer/ops.py``
 ``kernel.mcp``         MCP servers and their trust                    ``engine/mcp/ops.py``
 ``kernel.memory``      memory entries                                 ``engine/memory/ops.py``
+``kernel.worktrees``   sessions in git worktrees, merge back, remove  ``engine/worktrees/ops.py``
 =====================  =============================================  =====================================
 
 The UI sees each area through the matching Protocol of ``ui/kernel_api.py``;
@@ -57,6 +58,7 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.outside import OutsideWrites
 from foya_desktop.engine.transfer.ops import Transfer
 from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.worktrees.ops import Worktrees
 from foya_desktop.store import integrity
 
 __all__ = ["Kernel", "SendReceipt"]
@@ -88,6 +90,7 @@ class Kernel:
         self.transfer = Transfer(svc, self.projects)
         self.mcp = Mcp(svc)
         self.memory = Memory(svc)
+        self.worktrees = Worktrees(self.projects, self.sessions)
         self._outside: OutsideWrites | None = None
 
     @property
