@@ -1,7 +1,7 @@
-"""``foya work create | list | show | start | cancel | accept | send-back | runs``: the Work Center
+"""``foya work create | list | show | start | cancel | accept | send-back | answer | runs``: the Work Center
 from a terminal (README "Work Center").
 
-A command that moves WorkItems on (``start``, ``accept``, ``send-back``, ``cancel``) runs the
+A command that moves WorkItems on (``start``, ``accept``, ``send-back``, ``answer``, ``cancel``) runs the
 executor in this process — unless another process runs it already, which is then only woken
 — until every WorkItem it runs waits for the person or has ended: WorkItems a killed process
 left in flight resume then too. ``dbos`` is imported only here, never for other commands.
@@ -87,6 +87,10 @@ def add_work_parser(p: argparse.ArgumentParser) -> None:
         cmd = sub.add_parser(name, help=text)
         cmd.add_argument("id")
         cmd.add_argument("--json", action="store_true")
+    answer = sub.add_parser("answer", help="answer the question a WorkItem waits at")
+    answer.add_argument("id")
+    answer.add_argument("--text", required=True, metavar="TEXT")
+    answer.add_argument("--json", action="store_true")
     back = sub.add_parser("send-back", help="send a finished WorkItem back with what to change")
     back.add_argument("id")
     back.add_argument("--note", required=True, metavar="TEXT")
@@ -160,6 +164,8 @@ async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace) ->
         item = await center.accept(item.id)
     elif args.action == "send-back":
         item = await center.send_back(item.id, args.note)
+    elif args.action == "answer":
+        item = await center.answer(item.id, args.text)
     else:
         item = await center.cancel(item.id)
     if never_started:

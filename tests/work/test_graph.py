@@ -55,6 +55,7 @@ def test_a_self_loop_is_a_cycle() -> None:
     ([Action("a", A, vp="linus", after=("ghost",))], "waits for 'ghost', which is not in the graph"),
     ([Action("a", A, vp="someone")], "needs a VP from the roster"),
     ([Action("a", C)], "has no command"),
+    ([Action("a", ActionKind.WAIT)], "has no question"),
 ])
 def test_graphs_that_cannot_run_are_refused(actions: list[Action], says: str) -> None:
     with pytest.raises(WorkGraphInvalid, match=says):

@@ -4,7 +4,9 @@ person accepts."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +53,37 @@ def test_relay_review_send_back_rework_check_accept(team: Team) -> None:
     assert ok_json(team.home, "work", "show", made["id"])["state"] == "accepted"
     again = foya(team.home, "work", "accept", made["id"])
     assert again.returncode == 1 and again.stderr.startswith("foya: error:") and "accepted already" in again.stderr
+
+
+@pytest.mark.slow  # real processes, about 30 s on a loaded machine
+def test_a_wait_for_the_person_parks_the_workflow_until_answered(team: Team, tmp_path: Path) -> None:
+    """``start`` ends while the workflow waits in DBOS ``recv``; ``answer`` (another process)
+    recovers it, and the answer reaches the next step."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps([
+        {"id": "implement", "kind": "agent", "vp": "Linus", "instruction": "Write impl.txt"},
+        {"id": "ask", "kind": "wait", "instruction": "Ship the draft?", "after": ["implement"]},
+        {"id": "check", "kind": "check", "command": "grep -q draft impl.txt", "after": ["ask"]}]))
+    made = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "Write impl.txt",
+                   "--vp", "Linus", "--plan", str(plan))
+    waiting = ok_json(team.home, "work", "start", made["id"])
+    assert (waiting["state"], waiting["wait_reason"]) == ("waiting", "Waiting for your answer: Ship the draft?")
+    listed = foya(team.home, "work", "list")
+    assert "waiting" in listed.stdout and "Ship the draft?" in listed.stdout
+
+    answered = ok_json(team.home, "work", "answer", made["id"], "--text", "yes, ship it")
+    assert answered["state"] == "reviewing", answered
+    assert {a["id"]: a["result"][:12] for a in answered["actions"]}["ask"] == "yes, ship it"
+    assert [(r["action_id"], r["outcome"]) for r in ok_json(team.home, "work", "runs", made["id"])] == [
+        ("implement", "done"), ("check", "pass")]
+
+
+@pytest.mark.slow  # real processes, about 20 s on a loaded machine
+def test_a_used_up_budget_fails_the_workitem_with_the_reason(team: Team) -> None:
+    made = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "Write impl.txt",
+                   "--vp", "Linus,Martin", "--max-runs", "1")
+    failed = ok_json(team.home, "work", "start", made["id"])
+    assert (failed["state"], failed["failure"]) == ("failed", "The budget of 1 runs is used up.")
+    assert [a["state"] for a in failed["actions"]] == ["done", "pending"]  # the review never started
+    shown = foya(team.home, "work", "show", made["id"])
+    assert "state: failed — The budget of 1 runs is used up." in shown.stdout

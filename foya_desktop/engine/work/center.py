@@ -126,8 +126,7 @@ class WorkCenter:
         def go(item: WorkItem) -> WorkItem:
             if item.state != ItemState.READY:
                 _refuse_final(item, "started")
-                raise InvalidOperation(f"WorkItem {item.id} is {item.state}; only a ready WorkItem starts.",
-                                       code="work_state", item=item.id, state=str(item.state))
+                raise _state_refusal(item, "only a ready WorkItem starts")
             return replace(item, state=ItemState.RUNNING, wait_reason="")
         return await self._change(item_id, go)
 
@@ -143,20 +142,29 @@ class WorkCenter:
         def take(item: WorkItem) -> WorkItem:
             _refuse_final(item, "accepted")
             if item.state != ItemState.REVIEWING:
-                raise InvalidOperation(f"WorkItem {item.id} is {item.state}: it can be accepted once every "
-                                       f"action is done and it waits for you.", code="work_state",
-                                       item=item.id, state=str(item.state))
+                raise _state_refusal(item, "it can be accepted once every action is done and it waits "
+                                           "for you")
             return replace(item, state=ItemState.ACCEPTED, wait_reason="")
         return await self._change(item_id, take)
+
+    async def answer(self, item_id: str, text: str) -> WorkItem:
+        """The person answers the wait action the WorkItem waits at; it runs on."""
+        def give(item: WorkItem) -> WorkItem:
+            _refuse_final(item, "answered")
+            waiting = next((a for a in item.actions if a.kind == ActionKind.WAIT
+                            and a.state == ActionState.RUNNING), None)
+            if item.state != ItemState.WAITING or waiting is None:
+                raise _state_refusal(item, "it is not waiting for an answer")
+            done = replace(waiting, state=ActionState.DONE, result=text, verdict="answered")
+            return replace(item.with_action(done), state=ItemState.RUNNING, wait_reason="")
+        return await self._change(item_id, give)
 
     async def send_back(self, item_id: str, note: str) -> WorkItem:
         """The person sends a finished WorkItem back: rework, then review and checks again."""
         def reopen(item: WorkItem) -> WorkItem:
             _refuse_final(item, "sent back")
             if item.state != ItemState.REVIEWING:
-                raise InvalidOperation(f"WorkItem {item.id} is {item.state}: only a WorkItem waiting for "
-                                       f"your acceptance can be sent back.", code="work_state",
-                                       item=item.id, state=str(item.state))
+                raise _state_refusal(item, "only a WorkItem waiting for your acceptance can be sent back")
             return replace(graph.reopen(item, note), state=ItemState.RUNNING, wait_reason="")
         return await self._change(item_id, reopen)
 
@@ -183,9 +191,11 @@ class WorkCenter:
             decided.append(nxt)
             if nxt.what == "failed":
                 return replace(item, state=ItemState.FAILED, failure=nxt.reason, wait_reason="")
+            if nxt.what == "wait" and not nxt.action:
+                return replace(item, state=ItemState.REVIEWING, wait_reason=nxt.reason)
             if nxt.what == "wait":
-                state = ItemState.REVIEWING if not nxt.action else ItemState.WAITING
-                return replace(item, state=state, wait_reason=nxt.reason)
+                waiting = replace(item.action(nxt.action), state=ActionState.RUNNING)
+                return replace(item.with_action(waiting), state=ItemState.WAITING, wait_reason=nxt.reason)
             action = item.action(nxt.action)
             return replace(item.with_action(replace(action, state=ActionState.RUNNING)),
                            state=ItemState.RUNNING, wait_reason="")
@@ -278,8 +288,13 @@ def _folder(path: str) -> str:
 
 def _refuse_final(item: WorkItem, what: str) -> None:
     if item.state in FINAL:
-        raise InvalidOperation(f"WorkItem {item.id} is {item.state} already; it cannot be {what}.",
-                               code="work_state", item=item.id, state=str(item.state))
+        raise _state_refusal(item, f"it cannot be {what}", already=True)
+
+
+def _state_refusal(item: WorkItem, why: str, *, already: bool = False) -> InvalidOperation:
+    """What the person is told when a WorkItem's state does not allow a decision."""
+    return InvalidOperation(f"WorkItem {item.id} is {item.state}{' already' if already else ''}: {why}.",
+                            code="work_state", item=item.id, state=str(item.state))
 
 
 def _over_budget(item: WorkItem) -> str:

@@ -46,6 +46,9 @@ def validate(actions: Sequence[Action], roster: Iterable[str]) -> None:
                                    f"({', '.join(sorted(members))}).", action=a.id)
         if a.kind == ActionKind.CHECK and not a.command.strip():
             raise WorkGraphInvalid(f"Check {a.id!r} has no command.", action=a.id)
+        if a.kind == ActionKind.WAIT and not a.instruction.strip():
+            raise WorkGraphInvalid(f"Wait {a.id!r} has no question for the person (its instruction).",
+                                   action=a.id)
     cycle = find_cycle(actions)
     if cycle:
         path = " → ".join(cycle)
