@@ -108,15 +108,15 @@ def status_text(status: TurnStatus, names: dict[str, str]) -> str:
     }[turn_state(status)]
     lines = [heading]
     for speaker, f in status.vps:
-        lines += ["", f"{names.get(speaker, speaker)}", *figure_lines(f)]
+        lines += ["", f"{names.get(speaker, speaker)}", *figure_lines(f, status.running)]
     lines += ["", f"How counted: {HOW_COUNTED}"]
     return "\n".join(lines)
 
 
-def figure_lines(f: RunFigures) -> list[str]:
-    """The figures of one VP as indented lines."""
+def figure_lines(f: RunFigures, running: bool = False) -> list[str]:
+    """The figures of one VP as indented lines (``running``: of the turn running now)."""
     cache = f" (cache reads {f.cache_read_tokens:,})" if f.cache_read_tokens else ""
-    pending = f.requests_open > 0  # a request on its way has not reported its usage yet (Y43)
+    pending = running and f.usage_pending  # a request on its way has not reported its usage yet (Y43)
     tokens = (f"  input tokens {tokens_text(f.input_tokens, pending=pending)}{cache} · output tokens "
               f"{tokens_text(f.output_tokens, pending=pending)}"
               if f.input_tokens is not None or f.output_tokens is not None

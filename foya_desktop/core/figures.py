@@ -97,6 +97,12 @@ class RunFigures:
     requests_open: int = 0
     """Requests sent that have not ended yet: their usage cannot have been reported."""
 
+    @property
+    def usage_pending(self) -> bool:
+        """Nothing could have been reported yet: a request is on its way, or none was sent so far
+        (while the run goes on: "not reported yet", never "not provided")."""
+        return self.requests_open > 0 or self.requests == 0
+
 
 NO_TOOL_DETAIL = ("Per-tool detail is not available for this run: it was recorded by an older Foya that "
                   "did not store whether each call ran or was blocked. The totals count every call.")

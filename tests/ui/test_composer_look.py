@@ -28,10 +28,11 @@ def _visible_stops(window: MainWindow) -> list[QAbstractButton]:
             if b.isVisible() and b.text().replace("&", "").startswith("Stop")]
 
 
-async def test_one_stop_shows_where_send_was_while_a_reply_runs(
-        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer) -> None:
-    """Known defect: the composer's Stop and the VP block's Stop were both shown for one running VP.
-    Now the window shows one Stop, at the composer's right end; Send becomes Queue; Esc still stops."""
+async def test_stop_shows_where_send_was_and_on_the_vps_title_line_while_a_reply_runs(
+        real_window: MainWindow, real_kernel: Kernel, fake_provider: FakeProviderServer, shots: Path) -> None:
+    """The composer's Stop stands at the right end where Send was (Send becomes Queue; Esc still
+    stops); the running VP's own Stop is on its status title line with its name and state (Yeaft Y40),
+    with one VP as with several."""
     fake_provider.script(Reply(text="word " * 400, chunk_size=4, delay_per_chunk=0.02))
     await open_session(real_window, real_kernel)
     composer = real_window.pane.composer
@@ -45,7 +46,12 @@ async def test_one_stop_shows_where_send_was_while_a_reply_runs(
     await wait_until(lambda: "omni" in panel.blocks and panel.blocks["omni"].running, timeout=10,
                      what="the VP's block while it runs")
     await settle(2)
-    assert _visible_stops(real_window) == [composer.stop_button]
+    block = panel.blocks["omni"]
+    assert set(_visible_stops(real_window)) == {composer.stop_button, block.stop_button}
+    title = block.name_label.geometry()  # name, state and Stop on one line
+    assert block.stop_button.geometry().top() < title.center().y() < block.stop_button.geometry().bottom()
+    assert block.stop_button.geometry().left() > block.state_label.geometry().right()
+    real_window.grab().save(str(shots / "one-vp-stop-on-title-line.png"))
     assert composer.send_button.text() == "Queue", "sending while a reply runs still queues"
     assert composer.stop_button.geometry().left() > composer.send_button.geometry().right(), "Stop at the end"
     composer.input.setFocus()
@@ -66,14 +72,14 @@ async def test_with_two_vps_running_each_block_has_its_own_stop(
     pane.composer.set_busy(True)
     pane.on_vp_status(VPStatus(sid, "t1", "omni", "running", requests=1))
     await settle()  # a block added to a shown panel shows on the next turn of the loop
-    assert not pane.status.vp_panel.blocks["omni"].stop_button.isVisibleTo(pane), "alone: the composer's Stop"
+    assert pane.status.vp_panel.blocks["omni"].stop_button.isVisibleTo(pane), "alone too (Y40)"
     pane.on_vp_status(VPStatus(sid, "t1", "linus", "running", requests=1))
     await settle()
     blocks = pane.status.vp_panel.blocks
     assert all(blocks[s].stop_button.isVisibleTo(pane) for s in ("omni", "linus"))
     pane.on_vp_status(VPStatus(sid, "t1", "linus", "done", requests=1))
     assert not blocks["linus"].stop_button.isVisibleTo(pane)
-    assert not blocks["omni"].stop_button.isVisibleTo(pane), "one VP runs again: one Stop"
+    assert blocks["omni"].stop_button.isVisibleTo(pane), "the VP still running keeps its Stop"
     pane.composer.set_busy(False)
 
 

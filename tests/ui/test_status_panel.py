@@ -45,8 +45,8 @@ async def test_status_line_shows_live_figures_and_expands_failures(
                      timeout=15, what="figures while the second request streams")
     block = panel.blocks["omni"]
     assert block.state_label.text() == "Running"
-    # one VP runs: its Stop is the composer's (one Stop in the window; two VPs get one each)
-    assert not block.stop_button.isVisibleTo(pane) and pane.composer.stop_button.isVisibleTo(pane)
+    # one VP runs: its Stop is on its title line (Y40), the composer's stops the turn
+    assert block.stop_button.isVisibleTo(pane) and pane.composer.stop_button.isVisibleTo(pane)
     text = block.figures_label.text()
     assert "input 12,345 · output 67 tokens" in text
     assert "2 model requests · 1 tool execution" in text

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from foya_desktop.core.events import VPStatus
+from foya_desktop.core.figures import RunFigures
 from foya_desktop.core.model import ApprovalMode, Connection, ProviderKind
 from foya_desktop.engine.bootstrap import build_kernel
 from foya_desktop.engine.kernel import Kernel
@@ -110,3 +112,18 @@ async def test_waiting_for_approval_shows_what_the_ended_request_reported(
     assert card is not None
     card.buttons["once"].click()
     assert (await events.turns(1, sid))[0].status == "completed"
+
+
+async def test_before_the_first_request_nothing_is_said_to_be_not_provided(
+        real_window: MainWindow, real_kernel: Kernel) -> None:
+    """A VP's block appears as its run starts, before its first request is even sent: nothing
+    could have been reported; once a request ended without usage, the service did not provide it."""
+    sid = await open_session(real_window, real_kernel)
+    pane = real_window.pane
+    pane.composer.set_busy(True)
+    pane.on_vp_status(VPStatus(sid, "t1", "omni", "running"))
+    await settle()
+    assert "tokens: not reported yet · 0 model requests" in _figures(real_window)
+    pane.on_vp_status(VPStatus(sid, "t1", "omni", "running", requests=1, figures=RunFigures(requests=1)))
+    assert "tokens: not provided by the service · 1 model request" in _figures(real_window)
+    pane.composer.set_busy(False)

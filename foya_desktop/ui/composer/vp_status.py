@@ -1,8 +1,8 @@
 """Per-VP session status while a turn runs (Yeaft seed Y40-Y46).
 
-One block per VP: a title line with the VP's name, its run state and Stop
-(the VP's own Stop shows while two or more VPs run: with one, the composer's
-Stop is that VP's Stop, and the window shows one Stop, not two);
+One block per VP: a title line with the VP's name, its run state and its Stop
+(Y40: with one VP as with several — the composer's Stop, at Send's place, stops
+the turn and holds the queue's choices; the title line's stops this VP);
 below it the provider-reported figures of this turn (input incl. cache,
 output, as full numbers or "not provided"), model requests, executions and
 failed calls. "failed" expands a per-tool table (executions / failures /
@@ -16,6 +16,7 @@ figures are counted. The blocks are live only: a finished turn clears them.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QMargins, Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from foya_desktop.core.events import VPStatus
@@ -56,6 +57,10 @@ class VPStatusBlock(QWidget):
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop this VP (the others go on)"))
         self.stop_button.setFlat(True)
+        # no taller than the line's words (the status line's buttons are a hit size high): the
+        # block stands where the idle lines stood, so a turn never resizes the timeline (StatusLine)
+        self.stop_button.setStyleSheet("QPushButton { min-height: 0px; padding: 0px 6px; }")
+        self.stop_button.setFixedHeight(QFontMetrics(self.stop_button.font()).height())
         self.figures_label = QLabel()
         self.figures_label.setTextFormat(Qt.TextFormat.RichText)
         self.figures_label.setWordWrap(True)  # a narrow window wraps the figures, never clips "0 tool…"
@@ -120,7 +125,7 @@ class VPStatusBlock(QWidget):
         requests = self.tr("%Ln model request(s)", "", status.requests)  # "1 model request", not "requests"
         runs = self.tr("%Ln tool execution(s)", "", status.tool_runs)
         figures = self.tr("{tokens} · {requests} · {runs}").format(
-            tokens=tokens_phrase(f.input_tokens, f.output_tokens, pending=f.requests_open > 0),
+            tokens=tokens_phrase(f.input_tokens, f.output_tokens, pending=running and f.usage_pending),
             requests=requests, runs=runs)
         details = self.tr("Run details")  # NOTE: lupdate finds no tr() inside an f-string
         self.figures_label.setText(
@@ -181,9 +186,8 @@ class VPStatusPanel(QWidget):
             self.blocks[status.speaker] = block
         block.waiting = status.speaker in self._waiting
         block.show_status(status)
-        several = sum(b.running for b in self.blocks.values()) > 1
-        for each in self.blocks.values():
-            each.stop_button.setVisible(each.running and several)
+        for each in self.blocks.values():  # name, state and Stop on one title line (Y40)
+            each.stop_button.setVisible(each.running)
         self.show()
 
     def _take_block(self, speaker: str) -> VPStatusBlock:
