@@ -31,6 +31,8 @@ from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.tray.desktop_notifications import DesktopNotifications
 from tests.fakeprovider import FakeProviderServer, Fault, Reply, ToolCallSpec
 from tests.ui.helpers import open_session, settle, show, wait_until
+from tests.ui.test_tray import _dispose as dispose
+from tests.ui.test_tray import _window as tray_window
 
 ROOT = Path(__file__).parents[2]
 pytestmark = pytest.mark.skipif(not shutil.which("dbus-daemon"), reason="needs dbus-daemon (apt-get install dbus)")
@@ -214,12 +216,7 @@ async def test_clicking_a_failed_or_grouped_notification_brings_the_hidden_windo
     (without it a Wayland compositor refuses and the click only closes the bubble); the failure
     says the status the server really sent (200 with an error object, not "HTTP 400")."""
     fake_provider.script(*[ERROR_OBJECT] * 4)
-    window = MainWindow(real_kernel, EngineBridge(real_kernel.bus), use_tray=True,
-                        preferences=PreferencesFile(Home(tmp_path / "foya-home")))
-    window.resize(1000, 700)
-    window.show()
-    await window.start()
-    await window.runner.drain()
+    window = await tray_window(real_kernel, PreferencesFile(Home(tmp_path / "foya-home")), use_tray=True)
     try:
         shown = _Activations(window)
         first = await open_session(window, real_kernel, title="First")
@@ -250,12 +247,5 @@ async def test_clicking_a_failed_or_grouped_notification_brings_the_hidden_windo
         await settle()
         window.grab().save(str(shots / f"notification-click-{'grouped' if grouped else 'failed'}.png"))
     finally:
-        await window.runner.drain()
-        await window.tray_agent.close()
-        window.bridge.close()
-        window.quit_controller.quitting = True
-        if window.quit_controller.tray is not None:
-            window.quit_controller.tray.hide()
-        window.close()
-        window.deleteLater()
-        await settle()
+        await window.tray_agent.close()  # leaves the session bus
+        await dispose(window)

@@ -12,25 +12,17 @@ from pathlib import Path
 
 from foya_desktop.core.events import ApprovalRequested
 from foya_desktop.engine.kernel import Kernel
-from foya_desktop.ui.cards.approval_card import ApprovalCard, no_rule_tip, no_session_tip
+from foya_desktop.ui.cards.approval_card import no_rule_tip, no_session_tip
 from foya_desktop.ui.main_window import MainWindow
 from tests.fakeprovider import FakeProviderServer, Reply, ToolCallSpec
-from tests.ui.helpers import Events, open_session, settle, wait_until
+from tests.ui.helpers import Events, open_session, settle
+from tests.ui.test_approvals import _send_and_wait_card
 
 CHAIN = "echo x > f && ls"
 
 
 def _run(command: str) -> Reply:
     return Reply(tool_calls=[ToolCallSpec("run_command", {"command": command})])
-
-
-async def _card(window: MainWindow, text: str) -> ApprovalCard:
-    window.pane.composer.input.setPlainText(text)
-    window.pane.send()
-    await wait_until(lambda: window.pane.attention.card is not None, timeout=10, what="approval card")
-    card = window.pane.attention.card
-    assert card is not None
-    return card
 
 
 async def _session(window: MainWindow, kernel: Kernel, tmp_path: Path) -> tuple[str, Path]:
@@ -47,7 +39,7 @@ async def test_allow_for_this_session_on_a_chain_runs_the_same_line_unasked_next
                          _run(CHAIN + " -a"), Reply(text="Other."))
     sid, project = await _session(real_window, real_kernel, tmp_path)
     events = Events(real_kernel)
-    card = await _card(real_window, "make f and list")
+    card = await _send_and_wait_card(real_window, "make f and list")
     assert card.buttons["session"].isEnabled()
     assert not card.buttons["always"].isEnabled() and card.buttons["always"].toolTip() == no_rule_tip()
     card.buttons["session"].click()
@@ -60,7 +52,7 @@ async def test_allow_for_this_session_on_a_chain_runs_the_same_line_unasked_next
     assert (project / "f").read_text() == "x\n"  # the same line ran without asking
     assert len(events.of(ApprovalRequested, sid)) == 1
     # the grant is the exact line: another line still asks
-    card = await _card(real_window, "and with -a")
+    card = await _send_and_wait_card(real_window, "and with -a")
     assert card.request.command == CHAIN + " -a"
     card.buttons["once"].click()
     await events.turns(3, sid)
@@ -75,7 +67,7 @@ async def test_a_network_command_greys_allow_for_this_session_with_the_reason(
     fake_provider.script(_run("curl http://127.0.0.1:9/x"), Reply(text="Not fetched."))
     sid, _project = await _session(real_window, real_kernel, tmp_path)
     events = Events(real_kernel)
-    card = await _card(real_window, "fetch it")
+    card = await _send_and_wait_card(real_window, "fetch it")
     assert not card.request.can_session
     session = card.buttons["session"]
     assert not session.isEnabled() and session.toolTip() == no_session_tip()
