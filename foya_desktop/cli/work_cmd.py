@@ -10,6 +10,7 @@ left in flight resume then too. ``dbos`` is imported only here, never for other 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime as dt
 import json
 import logging
@@ -102,7 +103,8 @@ async def work_command(args: argparse.Namespace) -> int:
     plan = _read_plan(args.plan) if args.action == "create" and args.plan else None
     kernel = await open_kernel(read_only=args.action in READING)
     center = WorkCenter(kernel.svc, kernel.turn_manager.scheduler)
-    executor: Any = None
+    runners: list[Any] = []
+    """The executor this process runs, once made (launched or not, whatever happens next)."""
     code = 0
     try:
         if args.action == "create":
@@ -117,21 +119,33 @@ async def work_command(args: argparse.Namespace) -> int:
             _print_runs(await center.runs(args.id), as_json=args.json)
             return 0
         else:
-            executor, item = await _move(kernel, center, args)
+            item = await _move(kernel, center, args, runners)
         _print_item(item, as_json=args.json)
         return 0
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        if not _launched(runners):
+            raise
+        # Like a kill: nothing is cancelled half-way (a cancelled step would be recorded as done),
+        # and the next start resumes every WorkItem in flight from DBOS's records.
+        print("foya: interrupted; WorkItems in flight resume at the next foya work start", file=sys.stderr)
+        _end_process(130)
+        raise
     except FoyaError as exc:
-        if executor is None or not executor.launched:
+        if not _launched(runners):
             raise
         print(f"foya: error: {visible(str(exc))}", file=sys.stderr)
         code = exc.exit_code
         return code
     finally:
-        if executor is not None:
-            await executor.close()
+        for runner in runners:
+            await runner.close()
         await kernel.close()
-        if executor is not None and executor.launched:
+        if _launched(runners):
             _end_process(code)
+
+
+def _launched(runners: list[Any]) -> bool:
+    return any(r.launched for r in runners)
 
 
 async def _create(center: WorkCenter, args: argparse.Namespace, plan: list[Action] | None) -> WorkItem:
@@ -143,7 +157,7 @@ async def _create(center: WorkCenter, args: argparse.Namespace, plan: list[Actio
         budgets=Budgets(max_runs=args.max_runs, max_tokens=args.max_tokens, deadline_ms=deadline))
 
 
-async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace) -> tuple[Any, WorkItem]:
+async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace, runners: list[Any]) -> WorkItem:
     """Record the decision, then run the executor here (or wake the one running elsewhere)."""
     from foya_desktop.engine.work import executor as work_executor
 
@@ -153,12 +167,13 @@ async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace) ->
         if item.state not in ("ready", "running"):
             await center.start(item.id)  # refused: says why
         runner = work_executor.WorkExecutor(center, home)
+        runners.append(runner)
         await runner.open()  # refused (exit 10) while another process runs the Work Center
         if item.state == "ready":
             await center.start(item.id)
         await runner.start(item.id)
         await runner.settle()
-        return runner, await center.get(item.id)
+        return await center.get(item.id)
     never_started = item.state == "ready"
     if args.action == "accept":
         item = await center.accept(item.id)
@@ -169,15 +184,16 @@ async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace) ->
     else:
         item = await center.cancel(item.id)
     if never_started:
-        return None, item  # no workflow to wake
+        return item  # no workflow to wake
     if work_executor.executor_running(home):
         work_executor.wake_elsewhere(home, item.id)
-        return None, item
+        return item
     runner = work_executor.WorkExecutor(center, home)
+    runners.append(runner)
     await runner.open()
     await runner.wake(item.id)
     await runner.settle()
-    return runner, await center.get(item.id)
+    return await center.get(item.id)
 
 
 def _end_process(code: int) -> None:

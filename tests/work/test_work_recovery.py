@@ -1,4 +1,4 @@
-"""A ``foya work start`` killed with SIGKILL in the middle of a WorkItem: the next start resumes it
+"""A ``foya work start`` killed with SIGKILL (or interrupted with Ctrl+C) in the middle of a WorkItem: the next start resumes it
 from DBOS's records and finishes it, and the tool call that had run is not run again. While the
 first process lives, a second executor is refused (a WorkItem never runs twice at once)."""
 
@@ -34,7 +34,8 @@ def _wait_for(what: str, predicate: Callable[[], bool], proc: subprocess.Popen[s
 
 
 @pytest.mark.slow  # real processes, about 30-60 s on a loaded machine
-def test_a_killed_executor_resumes_and_runs_each_tool_call_once(team: Team) -> None:
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["kill -9", "Ctrl+C"])
+def test_a_killed_executor_resumes_and_runs_each_tool_call_once(team: Team, how: signal.Signals) -> None:
     held = threading.Event()
     release = threading.Event()
 
@@ -64,13 +65,16 @@ def test_a_killed_executor_resumes_and_runs_each_tool_call_once(team: Team) -> N
         assert twice.returncode == 10, twice.stderr
         assert f"another foya process (pid {first.pid})" in twice.stderr
 
-        first.send_signal(signal.SIGKILL)
+        first.send_signal(how)
         first.wait(30)
     finally:
         release.set()
         if first.poll() is None:
             first.kill()
-        first.communicate()
+        _, err = first.communicate()
+    if how == signal.SIGINT:  # ends at once, like a kill, and says so
+        assert first.returncode == 130
+        assert err.strip() == "foya: interrupted; WorkItems in flight resume at the next foya work start"
     assert ok_json(team.home, "work", "show", made["id"])["state"] == "running"  # in flight, nobody runs it
 
     resumed = ok_json(team.home, "work", "start", made["id"])
