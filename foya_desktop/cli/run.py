@@ -48,11 +48,29 @@ async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
             await _same_roster(kernel, session, args.vp)
         return await kernel.sessions.update_session(session.id, **changes) if changes else session
     _check_broad(args.project, kernel, args)
+    title = args.prompt.strip().splitlines()[0][:60]
+    approval = ApprovalMode(args.approval or ApprovalMode.ASK)
+    if getattr(args, "worktree", False):
+        return await kernel.worktrees.create_session(
+            workdir=args.project or str(Path.cwd()), title=title, branch=args.branch or "",
+            parent_folder=args.worktree_dir or "", roster=args.vp, connection=args.connection or "",
+            model=args.model or "", approval_mode=approval,
+            allow_broad=bool(getattr(args, "allow_broad_project", False)))
     return await kernel.sessions.create_session(
-        title=args.prompt.strip().splitlines()[0][:60], workdir=args.project, roster=args.vp,
-        connection=args.connection or "", model=args.model or "",
-        approval_mode=ApprovalMode(args.approval or ApprovalMode.ASK),
+        title=title, workdir=args.project, roster=args.vp,
+        connection=args.connection or "", model=args.model or "", approval_mode=approval,
         allow_broad=bool(getattr(args, "allow_broad_project", False)))
+
+
+def check_worktree_flags(args: argparse.Namespace) -> None:
+    """``--worktree`` starts a new session; ``--branch`` and ``--worktree-dir`` go with it."""
+    if getattr(args, "worktree", False) and args.session is not None:
+        raise BadInput("--worktree starts a new session in a new worktree; leave out --session (a session "
+                       "stays in its folder: fork or branch it to work elsewhere).")
+    extras = getattr(args, "branch", None) or getattr(args, "worktree_dir", None)
+    if extras and not getattr(args, "worktree", False):
+        raise BadInput("--branch and --worktree-dir go with --worktree (a new session in a new git "
+                       "worktree).")
 
 
 def _check_broad(project: str | None, kernel: Kernel, args: argparse.Namespace) -> None:
@@ -74,6 +92,7 @@ def read_prompt(args: argparse.Namespace) -> str:
     or a pipe. Empty or whitespace-only text and bytes that are not UTF-8 are
     refused with a sentence (never a traceback).
     """
+    check_worktree_flags(args)
     if args.session is not None and not args.session.strip():
         raise BadInput("--session needs a session id (see 'foya sessions list'); leave it out to "
                        "start a new session.")
