@@ -96,3 +96,47 @@ def _tool_call_count(home: Path, session_id: str) -> int:
     finally:
         con.close()
     return sum(parts.count('"kind": "tool_call"') for (parts,) in rows)
+
+
+@pytest.mark.slow  # real processes, about 40 s on a loaded machine
+def test_a_decision_beside_a_running_executor_wakes_it(team: Team, tmp_path: Path) -> None:
+    """While one process runs the Work Center (busy with WorkItem A), ``foya work answer B`` from
+    another process records the answer and wakes B's workflow there; that process finishes B."""
+    held, release = threading.Event(), threading.Event()
+
+    def responder(body: dict[str, Any]) -> Reply:
+        messages = body.get("messages", [])
+        if LINUS in system_prompt(body) and messages and messages[-1].get("role") == "tool":
+            held.set()
+            release.wait(60)
+            return Reply(text="I wrote impl.txt.")
+        if LINUS in system_prompt(body) and "Goal:" in last_user_text(body):
+            return Reply(tool_calls=[ToolCallSpec("run_command", {"command": WRITE}, id=call_id())])
+        return Reply(text="hi")
+
+    team.server.responder = responder
+    plan = tmp_path / "plan.json"
+    plan.write_text('[{"id": "ask", "kind": "wait", "instruction": "Go?"},'
+                    ' {"id": "check", "kind": "check", "command": "grep -q go answer.txt", "after": ["ask"]}]')
+    (team.project / "answer.txt").write_text("go\n")
+    b = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "B", "--vp", "Linus",
+                "--plan", str(plan))
+    assert ok_json(team.home, "work", "start", b["id"])["state"] == "waiting"
+    a = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "A", "--vp", "Linus")
+    env = {**os.environ, "FOYA_HOME": str(team.home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    env.pop("QT_QPA_PLATFORM", None)
+    runner = subprocess.Popen([sys.executable, "-m", "foya_desktop", "work", "start", a["id"]], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for("A's model request is held", held.is_set, runner)
+        answered = ok_json(team.home, "work", "answer", b["id"], "--text", "go")
+        assert answered["state"] == "running"  # recorded; the running executor goes on with it
+        _wait_for("B is finished by the other process",
+                  lambda: ok_json(team.home, "work", "show", b["id"])["state"] == "reviewing", runner)
+    finally:
+        release.set()
+        _, err = runner.communicate(timeout=120)
+    assert runner.returncode == 0, err
+    assert [(r["action_id"], r["outcome"]) for r in ok_json(team.home, "work", "runs", b["id"])] == [
+        ("check", "pass")]
+    assert ok_json(team.home, "work", "show", a["id"])["state"] == "reviewing"
