@@ -32,6 +32,7 @@ from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.session.status import TurnStatus
 from foya_desktop.engine.transfer.importing import ParsedExport
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
+from foya_desktop.engine.worktrees.ops import MergePreview, MergeResult, WorktreeStatus
 from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
 
@@ -241,6 +242,22 @@ class MemoryApi(Protocol):
     async def set_project_scoped_recall(self, project_id: str, enabled: bool) -> Project: ...
 
 
+class WorktreesApi(Protocol):
+    """``kernel.worktrees`` (``engine/worktrees/ops.py``)."""
+
+    async def create_session(self, *, workdir: str, title: str = ..., branch: str = ...,
+                             existing: bool | None = ..., parent_folder: str = ...,
+                             roster: Sequence[str] = ..., default_vp: str | None = ...,
+                             connection: str = ..., model: str = ...,
+                             approval_mode: ApprovalMode = ..., allow_broad: bool = ...) -> Session: ...
+    async def branches(self, folder: str) -> list[str] | None: ...
+    async def status(self, session_id: str) -> WorktreeStatus: ...
+    async def statuses(self, sessions: Sequence[Session]) -> dict[str, WorktreeStatus]: ...
+    async def merge_preview(self, session_id: str) -> MergePreview: ...
+    async def merge_back(self, session_id: str, how: Literal["merge", "rebase"] = ...) -> MergeResult: ...
+    async def remove(self, session_id: str, *, branch: bool = ..., force: bool = ...) -> list[str]: ...
+
+
 class KernelApi(Protocol):
     """The engine as the UI sees it: one object per area. See ``engine/kernel.py`` for semantics."""
 
@@ -327,6 +344,11 @@ class KernelApi(Protocol):
     @property
     def memory(self) -> MemoryApi:
         """``kernel.memory``."""
+        ...
+
+    @property
+    def worktrees(self) -> WorktreesApi:
+        """``kernel.worktrees``."""
         ...
 
     async def close(self) -> None: ...

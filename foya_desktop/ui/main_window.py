@@ -522,7 +522,8 @@ class MainWindow(QMainWindow):
             self.kernel.vps.list_vps(), self.kernel.projects.list_projects(),
             self.kernel.connections.list_connections())
         self.speakers.set_vps(vps)
-        dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session)
+        dialog = NewSessionDialog(vps, projects, connections, folder, self, create=self._create_session,
+                                  probe=self.kernel.worktrees.branches)
         preferred = dialog.connection.findData(self.prefs.current.default_connection)
         if self.prefs.current.default_connection and preferred >= 0:
             dialog.connection.setCurrentIndex(preferred)  # Preferences → New sessions → Model service
@@ -543,6 +544,10 @@ class MainWindow(QMainWindow):
         p = self.prefs.current
         model = p.default_model if p.default_model and v.connection == p.default_connection else v.model
         approval = _approval_mode(p.default_approval)
+        if v.worktree and v.workdir:
+            return await self.kernel.worktrees.create_session(
+                workdir=v.workdir, title=v.title, branch=v.branch, roster=v.roster, default_vp=v.default_vp,
+                connection=v.connection, model=model, approval_mode=approval, allow_broad=allow_broad)
         return await self.kernel.sessions.create_session(
             title=v.title, workdir=v.workdir, roster=v.roster, default_vp=v.default_vp,
             connection=v.connection, model=model, approval_mode=approval, allow_broad=allow_broad)

@@ -60,6 +60,7 @@ from foya_desktop.engine.project_files.rules import Rules
 from foya_desktop.engine.session.status import TurnStatus
 from foya_desktop.engine.transfer.importing import ParsedExport
 from foya_desktop.engine.transfer.ops import ExportFormat, ImportResult
+from foya_desktop.engine.worktrees.ops import MergePreview, MergeResult, WorktreeStatus
 from foya_desktop.store.outline import OutlineEntry
 from foya_desktop.store.search import SearchHit
 
@@ -113,6 +114,7 @@ class FakeKernel:
     transfer: FakeTransfer = field(init=False, repr=False, compare=False)
     mcp: FakeMcp = field(init=False, repr=False, compare=False)
     memory: FakeMemory = field(init=False, repr=False, compare=False)
+    worktrees: FakeWorktrees = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """One object per area, as on the real kernel; they share this object's state."""
@@ -132,6 +134,7 @@ class FakeKernel:
         self.transfer = FakeTransfer(self)
         self.mcp = FakeMcp(self)
         self.memory = FakeMemory(self)
+        self.worktrees = FakeWorktrees()
 
     # ---- test setup (the areas' methods are in the classes below) ---------------------------
 
@@ -361,6 +364,36 @@ class FakeMemory:
 
     async def memory_exists(self, entry_id: str) -> bool:
         return False
+
+
+class FakeWorktrees:
+    """The fake kernel's ``worktrees`` area: its folders are in no git repository (the window's
+    worktree parts are tested on the real kernel, ``tests/ui/test_worktrees_ui.py``)."""
+
+    async def create_session(self, *, workdir: str, title: str = "", branch: str = "",
+                             existing: bool | None = None, parent_folder: str = "",
+                             roster: Sequence[str] = (), default_vp: str | None = None,
+                             connection: str = "", model: str = "",
+                             approval_mode: ApprovalMode = ApprovalMode.ASK, allow_broad: bool = False) -> Session:
+        raise InvalidOperation(f"The folder {workdir} is not in a git repository.")
+
+    async def branches(self, folder: str) -> list[str] | None:
+        return None
+
+    async def status(self, session_id: str) -> WorktreeStatus:
+        raise InvalidOperation(f"Session {session_id} is not in a git worktree.", code="not_a_worktree")
+
+    async def statuses(self, sessions: Sequence[Session]) -> dict[str, WorktreeStatus]:
+        return {}
+
+    async def merge_preview(self, session_id: str) -> MergePreview:
+        raise InvalidOperation(f"Session {session_id} is not in a git worktree.", code="not_a_worktree")
+
+    async def merge_back(self, session_id: str, how: Literal["merge", "rebase"] = "merge") -> MergeResult:
+        raise InvalidOperation(f"Session {session_id} is not in a git worktree.", code="not_a_worktree")
+
+    async def remove(self, session_id: str, *, branch: bool = True, force: bool = False) -> list[str]:
+        raise InvalidOperation(f"Session {session_id} is not in a git worktree.", code="not_a_worktree")
 
 
 class FakeSearch:

@@ -191,6 +191,19 @@ class Worktrees:
 
     # ---- read -------------------------------------------------------------------------
 
+    async def branches(self, folder: str) -> list[str] | None:
+        """The local branches of the repository ``folder`` is in (``None``: not in one). The New
+        session dialog offers its worktree checkbox only for a folder in a repository."""
+        def read() -> list[str] | None:
+            path = Path(folder).expanduser()
+            top = repo.toplevel(path) if path.is_dir() else None
+            if top is None:
+                return None
+            done = run_git(top, "for-each-ref", "--format=%(refname:short)", "refs/heads/")
+            return sorted(done.out.split()) if done.ok else []
+        return await asyncio.to_thread(read)
+
+
     async def status(self, session_id: str) -> WorktreeStatus:
         """The worktree session's branch, uncommitted files and commits ahead of/behind the base;
         ``InvalidOperation`` when the session is not in a worktree."""

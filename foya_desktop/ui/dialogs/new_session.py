@@ -8,6 +8,11 @@ Create does not close the dialog by itself: it runs ``create`` and closes
 only when that succeeded. A wrong folder (or any refusal) is shown inside
 the dialog and everything typed stays, so the person fixes one field and
 tries again. Browse… opens the working-directory picker (ui/picker).
+
+A folder in a git repository offers *In a new git worktree* (README
+"Sessions"): Foya adds a worktree beside the repository on a new branch named
+after the session, or on the branch the person picks, and binds the session to
+that worktree — its own project, so the binding rule holds.
 """
 
 from __future__ import annotations
@@ -50,8 +55,14 @@ class NewSessionValues:
     default_vp: str
     connection: str
     model: str
+    worktree: bool = False
+    """Start in a new git worktree of the folder's repository."""
+    branch: str = ""
+    """With ``worktree``: the branch (empty: a new one named after the session)."""
 
 
+Probe = Callable[[str], Awaitable[list[str] | None]]
+"""The branches of the repository a folder is in, ``None`` when it is in none."""
 Create = Callable[[NewSessionValues], Awaitable[Session | None]]
 """Creates the session; ``None`` when the person cancelled a confirmation (the dialog stays)."""
 
@@ -67,9 +78,11 @@ class NewSessionDialog(QDialog):
 
     def __init__(self, vps: list[VP], projects: list[Project], connections: list[Connection],
                  folder: str = "", parent: QWidget | None = None, *, create: Create | None = None,
-                 default_dir: str = "") -> None:
+                 default_dir: str = "", probe: Probe | None = None) -> None:
         super().__init__(parent)
         self._create = create
+        self._probe = probe
+        self._probing: asyncio.Task[None] | None = None
         self._default_dir = default_dir or str(Path.home())
         self._task: asyncio.Task[None] | None = None
         self.created: Session | None = None
@@ -87,6 +100,14 @@ class NewSessionDialog(QDialog):
         for project in projects:
             self.project_choice.addItem(f"{project.name} — {project.path}", project.path)
         self.project_choice.activated.connect(self._on_project)
+        self.worktree = QCheckBox(self.tr("In a new git worktree (a folder and branch of its own)"))
+        self.worktree.hide()
+        self.branch = QComboBox(editable=True)
+        if (edit := self.branch.lineEdit()) is not None:
+            edit.setPlaceholderText(self.tr("New branch named after the session"))
+        self.branch.hide()
+        self.worktree.toggled.connect(self.branch.setVisible)
+        self.folder.textChanged.connect(self._probe_folder)
         self.checks = {vp.id: QCheckBox(f"{vp.name}  ({vp.display_name})") for vp in [OMNI, *vps]}
         self.checks[OMNI.id].setChecked(True)
         self.default_vp = QComboBox()
@@ -118,6 +139,8 @@ class NewSessionDialog(QDialog):
         note = QLabel(self.tr("A session with a folder stays bound to that project."))
         note.setEnabled(False)
         form.addRow("", note)
+        form.addRow("", self.worktree)
+        form.addRow("", self.branch)
         roster = QVBoxLayout()
         for check in self.checks.values():
             roster.addWidget(check)
@@ -131,6 +154,26 @@ class NewSessionDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
+        if self.folder.text().strip():
+            self._probe_folder(self.folder.text())
+
+    def _probe_folder(self, text: str) -> None:
+        """Offer the worktree checkbox when the typed folder is in a git repository."""
+        if self._probe is None:
+            return
+        if self._probing is not None:
+            self._probing.cancel()
+        self._probing = asyncio.ensure_future(self._show_branches(self._probe, text.strip()))
+
+    async def _show_branches(self, probe: Probe, typed: str) -> None:
+        branches = await probe(folders.resolve_typed(typed, self._default_dir)) if typed else None
+        self.worktree.setVisible(branches is not None)
+        self.branch.setVisible(branches is not None and self.worktree.isChecked())
+        text = self.branch.currentText()
+        self.branch.clear()
+        self.branch.addItems(branches or [])
+        self.branch.setCurrentIndex(-1)
+        self.branch.setEditText(text)
 
     def _on_project(self, index: int) -> None:
         path = self.project_choice.itemData(index)
@@ -199,4 +242,6 @@ class NewSessionDialog(QDialog):
         return NewSessionValues(
             title=self.title.text().strip(), workdir=workdir, roster=roster,
             default_vp=str(self.default_vp.currentData() or (roster[0] if roster else OMNI.id)),
-            connection=connection, model=self._models.get(connection, ""))
+            connection=connection, model=self._models.get(connection, ""),
+            worktree=workdir is not None and not self.worktree.isHidden() and self.worktree.isChecked(),
+            branch=self.branch.currentText().strip())
