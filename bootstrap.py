@@ -112,6 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venv", default=str(HERE / ".venv"),
                         help="where to create the venv (default .venv)")
     parser.add_argument("--print-python", action="store_true", help="only print the interpreter found")
+    link = parser.add_mutually_exclusive_group()
+    link.add_argument("--link", dest="link", action="store_const", const=True,
+                      help="put foya on the PATH (a link in ~/.local/bin) without asking")
+    link.add_argument("--no-link", dest="link", action="store_const", const=False,
+                      help="do not link; print the command that would")
     args = parser.parse_args(argv)
     python = find_python()
     if python is None:
@@ -134,9 +139,70 @@ def main(argv: list[str] | None = None) -> int:
     target = str(HERE) if args.no_dev else f"{HERE}[dev]"
     subprocess.run([*pip, "install", "-q", "-e", target], check=True)
     foya = venv / ("Scripts" if os.name == "nt" else "bin") / "foya"
-    print(f"bootstrap: done. Start the window with {foya} ; "
-          f"add it to your desktop's menu with {foya} install-desktop")
+    print("bootstrap: done.")
+    on_path = offer_path_link(foya.absolute(), args.link)
+    command = "foya" if on_path else str(foya)
+    print(f"bootstrap: start the window with `{command}`; "
+          f"add it to your desktop's menu with `{command} install-desktop`")
     return 0
+
+
+def local_bin() -> Path:
+    """``~/.local/bin``: the per-user folder for commands (XDG; pipx and uv use it too)."""
+    return Path.home() / ".local" / "bin"
+
+
+def _on_path(folder: Path) -> bool:
+    entries = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+    return any(Path(p).expanduser().resolve() == folder.resolve() for p in entries)
+
+
+def link_line(foya: Path) -> str:
+    """The one shell line that puts ``foya`` on the PATH as :func:`offer_path_link` would."""
+    return f"mkdir -p ~/.local/bin && ln -s '{foya}' ~/.local/bin/foya"
+
+
+def offer_path_link(foya: Path, answer: bool | None) -> bool:
+    """Link ``~/.local/bin/foya`` to ``foya`` when the person agrees; True when ``foya`` now runs as is.
+
+    Why a link and not a PATH edit: the README's examples say ``foya ...``, and a link in the
+    folder Debian's and Ubuntu's ``~/.profile`` already put on the PATH makes them work without
+    touching any shell file. ``answer`` None asks on a terminal and, with no terminal (CI, a
+    pipe), only prints the line that does it. An existing ``foya`` there is never replaced.
+    """
+    if os.name == "nt":
+        return False
+    bin_dir, line = local_bin(), link_line(foya)
+    if answer is None and sys.stdin.isatty():
+        try:
+            reply = input(f"bootstrap: put `foya` on your PATH (a link {bin_dir / 'foya'} -> {foya})? [Y/n] ")
+        except EOFError:
+            reply = "n"
+        answer = reply.strip().lower() in ("", "y", "yes")
+    if not answer:
+        print(f"bootstrap: to run `foya` by name, link it into a folder on your PATH:\n    {line}")
+        return False
+    link = bin_dir / "foya"
+    if link.is_symlink() and Path(os.readlink(link)) == foya:
+        print(f"bootstrap: {link} already links to {foya}")
+    elif link.exists() or link.is_symlink():
+        print(f"bootstrap: {link} exists and is not a link to this checkout's foya; left it alone "
+              f"(remove it and run this again to replace it)")
+        return False
+    else:
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(foya)
+        print(f"bootstrap: linked {link} -> {foya}")
+    if _on_path(bin_dir):
+        print(f"bootstrap: {bin_dir} is on your PATH, so `foya` works now")
+        return True
+    profile = Path.home() / ".profile"
+    adds_it = profile.is_file() and ".local/bin" in profile.read_text(encoding="utf-8", errors="replace")
+    print(f"bootstrap: {bin_dir} is not on this shell's PATH"
+          + (" (your ~/.profile adds it at your next login)" if adds_it else "")
+          + "; for this shell run:\n    export PATH=\"$HOME/.local/bin:$PATH\""
+          + ("" if adds_it else "\n  and to keep it, add that line to ~/.profile"))
+    return False
 
 
 def _venv_python(venv: Path) -> Path:

@@ -36,8 +36,9 @@ STAGE = build_bundle.ROOT / "build" / "deb"
 DIST = build_bundle.ROOT / "dist"
 
 
-def bundle_version(bundle: Path) -> str:
-    """The version the bundle itself reports, so a stale ``dist/foya`` cannot be packaged."""
+def checked_version(bundle: Path) -> str:
+    """pyproject.toml's version, after checking the bundle reports it (a stale ``dist/foya`` is refused)."""
+    ver = layout.version()
     exe = bundle / "foya"
     if not exe.is_file():
         raise SystemExit(f"No bundle at {bundle}: run packaging/build_bundle.py first "
@@ -45,7 +46,11 @@ def bundle_version(bundle: Path) -> str:
     done = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=120, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{exe} --version failed (exit {done.returncode}): {done.stderr.strip()}")
-    return done.stdout.strip().removeprefix("foya ")
+    reported = done.stdout.strip().removeprefix("foya ")
+    if reported != ver:
+        raise SystemExit(f"The bundle in {bundle} is version {reported} but pyproject.toml says {ver}: "
+                         "rebuild it (packaging/build_bundle.py).")
+    return ver
 
 
 def _write(path: Path, data: str | bytes, mode: int = 0o644) -> None:
@@ -64,9 +69,8 @@ def _normalise_modes(root: Path) -> None:
         path.chmod(0o755 if executable else 0o644)
 
 
-def stage(bundle: Path, ver: str) -> Path:
-    """Lay out the package tree under ``build/deb/root``; return it."""
-    root = STAGE / "root"
+def stage(bundle: Path, ver: str, root: Path = STAGE / "root") -> Path:
+    """Lay out the package tree under ``root`` (replaced if it exists); return it."""
     if root.exists():
         shutil.rmtree(root)
     old_umask = os.umask(0o022)
@@ -101,14 +105,10 @@ def _md5sums(root: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build_deb(bundle: Path, out_dir: Path = DIST) -> Path:
-    """Stage and pack; return the ``.deb``'s path."""
-    ver = layout.version()
-    reported = bundle_version(bundle)
-    if reported != ver:
-        raise SystemExit(f"The bundle in {bundle} is version {reported} but pyproject.toml says {ver}: "
-                         "rebuild it (packaging/build_bundle.py).")
-    root = stage(bundle, ver)
+def build_deb(bundle: Path, out_dir: Path = DIST, stage_root: Path = STAGE / "root") -> Path:
+    """Stage (in ``stage_root``) and pack; return the ``.deb``'s path."""
+    ver = checked_version(bundle)
+    root = stage(bundle, ver, stage_root)
     needs = elf_needs.needs(root / layout.PREFIX.relative_to("/"))
     control = layout.control(ver, _installed_kib(root), layout.depends(needs.sonames, needs.libc_minimum))
     _write(root / "DEBIAN" / "md5sums", _md5sums(root))

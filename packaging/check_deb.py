@@ -101,8 +101,10 @@ def satisfy_depends(deb: Path) -> None:
     if all(any(_installed(alt) for alt in group) for group in groups):
         return
     print(f"check: installing the missing dependencies: {depends}")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
     done = subprocess.run(["apt-get", "satisfy", "-y", "-qq", "--no-install-recommends", depends],
-                          env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, check=False)
+                          env=env, check=False)
     if done.returncode != 0:
         raise CheckFailed(f"apt-get satisfy could not install the package's dependencies: {depends}")
 

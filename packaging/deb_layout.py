@@ -149,7 +149,7 @@ def control(ver: str, installed_kib: int, depends_on: list[str]) -> str:
         f"Architecture: {ARCHITECTURE}",
         f"Maintainer: {MAINTAINER}",
         f"Installed-Size: {installed_kib}",
-        f"Depends: {', '.join(depends_on)}",
+        *([f"Depends: {', '.join(depends_on)}"] if depends_on else []),
         "Recommends: gnome-keyring | kwalletmanager | keepassxc",
         "Section: devel",
         "Priority: optional",

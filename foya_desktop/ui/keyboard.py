@@ -20,6 +20,7 @@ from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from foya_desktop.store.preferences import Preferences
+from foya_desktop.ui.about import show_about
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.help_sheet import HelpSheet, Row, action_rows
 from foya_desktop.ui.icons import icon
@@ -80,6 +81,9 @@ class KeyboardActions(QObject):
         self.stop_action.setText(self.tr("Stop the reply") + "\t" + "Esc")
         help_menu = self._main.menuBar().addMenu(self.tr("&Help"))
         help_menu.addAction(self.help_action)
+        self.about_action = help_menu.addAction(self.tr("About Foya"))
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(lambda: show_about(self._main))
 
     def _apply(self, prefs: Preferences) -> None:
         self._window.pane.composer.set_send_key(prefs.send_key)
