@@ -46,6 +46,7 @@ from foya_desktop.ui.ops.flows import SessionFlows
 from foya_desktop.ui.ops.reply_actions import ReplyActions
 from foya_desktop.ui.ops.session_actions import SessionActions
 from foya_desktop.ui.ops.transfer import SessionTransfer
+from foya_desktop.ui.ops.worktree_actions import WorktreeActions
 from foya_desktop.ui.picker.dialog import choose_folder
 from foya_desktop.ui.prefs import PreferencesState
 from foya_desktop.ui.projects.actions import ProjectActions, default_workdir
@@ -114,6 +115,7 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         # issue 11's parts wire themselves to the views they extend (none touches the bridge)
         self.project_actions = ProjectActions(self)  # new project, bind once, manage (ui/projects)
+        self.worktree_actions = WorktreeActions(self)  # branch marks, Merge back… (ui/ops)
         self.pane.set_binder(self.project_actions.bind_to_folder)  # the settings dialog binds the same way
         self.find_actions = FindActions(self)  # Ctrl+F, search all sessions (ui/reading)
         self.message_actions = MessageActions(self)  # quote, edit as new (ui/reading)

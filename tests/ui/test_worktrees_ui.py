@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QCheckBox, QDialogButtonBox
 
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.main_window import MainWindow
-from tests.helpers.git_repo import git, make_repo
-from tests.ui.helpers import dialog_of, wait_until
+from foya_desktop.ui.ops.confirm import ConfirmDialog, InfoDialog
+from foya_desktop.ui.ops.worktree_flows import MergeBackDialog
+from tests.fakeprovider import FakeProviderServer, Reply
+from tests.helpers.git_repo import commit_all, git, make_repo
+from tests.ui.helpers import dialog_of, visible_dialog, wait_until
 
 
 async def test_the_new_session_dialog_offers_a_worktree_for_a_folder_in_a_repository(
@@ -30,7 +34,7 @@ async def test_the_new_session_dialog_offers_a_worktree_for_a_folder_in_a_reposi
     await wait_until(lambda: not dialog.worktree.isHidden(), what="the worktree checkbox appears")
     assert [dialog.branch.itemText(i) for i in range(dialog.branch.count())] == ["feature", "main"]
     dialog.folder.setText(str(tmp_path / "plain"))
-    await wait_until(lambda: dialog.worktree.isHidden(), what="no checkbox outside a repository")
+    await wait_until(dialog.worktree.isHidden, what="no checkbox outside a repository")
     dialog.folder.setText(str(repo))
     await wait_until(lambda: not dialog.worktree.isHidden(), what="the checkbox is back")
     dialog.worktree.setChecked(True)
@@ -58,3 +62,98 @@ async def test_a_refused_worktree_is_said_in_the_dialog_and_nothing_is_made(
     assert "already checked out in" in dialog.error.text() and dialog.isVisible()
     assert await real_kernel.sessions.list_sessions() == []
     dialog.reject()
+
+
+def _menu_action(window: MainWindow, session_id: str, text: str) -> QAction | None:
+    rect = window.tree_view.visualRect(window.tree_model.index_of_session(session_id))
+    menu = window.tree_view.menu_at(rect.center())
+    assert menu is not None
+    return next((a for a in menu.actions() if a.text() == text), None)
+
+
+def _mark(window: MainWindow, session_id: str) -> str:
+    return window.tree_model.node(window.tree_model.index_of_session(session_id)).worktree
+
+
+async def test_the_sidebar_marks_the_branch_and_merge_back_shows_the_diff_then_merges(
+        real_window: MainWindow, real_kernel: Kernel, tmp_path: Path, fake_provider: FakeProviderServer,
+        shots: Path) -> None:
+    repo = make_repo(tmp_path / "shop")
+    plain = await real_kernel.sessions.create_session(title="plain", workdir=str(repo))
+    session = await real_kernel.worktrees.create_session(workdir=str(repo), title="Greet")
+    await wait_until(lambda: _mark(real_window, session.id) == "⎇ greet", what="the branch mark")
+    assert _mark(real_window, plain.id) == "" and _menu_action(real_window, plain.id, "Merge back…") is None
+    folder = Path(session.workdir)
+    (folder / "a.txt").write_text("one\nhello\nthree\n")
+    commit_all(folder, "greet")
+    (folder / "notes.txt").write_text("draft\n")
+    fake_provider.script(Reply(text="done"))
+    await real_kernel.turns.send(session.id, "say hello")  # a turn's end re-reads the worktree
+    await wait_until(lambda: _mark(real_window, session.id) == "⎇ greet ●↑1", what="dirty and ahead marks")
+    (folder / "notes.txt").unlink()
+    action = _menu_action(real_window, session.id, "Merge back…")
+    assert action is not None
+    action.trigger()
+    dialog = await dialog_of(MergeBackDialog)
+    body = dialog.body.text()
+    assert "a.txt" in body and "+hello" in body and "@@" in body
+    dialog.grab().save(str(shots / "worktree_merge_back.png"))
+    dialog.confirm_button.click()
+    done = await dialog_of(InfoDialog)
+    assert "Merged" in done.text.text()
+    done.ok_button.click()
+    assert (repo / "a.txt").read_text() == "one\nhello\nthree\n"
+    await wait_until(lambda: _mark(real_window, session.id) == "⎇ greet", what="nothing ahead any more")
+
+
+async def test_merge_back_lists_conflicts_and_leaves_them(real_window: MainWindow, real_kernel: Kernel,
+                                                          tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop")
+    session = await real_kernel.worktrees.create_session(workdir=str(repo), title="Greet")
+    folder = Path(session.workdir)
+    (folder / "a.txt").write_text("one\nhello\nthree\n")
+    commit_all(folder, "greet")
+    (repo / "a.txt").write_text("one\nbonjour\nthree\n")
+    commit_all(repo, "base greets too")
+    await wait_until(lambda: _mark(real_window, session.id) != "", what="the branch mark")
+    action = _menu_action(real_window, session.id, "Merge back…")
+    assert action is not None
+    action.trigger()
+    (await dialog_of(MergeBackDialog)).confirm_button.click()
+    told = await dialog_of(InfoDialog)
+    assert told.heading.text() == "Conflicts left for you" and "• a.txt" in told.text.text()
+    told.ok_button.click()
+    assert "<<<<<<<" in (repo / "a.txt").read_text()
+
+
+async def test_deleting_a_worktree_session_asks_and_unmerged_work_needs_a_second_yes(
+        real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop")
+    session = await real_kernel.worktrees.create_session(workdir=str(repo), title="Greet")
+    folder = Path(session.workdir)
+    (folder / "a.txt").write_text("one\nhello\nthree\n")
+    commit_all(folder, "greet")
+    await wait_until(lambda: _mark(real_window, session.id) != "", what="the branch mark")
+    real_window.runner.spawn(real_window.session_actions.flows.delete(session.id), "Deleting")
+    question = await dialog_of(ConfirmDialog)
+    (remove,) = question.findChildren(QCheckBox)
+    assert "branch “greet”" in remove.text()
+    remove.setChecked(True)
+    question.confirm_button.click()
+    await wait_until(lambda: (visible_dialog(ConfirmDialog) or question) is not question, what="second question")
+    again = visible_dialog(ConfirmDialog)
+    assert again is not None and "1 commit(s) on <b>greet</b>" in again.body.text()
+    again.cancel_button.click()
+    await real_window.runner.drain()
+    assert folder.is_dir() and [s.id for s in await real_kernel.sessions.list_sessions()] == [session.id]
+    real_window.runner.spawn(real_window.session_actions.flows.delete(session.id), "Deleting")
+    question = await dialog_of(ConfirmDialog)
+    question.findChildren(QCheckBox)[0].setChecked(True)
+    question.confirm_button.click()
+    await wait_until(lambda: (visible_dialog(ConfirmDialog) or question) is not question, what="second question")
+    again = visible_dialog(ConfirmDialog)
+    assert again is not None
+    again.confirm_button.click()
+    await real_window.runner.drain()
+    assert not folder.exists() and await real_kernel.sessions.list_sessions() == []
+    assert "greet" not in git(repo, "branch", "--list")

@@ -26,6 +26,7 @@ from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inf
 from foya_desktop.ui.ops.merge_dialog import MergeDialog
 from foya_desktop.ui.ops.ports import ComposerFiller, SessionSelector, StatusReporter
 from foya_desktop.ui.ops.rewind_dialog import RewindDialog, run_rewind
+from foya_desktop.ui.ops.worktree_flows import delete_with_worktree
 from foya_desktop.ui.sessions.tree_model import SessionTreeModel
 
 LATEST_PAGE = 200
@@ -166,6 +167,8 @@ class SessionFlows:
         children = [n.session for n in model.node(model.index_of_session(session_id)).walk()[1:]
                     if n.session is not None]
         title = session.title or self.tr("Untitled session")
+        if model.node(model.index_of_session(session_id)).worktree:
+            return await self._delete_worktree_session(session_id, title)
         dialog = ConfirmDialog(self.tr("Delete session"), self.tr("Delete “{title}”?").format(title=title),
                                _delete_words(children, model.phase(session_id) != Phase.IDLE),
                                self.tr("Delete"), destructive=True, parent=self._parent)
@@ -178,6 +181,20 @@ class SessionFlows:
             self._say(self.tr("Deleted “{title}” and %n sub-agent session(s).", "", len(deleted) - 1).format(
                 title=title))
         else:
+            self._say(self.tr("Deleted “{title}”.").format(title=title))
+        return deleted
+
+    async def _delete_worktree_session(self, session_id: str, title: str) -> list[str]:
+        """A worktree session: ask whether its worktree and branch go too (``worktree_flows``)."""
+        try:
+            status = await self._kernel.worktrees.status(session_id)
+        except FoyaError as error:
+            await inform(self._parent, self.tr("Delete session"), self.tr("Cannot delete"), error_text(error))
+            return []
+        deleted = await delete_with_worktree(self._kernel, status, title, self._parent)
+        for gone in deleted:
+            self._tree.remove_session(gone)
+        if deleted:
             self._say(self.tr("Deleted “{title}”.").format(title=title))
         return deleted
 

@@ -37,6 +37,8 @@ class Node:
     """An approval or question of this session waits for the person."""
     missing: bool = False
     """A project whose folder is gone (moved or deleted); the tree says so and offers a relink."""
+    worktree: str = ""
+    """A worktree session's mark: its branch, uncommitted and ahead marks (``ui/ops/worktree_flows``)."""
     uid: int = field(default_factory=lambda: next(_uids))
     """Identity carried in ``QModelIndex.internalId``."""
 

@@ -112,6 +112,13 @@ class SessionTreeModel(QAbstractItemModel):
                 node.missing = key in project_ids
                 self._changed(node)
 
+    def set_worktree_marks(self, marks: dict[str, str]) -> None:
+        """Show each worktree session's branch mark (``marks``: session id → mark; others: none)."""
+        for key, node in self._sessions.items():
+            if node.worktree != marks.get(key, ""):
+                node.worktree = marks.get(key, "")
+                self._changed(node)
+
     def remove_project(self, project_id: str) -> None:
         """A deleted project (its sessions are removed by their own events)."""
         node = self._projects.pop(project_id, None)

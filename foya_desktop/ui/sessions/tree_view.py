@@ -88,6 +88,13 @@ class SessionDelegate(QStyledItemDelegate):
         title = ("📌 " if node.session and node.session.pinned and theme.has_emoji_font() else
                  "★ " if node.session and node.session.pinned else "") + node.title
         area = rect.adjusted(22, 0, -24 if node.waiting else -6, 0)
+        if node.worktree:  # the branch and its marks, right-aligned and dim; the title gives way
+            painter.setPen(theme.dim_color())
+            branch = painter.fontMetrics().elidedText(node.worktree, Qt.TextElideMode.ElideMiddle,
+                                                      area.width() // 2)
+            painter.drawText(area, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, branch)
+            area = area.adjusted(0, 0, -painter.fontMetrics().horizontalAdvance(branch) - 6, 0)
+            painter.setPen(theme.text_color())
         text = painter.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, area.width())
         painter.drawText(area, Qt.AlignmentFlag.AlignVCenter, text)
         if node.waiting:  # NOTE: after the title: the badge leaves its white pen behind

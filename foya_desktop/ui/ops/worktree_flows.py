@@ -1,0 +1,142 @@
+"""Worktree sessions' own operations in the window: *Merge back…* and *Delete* (README "Sessions").
+
+*Merge back…* shows the diff of the worktree's branch against the base (the
+branch checked out in the repository's folder): the files, then the hunks; on
+confirmation the kernel merges or rebases with the person's git. Conflicts are
+listed and left where git stopped — the window never resolves them.
+
+*Delete* of a worktree session asks whether the worktree folder and its branch
+go too. Work that is not in the base (uncommitted files, commits) is removed
+only after a second, destructive confirmation that names it.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Literal
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QVBoxLayout, QWidget
+
+from foya_desktop.core.errors import FoyaError
+from foya_desktop.engine.worktrees.ops import MergePreview, MergeResult, WorktreeStatus
+from foya_desktop.ui.aio import run_dialog
+from foya_desktop.ui.error_text import error_text
+from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
+
+MERGE_BACK = "Merge back…"
+"""The session menu entry (translated where it is shown)."""
+MERGE_BACK_TITLE = "Merge back"
+"""The dialog's window title (untranslated key; tests find the dialog by it)."""
+
+
+def _tr(text: str, n: int = -1) -> str:
+    return QCoreApplication.translate("WorktreeFlows", text, None, n)
+
+
+def worktree_label(status: WorktreeStatus) -> str:
+    """The sidebar's mark: the branch, ● when files are uncommitted, ↑N commits ahead of the base."""
+    marks = ("●" if status.changed else "") + (f"↑{status.ahead}" if status.ahead else "")
+    return f"⎇ {status.branch or _tr('detached')}" + (f" {marks}" if marks else "")
+
+
+def describe_preview(preview: MergePreview) -> str:
+    """Rich text: what merging back brings into the base — the files, then every hunk."""
+    st = preview.status
+    head = _tr("<p><b>{branch}</b> into <b>{base}</b> in {repo}: %n commit(s).</p>", st.ahead).format(
+        branch=html.escape(st.branch), base=html.escape(st.base), repo=html.escape(st.repository))
+    files = [f"{f.path}  " + (_tr("binary") if f.added < 0 else f"+{f.added} −{f.removed}")
+             for f in preview.files]
+    cut = "<p>" + _tr("(The diff is cut here.)") + "</p>" if preview.truncated else ""
+    return head + bullet_list(files) + f"<pre>{html.escape(preview.patch)}</pre>" + cut
+
+
+class MergeBackDialog(ConfirmDialog):
+    """The diff against the base, *merge* or *rebase*, Cancel and Merge back.
+
+    Signals:
+        (QDialog's own: accepted, rejected, finished)
+    """
+
+    def __init__(self, preview: MergePreview, parent: QWidget | None = None) -> None:
+        super().__init__(_tr(MERGE_BACK_TITLE), _tr("Merge “{branch}” back into “{base}”?").format(
+            branch=preview.status.branch, base=preview.status.base), describe_preview(preview),
+            _tr("Merge back"), scroll_height=420, parent=parent)
+        self.setObjectName(MERGE_BACK_TITLE)
+        self.how = QComboBox()
+        self.how.addItem(_tr("Merge the branch into the base (git merge)"), "merge")
+        self.how.addItem(_tr("Rebase the branch onto the base, then fast-forward (git rebase)"), "rebase")
+        layout = self.layout()
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(layout.count() - 1, self.how)
+        self.resize(720, 560)
+
+
+async def merge_back(kernel: KernelApi, session_id: str, parent: QWidget) -> MergeResult | None:
+    """Show the diff; on confirmation merge back and say how it ended (conflicts listed)."""
+    what = _tr(MERGE_BACK_TITLE)
+    try:
+        preview = await kernel.worktrees.merge_preview(session_id)
+    except FoyaError as error:
+        await inform(parent, what, _tr("Cannot merge back"), error_text(error))
+        return None
+    dialog = MergeBackDialog(preview, parent)
+    dialog.fit_body()
+    if not await confirm(dialog):
+        return None
+    how: Literal["merge", "rebase"] = "rebase" if dialog.how.currentData() == "rebase" else "merge"
+    try:
+        result = await kernel.worktrees.merge_back(session_id, how)
+    except FoyaError as error:
+        await inform(parent, what, _tr("Cannot merge back"), error_text(error))
+        return None
+    if result.merged:
+        await inform(parent, what, _tr("Merged back"), result.message)
+    else:
+        await inform(parent, what, _tr("Conflicts left for you"),
+                     "\n".join([result.message, "", *(f"• {name}" for name in result.conflicts)]))
+    return result
+
+
+async def delete_with_worktree(kernel: KernelApi, status: WorktreeStatus, title: str,
+                               parent: QWidget) -> list[str]:
+    """Delete a worktree session, asking whether its worktree and branch go too; unmerged work
+    needs a second confirmation. Returns the deleted session ids (empty: cancelled)."""
+    dialog = ConfirmDialog(
+        _tr("Delete session"), _tr("Delete “{title}”?").format(title=title),
+        _tr("<p>The session works in the git worktree {path} on the branch <b>{branch}</b>.</p>").format(
+            path=html.escape(status.path), branch=html.escape(status.branch)),
+        _tr("Delete"), destructive=True, parent=parent)
+    remove = QCheckBox(_tr("Also remove the worktree folder and the branch “{branch}”").format(
+        branch=status.branch))
+    layout = dialog.layout()
+    if isinstance(layout, QVBoxLayout):
+        layout.insertWidget(layout.count() - 1, remove)
+    try:
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return []
+        removing = remove.isChecked()
+    finally:
+        dialog.deleteLater()
+    if not removing:
+        return await kernel.lifecycle.delete_session(status.session_id)
+    try:
+        return await kernel.worktrees.remove(status.session_id)
+    except FoyaError as error:
+        if error.code != "worktree_unmerged":
+            await inform(parent, _tr("Delete session"), _tr("The worktree was not removed"),
+                         error_text(error))
+            return []
+        again = ConfirmDialog(
+            _tr("Delete session"), _tr("Remove work that is not in “{base}”?").format(base=status.base),
+            _tr("<p>The worktree holds work that is not in <b>{base}</b>: {commits} commit(s) on "
+                "<b>{branch}</b> and {files} uncommitted file(s). Removing the worktree and the branch "
+                "loses that work for good.</p>").format(
+                base=html.escape(status.base), branch=html.escape(status.branch),
+                commits=error.params.get("commits", status.ahead), files=error.params.get("files", 0))
+            + bullet_list(list(status.changed)),
+            _tr("Remove it anyway"), destructive=True, parent=parent)
+        if not await confirm(again):
+            return []
+        return await kernel.worktrees.remove(status.session_id, force=True)
