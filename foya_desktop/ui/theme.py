@@ -292,6 +292,21 @@ QComboBox QAbstractItemView {{ border: 1px solid {c['mid']}; border-radius: 6px;
 """
 
 
+def _selection_rules(c: dict[str, str]) -> str:
+    """One selection for every list, tree and picker popup: the highlight with its own text colour.
+
+    Why a rule and not just the palette: once any style sheet rule styles ``::item`` (the dialogs'
+    padded rows, the Ctrl+K palette), Qt draws those rows itself and paints the selected one with no
+    background while the text turns to the highlighted-text colour: white on white in the light
+    theme, an invisible selection in the dark one. The session tree keeps its quieter selection.
+    """
+    return f"""
+QAbstractItemView::item:selected, QComboBox::item:selected {{ background: {c['highlight']};
+    color: {c['highlighted_text']}; }}
+QTreeView#sessionTree::item:selected {{ background: {c['sidebar_selected']}; color: {c['text']}; }}
+"""
+
+
 def fill_background(widget: QWidget, rect: QRect, key: str) -> None:
     """Paint ``rect`` of an opaque (``WA_OpaquePaintEvent``) viewport in the theme's ``key`` colour:
     nothing else clears it, and an opaque viewport's repaints do not repaint the window behind it."""
@@ -385,7 +400,7 @@ QFrame#card QLineEdit, QFrame#card QPlainTextEdit {{ border: 1px solid {c['mid']
     padding: 2px 6px; background: {c['base']}; selection-background-color: {c['highlight']}; }}
 QFrame#card QLineEdit:focus {{ border: 1px solid {c['highlight']}; }}
 QFrame#card QPlainTextEdit {{ background: {c['alt']}; }}
-""" + _combo_rules(c)
+""" + _combo_rules(c) + _selection_rules(c)
 
 
 def apply_theme(choice: ThemeChoice, *, guess: bool = False) -> bool:
