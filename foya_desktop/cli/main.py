@@ -25,7 +25,7 @@ from foya_desktop.cli.sessions_collab import add_collab_parsers, dispatch_collab
 from foya_desktop.cli.sessions_ops import add_session_op_parsers, dispatch_session_op
 from foya_desktop.cli.sessions_set import add_set_parser
 from foya_desktop.cli.sessions_transfer import add_transfer_parsers, dispatch_transfer
-from foya_desktop.cli.sessions_worktree import add_worktree_parser, worktree_command
+from foya_desktop.cli.sessions_worktree import add_worktree_flags, add_worktree_parser, worktree_command
 from foya_desktop.cli.settings import add_settings_flags, set_command
 from foya_desktop.cli.status import add_status_parser, status_command
 from foya_desktop.cli.usage import add_debug_parser, add_usage_parser, debug_command, usage_command
@@ -97,13 +97,7 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow-broad-project", action="store_true",
                    help="accept a project at /, at the home folder or around Foya's data folder "
                         "(commands and tools can then reach nearly everything)")
-    p.add_argument("--worktree", action="store_true",
-                   help="start the new session in a new git worktree of the repository --project (or the "
-                        "current folder) is in, on a new branch named after the session")
-    p.add_argument("--branch", metavar="NAME", help="with --worktree: this branch (an existing one, or a "
-                   "new one of this name)")
-    p.add_argument("--worktree-dir", metavar="DIR", help="with --worktree: put the worktree in DIR instead "
-                   "of <repository>.foya-worktrees")
+    add_worktree_flags(p, "--project (or the current folder)")
 
 
 def _sessions_parser(p: argparse.ArgumentParser) -> None:

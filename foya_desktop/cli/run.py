@@ -9,6 +9,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from foya_desktop.cli.sessions_worktree import check_worktree_flags
 from foya_desktop.core.errors import BadInput, ReplyCutOff, storage_exit_code
 from foya_desktop.core.events import (
     Event,
@@ -62,15 +63,13 @@ async def _session_for(kernel: Kernel, args: argparse.Namespace) -> Session:
         allow_broad=bool(getattr(args, "allow_broad_project", False)))
 
 
-def check_worktree_flags(args: argparse.Namespace) -> None:
+def _check_run_worktree(args: argparse.Namespace) -> None:
     """``--worktree`` starts a new session; ``--branch`` and ``--worktree-dir`` go with it."""
     if getattr(args, "worktree", False) and args.session is not None:
         raise BadInput("--worktree starts a new session in a new worktree; leave out --session (a session "
                        "stays in its folder: fork or branch it to work elsewhere).")
-    extras = getattr(args, "branch", None) or getattr(args, "worktree_dir", None)
-    if extras and not getattr(args, "worktree", False):
-        raise BadInput("--branch and --worktree-dir go with --worktree (a new session in a new git "
-                       "worktree).")
+    if hasattr(args, "worktree"):
+        check_worktree_flags(args)
 
 
 def _check_broad(project: str | None, kernel: Kernel, args: argparse.Namespace) -> None:
@@ -92,7 +91,7 @@ def read_prompt(args: argparse.Namespace) -> str:
     or a pipe. Empty or whitespace-only text and bytes that are not UTF-8 are
     refused with a sentence (never a traceback).
     """
-    check_worktree_flags(args)
+    _check_run_worktree(args)
     if args.session is not None and not args.session.strip():
         raise BadInput("--session needs a session id (see 'foya sessions list'); leave it out to "
                        "start a new session.")

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from foya_desktop.cli.sessions_worktree import add_worktree_flags, check_worktree_flags
 from foya_desktop.engine.kernel import Kernel
 
 
@@ -19,6 +20,7 @@ def add_collab_parsers(sub: Any) -> None:
     fk.add_argument("--from-turn", metavar="MSG_ID",
                     help="any message of a completed turn: copy up to and including that turn")
     fk.add_argument("--json", action="store_true")
+    add_worktree_flags(fk, "the session's folder")
     mg = sub.add_parser("merge", help="new session from two histories (A's settings; neither changes)")
     mg.add_argument("a", help="the initiating session: its folder, announcement, default VP, model, project")
     mg.add_argument("b")
@@ -29,7 +31,10 @@ def add_collab_parsers(sub: Any) -> None:
 async def dispatch_collab(kernel: Kernel, args: argparse.Namespace) -> int | None:
     """Run ``fork`` or ``merge``; ``None`` when the action is not one of ours."""
     if args.action == "fork":
-        session = await kernel.lifecycle.fork(args.id, from_turn=args.from_turn)
+        check_worktree_flags(args)
+        session = await kernel.worktrees.fork(args.id, from_turn=args.from_turn, branch=args.branch or "",
+                                              parent_folder=args.worktree_dir or "") if args.worktree \
+            else await kernel.lifecycle.fork(args.id, from_turn=args.from_turn)
         count = await kernel.history.message_count(session.id)
         if args.json:
             print(json.dumps({"session_id": session.id}))

@@ -13,6 +13,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from foya_desktop.cli.sessions_worktree import add_worktree_flags, check_worktree_flags
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.ops.rewind import RewindPreview
@@ -25,6 +26,7 @@ def add_session_op_parsers(sub: Any) -> None:
     br.add_argument("--after", required=True, metavar="MESSAGE_ID",
                     help="a complete assistant message or tool result (see `foya sessions show --json`)")
     br.add_argument("--json", action="store_true")
+    add_worktree_flags(br, "the session's folder")
     rw = sub.add_parser("rewind", help="remove a user message and everything after it, restoring files")
     rw.add_argument("id")
     rw.add_argument("--to", required=True, metavar="MESSAGE_ID", help="the user message to go back to")
@@ -51,7 +53,10 @@ async def dispatch_session_op(kernel: Kernel, args: argparse.Namespace) -> int |
 
 
 async def _branch(kernel: Kernel, args: argparse.Namespace) -> int:
-    session = await kernel.lifecycle.branch(args.id, args.after)
+    check_worktree_flags(args)
+    session = await kernel.worktrees.branch(args.id, args.after, branch=args.branch or "",
+                                            parent_folder=args.worktree_dir or "") if args.worktree \
+        else await kernel.lifecycle.branch(args.id, args.after)
     count = await kernel.history.message_count(session.id)
     if args.json:
         print(json.dumps({"session_id": session.id, "source_id": args.id, "messages": count}))

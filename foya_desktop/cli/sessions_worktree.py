@@ -12,9 +12,29 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from foya_desktop.core.errors import BadInput
 from foya_desktop.core.terminal import visible
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.worktrees.ops import MergePreview, WorktreeStatus
+
+
+def add_worktree_flags(p: argparse.ArgumentParser, where: str) -> None:
+    """``--worktree [--branch NAME] [--worktree-dir DIR]`` for ``run``, ``sessions fork`` and
+    ``sessions branch``; ``where`` names the folder whose repository is used."""
+    p.add_argument("--worktree", action="store_true",
+                   help=f"put the new session in a new git worktree of the repository {where} is in, on a "
+                        "new branch named after the session")
+    p.add_argument("--branch", metavar="NAME", help="with --worktree: this branch (an existing one, or a "
+                   "new one of this name)")
+    p.add_argument("--worktree-dir", metavar="DIR", help="with --worktree: put the worktree in DIR instead "
+                   "of <repository>.foya-worktrees")
+
+
+def check_worktree_flags(args: argparse.Namespace) -> None:
+    """``--branch`` and ``--worktree-dir`` go with ``--worktree``."""
+    if (args.branch or args.worktree_dir) and not args.worktree:
+        raise BadInput("--branch and --worktree-dir go with --worktree (a new session in a new git "
+                       "worktree).")
 
 
 def add_worktree_parser(sub: Any) -> None:

@@ -85,12 +85,12 @@ class Kernel:
         self.connections = Connections(svc)
         self.usage = Usage(svc)
         self.lifecycle = Lifecycle(svc, scheduler)
+        self.worktrees = Worktrees(self.projects, self.sessions, self.lifecycle)
         self.search = Search(svc)
         self.files = ProjectFiles(svc, self.vp_library)
         self.transfer = Transfer(svc, self.projects)
         self.mcp = Mcp(svc)
         self.memory = Memory(svc)
-        self.worktrees = Worktrees(self.projects, self.sessions)
         self._outside: OutsideWrites | None = None
 
     @property

@@ -16,6 +16,7 @@ from foya_desktop.engine.ops import branching, compaction, deletion, merging, re
 from foya_desktop.engine.ops.children import ChildAgents
 from foya_desktop.engine.ops.forking import Forks
 from foya_desktop.engine.ops.merging import MergePlan
+from foya_desktop.engine.ops.place import Place
 from foya_desktop.engine.ops.rewind import RewindPreview, RewindResult
 from foya_desktop.engine.request.context_window import CompactionPolicy, load_policy, save_policy
 from foya_desktop.store.ops_checkpoints import list_checkpoints
@@ -39,23 +40,26 @@ class Lifecycle:
 
     # ---- branch -----------------------------------------------------------------
 
-    async def branch(self, session_id: str, after_message_id: str) -> Session:
+    async def branch(self, session_id: str, after_message_id: str, *, place: Place | None = None) -> Session:
         """New top-level session with the valid messages up to and including ``after_message_id``.
 
         The message must be a complete assistant reply without tool calls, or a tool
         result whose sibling calls are all answered; otherwise ``InvalidOperation`` says
         why. Publishes ``SessionChanged`` and ``SessionBranched`` (open the new session).
+        ``place``: a new worktree's project (``kernel.worktrees.branch``).
         """
-        return await branching.branch(self.svc, self._scheduler, session_id, after_message_id)
+        return await branching.branch(self.svc, self._scheduler, session_id, after_message_id, place)
 
     # ---- fork -------------------------------------------------------------------
 
-    async def fork(self, session_id: str, *, from_turn: str | None = None) -> Session:
+    async def fork(self, session_id: str, *, from_turn: str | None = None,
+                   place: Place | None = None) -> Session:
         """Fork the whole session, or (``from_turn`` = any message id of a completed turn) up to
         and including that turn. Never stops the source; while it generates, the fork stops
         before the active input. Publishes ``SessionChanged`` and ``SessionBranched`` (open it).
+        ``place``: a new worktree's project (``kernel.worktrees.fork``).
         """
-        return await self.forks.fork(session_id, from_turn)
+        return await self.forks.fork(session_id, from_turn, place)
 
     def fork_in_progress(self, session_id: str) -> bool:
         """Whether a fork of the session is being made (the window disables its fork entries)."""

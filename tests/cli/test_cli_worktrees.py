@@ -79,3 +79,18 @@ def test_bad_worktree_requests_are_one_sentence(foya: Foya, tmp_path: Path, args
     (tmp_path / "plain").mkdir()
     code, _out, err = foya("run", *(str(tmp_path / "plain") if a == "PLAIN" else a for a in args))
     assert code != 0 and words in err and "Traceback" not in err
+
+
+def test_fork_and_branch_into_a_new_worktree(foya: Foya, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop")
+    sid = _run(foya, "--project", str(repo), "Plan it")
+    code, out, err = foya("sessions", "fork", sid, "--worktree", "--json")
+    assert code == 0, err
+    fork_id = json.loads(out)["session_id"]
+    code, out, _err = foya("sessions", "worktree", "status", fork_id)
+    assert code == 0 and "branch plan-it-fork, base main" in out
+    messages = json.loads(foya("sessions", "show", sid, "--json")[1])["messages"]
+    code, out, err = foya("sessions", "branch", sid, "--after", messages[-1]["id"], "--worktree", "--branch", "b2")
+    assert code == 0 and (tmp_path / "shop.foya-worktrees" / "b2").is_dir(), err
+    code, _out, err = foya("sessions", "fork", sid, "--branch", "x")
+    assert code != 0 and "go with --worktree" in err

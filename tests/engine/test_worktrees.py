@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from foya_desktop.core.errors import InvalidOperation
+from foya_desktop.core.errors import InvalidOperation, NotFound
 from foya_desktop.engine.kernel import Kernel
+from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.git_repo import commit_all, git, make_repo
 
 
@@ -168,3 +169,30 @@ async def test_a_session_outside_a_worktree_says_so(kernel: Kernel, repo: Path) 
     with pytest.raises(InvalidOperation) as refused:
         await kernel.worktrees.status(session.id)
     assert refused.value.code == "not_a_worktree"
+
+
+async def test_a_fork_into_a_new_worktree_keeps_the_history_and_binds_the_fork_there(
+        kernel: Kernel, repo: Path, fake: FakeProviderServer) -> None:
+    source = await kernel.sessions.create_session(title="Plan", workdir=str(repo), connection="fake")
+    fake.script(Reply(text="a plan"))
+    await kernel.turns.send(source.id, "make a plan")
+    await kernel.turns.wait_idle()
+    fork = await kernel.worktrees.fork(source.id)
+    folder = repo.parent / "shop.foya-worktrees" / "plan-fork"
+    assert fork.workdir == str(folder.resolve()) and fork.project_id != source.project_id
+    assert [m.text for m in await kernel.history.messages(fork.id)] == ["make a plan", "a plan"]
+    unchanged = await kernel.sessions.get_session(source.id)
+    assert (unchanged.project_id, unchanged.workdir) == (source.project_id, source.workdir)
+    assert (await kernel.worktrees.status(fork.id)).branch == "plan-fork"
+    reply = next(m for m in await kernel.history.messages(source.id) if m.role == "assistant")
+    branched = await kernel.worktrees.branch(source.id, reply.id, branch="try-b")
+    assert Path(branched.workdir).name == "try-b" and (await kernel.worktrees.status(branched.id)).branch == "try-b"
+
+
+async def test_a_refused_fork_leaves_no_worktree_and_no_project(kernel: Kernel, repo: Path) -> None:
+    source = await kernel.sessions.create_session(title="Plan", workdir=str(repo))
+    with pytest.raises(NotFound):
+        await kernel.worktrees.branch(source.id, "msg_nowhere")
+    assert "plan-branch" not in git(repo, "branch", "--list")
+    assert not (repo.parent / "shop.foya-worktrees" / "plan-branch").exists()
+    assert [p.path for p in await kernel.projects.list_projects()] == [str(repo.resolve())]

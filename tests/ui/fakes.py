@@ -380,6 +380,14 @@ class FakeWorktrees:
     async def branches(self, folder: str) -> list[str] | None:
         return None
 
+    async def fork(self, session_id: str, *, from_turn: str | None = None, branch: str = "",
+                   existing: bool | None = None, parent_folder: str = "") -> Session:
+        raise InvalidOperation("The fake kernel's folders are in no git repository.")
+
+    async def branch(self, session_id: str, after_message_id: str, *, branch: str = "",
+                     existing: bool | None = None, parent_folder: str = "") -> Session:
+        raise InvalidOperation("The fake kernel's folders are in no git repository.")
+
     async def status(self, session_id: str) -> WorktreeStatus:
         raise InvalidOperation(f"Session {session_id} is not in a git worktree.", code="not_a_worktree")
 

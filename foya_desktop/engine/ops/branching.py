@@ -28,6 +28,7 @@ from foya_desktop.core.messages import (
 )
 from foya_desktop.core.model import AgentMode, Phase, Session
 from foya_desktop.engine.ops.eligibility import BranchBlock, branch_block
+from foya_desktop.engine.ops.place import Place, placed
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.scheduler import Scheduler
@@ -36,8 +37,10 @@ from foya_desktop.store.ops_copy import share_history
 from foya_desktop.store.sessions import create_session
 
 
-async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_message_id: str) -> Session:
-    """Create the branch and publish ``SessionChanged`` + ``SessionBranched``.
+async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_message_id: str,
+                 place: Place | None = None) -> Session:
+    """Create the branch and publish ``SessionChanged`` + ``SessionBranched``; ``place`` binds it to
+    a new worktree's project instead of the source's (``engine.ops.place``).
 
     Allowed while the source runs: only committed messages are read, and the
     source is not touched. One write transaction reads what the boundary checks
@@ -53,7 +56,7 @@ async def branch(svc: Services, scheduler: Scheduler, session_id: str, after_mes
     def job() -> tuple[Session, int]:
         src = branch_source(session_id, after_message_id)
         check_boundary(src, running)
-        created = create_session(_new_session(src.session))
+        created = create_session(placed(_new_session(src.session), place))
         count = share_history(session_id, created.id, src.last.seq, src.tail_after, src.dead,
                               INTERRUPTED_RESULT)
         return created, count

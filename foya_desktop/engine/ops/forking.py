@@ -31,6 +31,7 @@ from foya_desktop.core.events import SessionBranched, SessionChanged
 from foya_desktop.core.ids import new_id, now_ms
 from foya_desktop.core.messages import Message, attachments_in_order
 from foya_desktop.core.model import AgentMode, Session
+from foya_desktop.engine.ops.place import Place, placed
 from foya_desktop.engine.request.context import INTERRUPTED_RESULT
 from foya_desktop.engine.services import Services
 from foya_desktop.store.artifacts import ArtifactFiles
@@ -62,17 +63,19 @@ class Forks:
         """Whether a fork of ``session_id`` is being made (disable the entry)."""
         return session_id in self._busy
 
-    async def fork(self, session_id: str, from_turn_message_id: str | None = None) -> Session:
-        """Create the fork, publish ``SessionChanged`` + ``SessionBranched`` (open it) and return it."""
+    async def fork(self, session_id: str, from_turn_message_id: str | None = None,
+                   place: Place | None = None) -> Session:
+        """Create the fork, publish ``SessionChanged`` + ``SessionBranched`` (open it) and return it.
+        ``place``: bind it to a new worktree's project instead of the source's (``engine.ops.place``)."""
         if session_id in self._busy:
             raise ForkInProgress("A fork of this session is already being made; wait for it to open.")
         self._busy.add(session_id)
         try:
-            return await self._fork(session_id, from_turn_message_id)
+            return await self._fork(session_id, from_turn_message_id, place)
         finally:
             self._busy.discard(session_id)
 
-    async def _fork(self, session_id: str, message_id: str | None) -> Session:
+    async def _fork(self, session_id: str, message_id: str | None, place: Place | None) -> Session:
         source = await self._svc.store.read(get_session, session_id)
         if source.parent_id is not None:
             raise InvalidOperation("A sub-agent's child session cannot be forked; fork its parent.")
@@ -85,7 +88,7 @@ class Forks:
             # (``store.ops_copy``): nothing grows with the history (issue 14).
             through = before_active(session_id, active) if message_id is None else \
                 through_turn(session_id, message_id, active)
-            created = create_session(fork_session(source))
+            created = create_session(placed(fork_session(source), place))
             after = tail_after(session_id, through)
             dead = dead_calls(session_id, through, after)
             count = share_history(session_id, created.id, through, after, dead, INTERRUPTED_RESULT,

@@ -22,19 +22,22 @@ so its git asks before it runs).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import ApprovalMode, Session
+from foya_desktop.engine.ops.place import Place
 from foya_desktop.engine.worktrees import repo
 from foya_desktop.engine.worktrees.git import run_git
 from foya_desktop.tools.git_safety import repository_programs
 
 if TYPE_CHECKING:
     from foya_desktop.engine.areas.sessions import Sessions
+    from foya_desktop.engine.lifecycle import Lifecycle
     from foya_desktop.engine.projects import Projects
 
 FOLDER_SUFFIX = ".foya-worktrees"
@@ -100,9 +103,10 @@ class MergeResult:
 class Worktrees:
     """Create, inspect, merge back and remove worktree sessions."""
 
-    def __init__(self, projects: Projects, sessions: Sessions) -> None:
+    def __init__(self, projects: Projects, sessions: Sessions, lifecycle: Lifecycle) -> None:
         self._projects = projects
         self._sessions = sessions
+        self._lifecycle = lifecycle
 
     # ---- create -----------------------------------------------------------------------
 
@@ -120,18 +124,56 @@ class Worktrees:
         changes in the repository stay there: the worktree starts from the last commit.
         """
         name = branch.strip() or repo.slug(title or "New session")
-        if not branch.strip():
-            existing = False
+        async with self._new_worktree(workdir, name, existing if branch.strip() else False, parent_folder,
+                                      allow_broad) as place:
+            return await self._sessions.create_session(
+                title=title, workdir=place.workdir, roster=roster, default_vp=default_vp,
+                connection=connection, model=model, approval_mode=approval_mode, allow_broad=allow_broad)
+
+    async def fork(self, session_id: str, *, from_turn: str | None = None, branch: str = "",
+                   existing: bool | None = None, parent_folder: str = "") -> Session:
+        """Fork the session (whole, or up to a completed turn) into a new worktree of the repository
+        its folder is in: the fork gets the history and settings, and is bound to the worktree's
+        project instead of the source's (README "Sessions"). The source does not change."""
+        source = await self._sessions.get_session(session_id)
+        name = branch.strip() or repo.slug(f"{source.title} fork")
+        async with self._new_worktree(self._folder_of(source), name, existing if branch.strip() else False,
+                                      parent_folder, False) as place:
+            return await self._lifecycle.fork(session_id, from_turn=from_turn, place=place)
+
+    async def branch(self, session_id: str, after_message_id: str, *, branch: str = "",
+                     existing: bool | None = None, parent_folder: str = "") -> Session:
+        """Branch the session after a complete reply into a new worktree (see :meth:`fork`)."""
+        source = await self._sessions.get_session(session_id)
+        name = branch.strip() or repo.slug(f"{source.title} branch")
+        async with self._new_worktree(self._folder_of(source), name, existing if branch.strip() else False,
+                                      parent_folder, False) as place:
+            return await self._lifecycle.branch(session_id, after_message_id, place=place)
+
+    @staticmethod
+    def _folder_of(session: Session) -> str:
+        if not session.workdir:
+            raise InvalidOperation("This session has no folder, so there is no repository to make a "
+                                   "worktree of.")
+        return session.workdir
+
+    @contextlib.asynccontextmanager
+    async def _new_worktree(self, workdir: str, name: str, existing: bool | None, parent_folder: str,
+                            allow_broad: bool) -> AsyncIterator[Place]:
+        """Add the worktree and register its project; both are taken back when what the block
+        makes in it (the session) fails."""
         path, created = await asyncio.to_thread(self._add, workdir, name, existing, parent_folder)
-        top = await asyncio.to_thread(repo.linked, path)
+        project_id = ""
         try:
+            top = await asyncio.to_thread(repo.linked, path)
             project = await self._projects.project_for(str(path), allow_broad=allow_broad)
+            project_id = project.id
             shown = top.main.path.name if top else path.name
             await self._projects.rename_project(project.id, f"{shown} · {name}")
-            return await self._sessions.create_session(
-                title=title, workdir=str(path), roster=roster, default_vp=default_vp, connection=connection,
-                model=model, approval_mode=approval_mode, allow_broad=allow_broad)
+            yield Place(project.id, project.path)
         except BaseException:
+            if project_id:
+                await self._projects.delete_project(project_id)
             await asyncio.to_thread(self._undo_add, path, name if created else "")
             raise
 
