@@ -16,7 +16,7 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.new_session import NewSessionDialog
 from foya_desktop.ui.main_window import MainWindow
 from foya_desktop.ui.ops.confirm import ConfirmDialog, InfoDialog
-from foya_desktop.ui.ops.worktree_flows import MergeBackDialog
+from foya_desktop.ui.ops.worktree_flows import BranchNameDialog, MergeBackDialog
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.git_repo import commit_all, git, make_repo
 from tests.ui.helpers import dialog_of, visible_dialog, wait_until
@@ -157,3 +157,26 @@ async def test_deleting_a_worktree_session_asks_and_unmerged_work_needs_a_second
     await real_window.runner.drain()
     assert not folder.exists() and await real_kernel.sessions.list_sessions() == []
     assert "greet" not in git(repo, "branch", "--list")
+
+
+async def test_a_session_in_a_repository_forks_into_a_new_worktree_from_its_menu(
+        real_window: MainWindow, real_kernel: Kernel, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop")
+    git(repo, "branch", "spare")
+    (tmp_path / "plain").mkdir()
+    source = await real_kernel.sessions.create_session(title="Plan", workdir=str(repo))
+    outside = await real_kernel.sessions.create_session(title="Notes", workdir=str(tmp_path / "plain"))
+    await wait_until(lambda: _menu_action(real_window, source.id, "Fork into a new worktree…") is not None,
+                     what="the entry for a session in a repository")
+    assert _menu_action(real_window, outside.id, "Fork into a new worktree…") is None
+    action = _menu_action(real_window, source.id, "Fork into a new worktree…")
+    assert action is not None
+    action.trigger()
+    dialog = await dialog_of(BranchNameDialog)
+    assert [dialog.branch.itemText(i) for i in range(dialog.branch.count())] == ["main", "spare"]
+    dialog.branch.setEditText("spare")
+    dialog.ok_button.click()
+    await wait_until(lambda: len(real_window.tree_model.sessions()) == 3, what="the fork appears")
+    fork = next(s for s in await real_kernel.sessions.list_sessions() if s.id not in (source.id, outside.id))
+    assert fork.workdir == str((tmp_path / "shop.foya-worktrees" / "spare").resolve())
+    assert (await real_kernel.sessions.get_session(source.id)).workdir == str(repo.resolve())

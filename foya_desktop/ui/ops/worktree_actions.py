@@ -1,4 +1,5 @@
-"""Worktree sessions in the sidebar: the branch mark and the *Merge back…* entry.
+"""Worktree sessions in the sidebar: the branch mark, *Merge back…*, and fork or branch into a
+new worktree for a session whose folder is in a git repository.
 
 The mark (branch, ● uncommitted, ↑N commits ahead of the base) is read from git
 by the kernel, never stored, so it is refreshed when sessions appear in the
@@ -8,12 +9,20 @@ after a merge back.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QMenu
 
 from foya_desktop.core.events import Event, TurnFinished
-from foya_desktop.ui.ops.worktree_flows import MERGE_BACK, merge_back, worktree_label
+from foya_desktop.core.model import Session
+from foya_desktop.ui.ops.worktree_flows import into_worktree, merge_back, worktree_label
 from foya_desktop.ui.window_parts import WindowParts
+
+MERGE_BACK = "Merge back…"
+FORK_INTO = "Fork into a new worktree…"
+BRANCH_INTO = "Branch from latest reply into a new worktree…"
+"""The session menu's entries (translated where they are shown)."""
 
 
 class WorktreeActions(QObject):
@@ -26,6 +35,8 @@ class WorktreeActions(QObject):
     def __init__(self, window: WindowParts) -> None:
         super().__init__(window.pane)
         self._w = window
+        self._in_repository: set[str] = set()
+        """Projects whose folder is in a git repository (their sessions offer *… into a new worktree*)."""
         self._timer = QTimer(self, singleShot=True, interval=150)
         self._timer.timeout.connect(lambda: window.runner.spawn(self.refresh(), self.tr("Reading worktrees")))
         window.tree_model.rowsInserted.connect(lambda *_: self._timer.start())
@@ -35,8 +46,11 @@ class WorktreeActions(QObject):
 
     async def refresh(self) -> None:
         """Read every top-level session's worktree state and show the marks."""
-        statuses = await self._w.kernel.worktrees.statuses(self._w.tree_model.sessions())
+        kernel = self._w.kernel
+        statuses = await kernel.worktrees.statuses(self._w.tree_model.sessions())
         self._w.tree_model.set_worktree_marks({k: worktree_label(v) for k, v in statuses.items()})
+        self._in_repository = {p.id for p in self._w.tree_model.projects()
+                               if await kernel.worktrees.branches(p.path) is not None}
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, TurnFinished) and self._marked(event.session_id):
@@ -47,10 +61,21 @@ class WorktreeActions(QObject):
         return index.isValid() and bool(self._w.tree_model.node(index).worktree)
 
     def _menu(self, menu: QMenu, session_id: str) -> None:
-        if not self._marked(session_id):
+        session = self._w.tree_model.session(session_id)
+        if session is None or session.parent_id is not None:
             return
-        menu.addAction(self.tr(MERGE_BACK), lambda: self._w.runner.spawn(self._merge_back(session_id),
-                                                                         self.tr("Merging back")))
+        spawn, tr = self._w.runner.spawn, self.tr
+        if session.project_id in self._in_repository:
+            menu.addAction(tr(FORK_INTO), lambda: spawn(self._into(session, "fork"), tr("Forking")))
+            menu.addAction(tr(BRANCH_INTO), lambda: spawn(self._into(session, "branch"), tr("Branching")))
+        if self._marked(session_id):
+            menu.addAction(tr(MERGE_BACK), lambda: spawn(self._merge_back(session_id), tr("Merging back")))
+
+    async def _into(self, session: Session, how: Literal["fork", "branch"]) -> None:
+        created = await into_worktree(self._w.kernel, session, how, self._w.pane)
+        if created is not None:
+            self._w.tree_model.upsert_session(created)
+            self._w.tree_view.select_session(created.id)
 
     async def _merge_back(self, session_id: str) -> None:
         await merge_back(self._w.kernel, session_id, self._w.pane)

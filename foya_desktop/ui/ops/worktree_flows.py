@@ -16,17 +16,19 @@ import html
 from typing import Literal
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.model import Session
 from foya_desktop.engine.worktrees.ops import MergePreview, MergeResult, WorktreeStatus
 from foya_desktop.ui.aio import run_dialog
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
 
-MERGE_BACK = "Merge back…"
-"""The session menu entry (translated where it is shown)."""
+INTO_WORKTREE_TITLE = "Into a new worktree"
+"""The object name of the branch-name dialog (tests find it by it)."""
 MERGE_BACK_TITLE = "Merge back"
 """The dialog's window title (untranslated key; tests find the dialog by it)."""
 
@@ -71,6 +73,64 @@ class MergeBackDialog(ConfirmDialog):
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(layout.count() - 1, self.how)
         self.resize(720, 560)
+
+
+class BranchNameDialog(QDialog):
+    """The branch of a fork or branch *in a new worktree*: empty for a new one named after it, or
+    any branch of the repository (an existing one is checked out there).
+
+    Signals:
+        (QDialog's own: accepted, rejected, finished)
+    """
+
+    def __init__(self, title: str, branches: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName(INTO_WORKTREE_TITLE)
+        self.setMinimumWidth(420)
+        self.branch = QComboBox(editable=True)
+        self.branch.addItems(branches)
+        self.branch.setCurrentIndex(-1)
+        if (edit := self.branch.lineEdit()) is not None:
+            edit.setPlaceholderText(_tr("New branch named after the new session"))
+        note = QLabel(_tr("Foya adds a git worktree beside the repository and binds the new session to "
+                          "it for good; this session stays where it is."))
+        note.setWordWrap(True)
+        ok, cancel = QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Cancel
+        buttons = QDialogButtonBox(ok | cancel)
+        self.ok_button = buttons.button(ok)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addWidget(self.branch)
+        layout.addWidget(buttons)
+
+
+async def into_worktree(kernel: KernelApi, session: Session, how: Literal["fork", "branch"],
+                        parent: QWidget) -> Session | None:
+    """Fork the session, or branch it after its latest complete reply, into a new worktree."""
+    what = _tr("Fork into a new worktree") if how == "fork" else _tr("Branch into a new worktree")
+    branches = await kernel.worktrees.branches(session.workdir) or []
+    dialog = BranchNameDialog(what, branches, parent)
+    try:
+        if await run_dialog(dialog) != QDialog.DialogCode.Accepted:
+            return None
+        branch = dialog.branch.currentText().strip()
+    finally:
+        dialog.deleteLater()
+    try:
+        if how == "fork":
+            return await kernel.worktrees.fork(session.id, branch=branch)
+        after = latest_boundary(await kernel.history.history_page(session.id, limit=200))
+        if after is None:
+            await inform(parent, what, _tr("Nothing to branch from yet"),
+                         _tr("A branch starts from a complete reply, and this session has none yet."))
+            return None
+        return await kernel.worktrees.branch(session.id, after, branch=branch)
+    except FoyaError as error:
+        await inform(parent, what, _tr("No worktree was made"), error_text(error))
+        return None
 
 
 async def merge_back(kernel: KernelApi, session_id: str, parent: QWidget) -> MergeResult | None:
