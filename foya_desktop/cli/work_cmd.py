@@ -75,6 +75,7 @@ def add_work_parser(p: argparse.ArgumentParser) -> None:
     make.add_argument("--max-runs", type=int, default=20)
     make.add_argument("--max-tokens", type=int, default=0)
     make.add_argument("--max-rework", type=int, default=2)
+    make.add_argument("--max-attempts", type=int, default=3, help="attempts of a VP run whose turn failed")
     make.add_argument("--deadline", metavar="ISO", help="no action starts after this time")
     make.add_argument("--json", action="store_true")
     ls = sub.add_parser("list", help="WorkItems, newest first")
@@ -154,7 +155,8 @@ async def _create(center: WorkCenter, args: argparse.Namespace, plan: list[Actio
         args.from_session, args.goal, message_id=args.message, criteria=args.criteria or [],
         constraints=args.constraint, vps=[v.strip() for v in args.vp.split(",") if v.strip()],
         workdir=args.folder, plan=plan, max_rework=args.max_rework,
-        budgets=Budgets(max_runs=args.max_runs, max_tokens=args.max_tokens, deadline_ms=deadline))
+        budgets=Budgets(max_runs=args.max_runs, max_tokens=args.max_tokens, deadline_ms=deadline,
+                        max_attempts=args.max_attempts))
 
 
 async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace, runners: list[Any]) -> WorkItem:

@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.work.conftest import Team, foya, ok_json
+from tests.fakeprovider import Fault, Reply, last_user_text, system_prompt
+from tests.work.conftest import LINUS, Team, foya, ok_json, team_responder
 
 
 def _session_texts(team: Team, session_id: str) -> list[tuple[str, str]]:
@@ -87,3 +89,26 @@ def test_a_used_up_budget_fails_the_workitem_with_the_reason(team: Team) -> None
     assert [a["state"] for a in failed["actions"]] == ["done", "pending"]  # the review never started
     shown = foya(team.home, "work", "show", made["id"])
     assert "state: failed — The budget of 1 runs is used up." in shown.stdout
+
+
+@pytest.mark.slow  # real processes, about 20 s on a loaded machine
+def test_a_failed_turn_is_tried_again_in_the_same_run(team: Team) -> None:
+    """The provider refuses Linus's first request: after a durable backoff the same run goes on
+    (one run, two attempts, the tool call once)."""
+    refused: list[int] = []
+
+    def responder(body: dict[str, Any]) -> Reply:
+        if LINUS in system_prompt(body) and "Goal:" in last_user_text(body) and not refused:
+            refused.append(1)
+            return Reply(fault=Fault.status(400, body={"error": {"type": "invalid_request_error",
+                                                                 "message": "try again"}}))
+        return team_responder(body)
+
+    team.server.responder = responder
+    made = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "Write impl.txt",
+                   "--vp", "Linus")
+    done = ok_json(team.home, "work", "start", made["id"])
+    assert done["state"] == "reviewing", done
+    [run] = ok_json(team.home, "work", "runs", made["id"])
+    assert (run["attempts"], run["state"]) == (2, "done")
+    assert (team.project / "ledger.txt").read_text() == "ran\n"

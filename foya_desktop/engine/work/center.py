@@ -53,6 +53,8 @@ from foya_desktop.store.vp_library import find_vp
 log = logging.getLogger(__name__)
 
 TITLE_CHARS = 72
+RETRY_BACKOFF_S = 1.0
+"""The wait before a failed VP run's second attempt; it doubles for each one after."""
 
 
 class WorkCenter:
@@ -202,19 +204,33 @@ class WorkCenter:
         await self._change(item_id, decide)
         return decided[0]
 
-    async def run_action(self, item_id: str, action_id: str) -> None:
-        """Run one action to its end and record its outcome (resumes a run left by a crash)."""
+    async def run_action(self, item_id: str, action_id: str) -> float:
+        """Run one action to its end and record its outcome (resumes a run left by a crash).
+
+        Returns the seconds to wait before running it again when its VP's turn failed and the
+        contract allows another attempt (0: recorded, go on). The attempt goes on in the same
+        run, so the tool calls it recorded are not run again.
+        """
         item = await self.get(item_id)
         action = item.action(action_id)
         if action.state != ActionState.RUNNING or item.state != ItemState.RUNNING:
-            return  # recorded already (the step is being replayed), or cancelled meanwhile
+            return 0  # recorded already (the step is being replayed), or cancelled meanwhile
         run = await self._open_run(item, action)
         if action.kind == ActionKind.CHECK:
             result = await run_check(self._svc, item.id, action.command, item.contract.workdir)
         else:
             result = await run_vp_step(self._svc, self._scheduler, run.session_id, action.vp,
                                        _prompt(item, action))
+        retry = not result.ok and action.kind != ActionKind.CHECK
+        if retry and run.attempts < item.contract.budgets.max_attempts:
+            await self.store.write(rows.change_run, run.id, {"attempts": run.attempts + 1,
+                                                             "tokens": run.tokens + result.tokens,
+                                                             "evidence": result.error})
+            log.info("WorkItem %s: %s failed (%s); attempt %d follows", item.id, action.id, result.error,
+                     run.attempts + 1)
+            return float(RETRY_BACKOFF_S * 2 ** (run.attempts - 1))
         await self._record(item.id, action.id, run, result)
+        return 0
 
     async def fail(self, item_id: str, action_id: str, reason: str) -> None:
         """An action's run crashed inside Foya: the action fails with the reason (nothing retries it)."""
@@ -258,7 +274,8 @@ class WorkCenter:
             failure = (f"Check {action_id!r} failed: {result.text.strip()[-300:]}"
                        if run.kind == ActionKind.CHECK else f"Action {action_id!r} failed: {result.error}")
         await self.store.write(rows.change_run, run.id, {
-            "state": "failed" if failure else "done", "finished_at": now_ms(), "tokens": result.tokens,
+            "state": "failed" if failure else "done", "finished_at": now_ms(),
+            "tokens": run.tokens + result.tokens,
             "outcome": verdict or ("failed" if failure else "done"), "evidence": result.text[-4000:]})
 
         def record(item: WorkItem) -> WorkItem:

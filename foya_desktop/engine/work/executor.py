@@ -2,7 +2,8 @@
 
 The workflow (:func:`work_item_workflow`) loops over two durable steps — *advance* (decide
 the next action, or a wait, and record the WorkItem's state) and *run* (run that action to
-its end) — and waits for the person with DBOS ``recv``. DBOS records every step's outcome
+its end) — waits for the person with DBOS ``recv`` and before a failed VP run's next attempt
+with DBOS ``sleep``. DBOS records every step's outcome
 in its system database, so after a crash or ``kill -9`` the next executor's launch
 recovers the workflow: completed steps are replayed from their records, and only the step
 that was in flight runs again — which resumes its action's run (``center.run_action``:
@@ -109,13 +110,13 @@ def _advance(item_id: str) -> dict[str, str]:
 
 
 @DBOS.step()
-def _run(item_id: str, action_id: str) -> str:
+def _run(item_id: str, action_id: str) -> dict[str, Any]:
+    """Run an action: ``retry_in`` seconds when its VP's turn failed and may be tried again."""
     try:
-        _call(lambda c: c.run_action(item_id, action_id))
+        return {"crashed": "", "retry_in": _call(lambda c: c.run_action(item_id, action_id))}
     except Exception as exc:  # recorded as the action's failure, never a workflow left hanging
         log.exception("WorkItem %s action %s crashed", item_id, action_id)
-        return f"internal error ({type(exc).__name__}: {exc})"
-    return ""
+        return {"crashed": f"internal error ({type(exc).__name__}: {exc})", "retry_in": 0}
 
 
 @DBOS.step()
@@ -131,9 +132,11 @@ def work_item_workflow(item_id: str) -> str:
         if nxt["what"] in ("end", "failed"):
             return nxt["reason"]
         if nxt["what"] == "run":
-            crashed = _run(item_id, nxt["action"])
-            if crashed:
-                _fail(item_id, nxt["action"], crashed)
+            ran = _run(item_id, nxt["action"])
+            if ran["crashed"]:
+                _fail(item_id, nxt["action"], ran["crashed"])
+            elif ran["retry_in"]:
+                DBOS.sleep(ran["retry_in"])  # durable: a restart does not wait again from the start
         else:
             DBOS.recv(PERSON, timeout_seconds=WAIT_S)
 

@@ -76,6 +76,9 @@ class Budgets:
     max_tokens: int = 0
     deadline_ms: int = 0
     """Epoch milliseconds after which no action starts."""
+    max_attempts: int = 3
+    """Attempts of one VP run whose turn failed (a provider error, a step limit) before its action
+    fails; each retry goes on in the same run, after a durable backoff."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +164,7 @@ class Run:
     session_id: str = ""
     state: str = "running"
     """``running``, ``done``, ``failed``."""
+    attempts: int = 1
     started_at: int = 0
     finished_at: int = 0
     tokens: int = 0
