@@ -65,7 +65,8 @@ BOUND_FRAMES = 8000
 """The WAL file is never left longer than this (32 MB of 4 KiB pages) after a commit: past it the
 writer checkpoints itself. Four times ``FRAMES_LIMIT``, so it does only when the thread fell well
 behind: at twice, bursts of 1,000 appends on a loaded machine made the writer wait for the thread in
-half the runs (10-15 ms each), about 5 % of ``benchmarks.store``'s append figure."""
+6 of 10 runs (10-15 ms, then 5-8 ms of its own checkpoint), some 5 % of the append's throughput in
+one interleaved comparison; at four times, no measurable difference."""
 BOUND_WAIT_S = 1.0
 """How long the writer's own checkpoint waits for readers of frames it must copy; a longer read
 lets the WAL grow by another ``BOUND_FRAMES`` before the next try."""

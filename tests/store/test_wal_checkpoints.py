@@ -39,7 +39,7 @@ def small(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_the_wal_stays_bounded_while_messages_are_appended_beside_a_reader(home: Home, small: None) -> None:
     """Messages appended back to back while the GUI's reader reads: after every append the WAL file
     is within its bound, however far behind the checkpoint thread is. Before the writer held itself
-    back it was 20-41 MB after 1,500 appends in 6 of 30 runs beside ``stress-ng --cpu 2``."""
+    back it was 19-34 MB after 1,500 appends in 6 of 30 no-Qt runs beside ``stress-ng --cpu 2``."""
     store = Store(home)
     checkpoints = store._checkpoints
     assert checkpoints is not None
