@@ -26,7 +26,7 @@ from foya_desktop.core.terminal import visible
 from foya_desktop.engine.bootstrap import open_kernel
 from foya_desktop.engine.kernel import Kernel
 from foya_desktop.engine.work.center import WorkCenter
-from foya_desktop.engine.work.graph import evidence
+from foya_desktop.engine.work.graph import evidence, ordered
 from foya_desktop.engine.work.model import (
     Action,
     ActionKind,
@@ -271,7 +271,7 @@ def _print_item(item: WorkItem, *, as_json: bool) -> None:
             mark = "x" if evidence(item, x) else " "
             lines.append(f"  [{mark}] {x.text}" + (f"  (check: {x.check})" if x.check else ""))
     lines.append(f"actions ({done}/{total} done):")
-    for a in item.actions:
+    for a in ordered(item.actions):
         lines.append(f"  {a.id:<12} {a.kind:<7} {a.vp or '-':<10} {a.state:<8} {a.verdict}"
                      + (f"  after {', '.join(a.after)}" if a.after else ""))
     print(visible("\n".join(lines)))

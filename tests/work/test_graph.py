@@ -131,3 +131,11 @@ def test_the_stored_form_round_trips() -> None:
     item = _item(*graph.default_plan(contract))
     item = WorkItem(item.id, item.title, contract, item.actions)
     assert item_from_record(item_record(item)) == item
+
+
+def test_ordered_puts_each_action_after_what_it_waits_for() -> None:
+    contract = Contract("g", "/tmp", ("linus", "martin"), (Criterion("ok", "true"),))
+    item = _done(_item(*graph.default_plan(contract)), "implement")
+    again = graph.send_back(_done(item, "review", verdict="send_back"), "review", "x", "The review")
+    assert [a.id for a in graph.ordered(again.actions)] == ["implement", "review", "rework-1", "review-2",
+                                                             "check-1"]

@@ -86,6 +86,19 @@ def find_cycle(actions: Sequence[Action]) -> list[str]:
     return []
 
 
+def ordered(actions: Sequence[Action]) -> list[Action]:
+    """The actions in an order that runs (each after what it waits for), otherwise as stored."""
+    placed: list[Action] = []
+    done: set[str] = set()
+    todo = list(actions)
+    while todo:
+        ready = next((a for a in todo if all(d in done for d in a.after)), todo[0])
+        todo.remove(ready)
+        placed.append(ready)
+        done.add(ready.id)
+    return placed
+
+
 def default_plan(contract: Contract) -> tuple[Action, ...]:
     """The plan a contract gets when the person gives none: the first VP implements, the second
     (if any) reviews, then each criterion's check command runs."""

@@ -154,7 +154,7 @@ class WorkItem:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """One execution of an action: its own transcript lives in ``session_id`` (hidden)."""
+    """One execution of an action: its own transcript lives in the child session ``session_id``."""
 
     id: str
     item_id: str

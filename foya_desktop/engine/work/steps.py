@@ -1,10 +1,11 @@
-"""What one action does when it runs: a VP's turn in a hidden session, or a check command.
+"""What one action does when it runs: a VP's turn in a child session, or a check command.
 
 An agent, relay or review action runs a real turn of its VP — the same runner, tools,
 approval rules and stored message format as a session's turn (``engine/turn/runner.py``)
-— in a *hidden child session* of the WorkItem's source session (``origin`` =
-``work:<item>:<run>``), held to the source session's approval mode like a sub-agent
-(``store.ops_children.session_in_effect``). Its transcript is that session's history.
+— in a *child session* of the WorkItem's source session, like a sub-agent's (``origin`` =
+``work:<item>:<run>``; the window shows it as a child of its parent), held to the source
+session's approval mode (``store.ops_children.session_in_effect``). Its transcript is that
+session's history.
 
 Resuming after a crash never repeats a finished tool call: the run's session already holds
 the user message and every recorded call with its result, so the turn goes on from there
@@ -55,7 +56,7 @@ class StepResult:
 
 def transcript_session(source: Session, item_id: str, run_id: str, vp_id: str, title: str,
                        workdir: str) -> Session:
-    """The hidden session a VP's run writes its transcript to (a child of the source session)."""
+    """The session a VP's run writes its transcript to (a child of the source session)."""
     now = now_ms()
     return Session(id=new_id("ses"), title=title, project_id=source.project_id, parent_id=source.id,
                    origin=f"work:{item_id}:{run_id}", connection=source.connection, model=source.model,
