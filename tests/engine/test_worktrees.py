@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from foya_desktop.core.errors import InvalidOperation, NotFound
+from foya_desktop.core.model import ApprovalMode
 from foya_desktop.engine.kernel import Kernel
+from foya_desktop.engine.permissions.policy import decide
+from foya_desktop.tools.base import ToolContext
+from foya_desktop.tools.shell import RunCommandTool
 from tests.fakeprovider import FakeProviderServer, Reply
 from tests.helpers.git_repo import commit_all, git, make_repo
 
@@ -196,3 +200,18 @@ async def test_a_refused_fork_leaves_no_worktree_and_no_project(kernel: Kernel, 
     assert "plan-branch" not in git(repo, "branch", "--list")
     assert not (repo.parent / "shop.foya-worktrees" / "plan-branch").exists()
     assert [p.path for p in await kernel.projects.list_projects()] == [str(repo.resolve())]
+
+
+async def test_the_agents_git_in_a_worktree_keeps_foyas_protections(kernel: Kernel, repo: Path) -> None:
+    """README "Approvals and safety": git runs unasked only where the project folder holds the
+    repository. A worktree's ``.git`` is a file pointing into the main repository, so the agent's
+    ``git status`` there asks in ``ask`` mode and runs only confined in ``auto`` — never unasked and
+    unconfined as it may in the repository folder itself."""
+    session = await kernel.worktrees.create_session(workdir=str(repo), title="Agent")
+    folder = Path(session.workdir)
+    plan = {where: RunCommandTool().plan({"command": "git status"}, ToolContext("s", where, where / "data"))
+            for where in (repo, folder)}
+    assert plan[repo].auto_allow and not plan[folder].auto_allow
+    assert "not the top of a git repository" in plan[folder].policy_reason
+    assert decide(plan[folder], ApprovalMode.ASK, folder, set()).decision == "ask"
+    assert decide(plan[folder], ApprovalMode.AUTO, folder, set()).confine
