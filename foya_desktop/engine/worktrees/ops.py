@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -32,7 +32,7 @@ from foya_desktop.core.errors import InvalidOperation
 from foya_desktop.core.model import ApprovalMode, Session
 from foya_desktop.engine.ops.place import Place
 from foya_desktop.engine.worktrees import repo
-from foya_desktop.engine.worktrees.git import run_git
+from foya_desktop.engine.worktrees.git import GitResult, run_git
 from foya_desktop.tools.git_safety import repository_programs
 
 if TYPE_CHECKING:
@@ -135,20 +135,26 @@ class Worktrees:
         """Fork the session (whole, or up to a completed turn) into a new worktree of the repository
         its folder is in: the fork gets the history and settings, and is bound to the worktree's
         project instead of the source's (README "Sessions"). The source does not change."""
-        source = await self._sessions.get_session(session_id)
-        name = branch.strip() or repo.slug(f"{source.title} fork")
-        async with self._new_worktree(self._folder_of(source), name, existing if branch.strip() else False,
-                                      parent_folder, False) as place:
-            return await self._lifecycle.fork(session_id, from_turn=from_turn, place=place)
+        def make(place: Place) -> Awaitable[Session]:
+            return self._lifecycle.fork(session_id, from_turn=from_turn, place=place)
+        return await self._beside(session_id, "fork", branch, existing, parent_folder, make)
 
     async def branch(self, session_id: str, after_message_id: str, *, branch: str = "",
                      existing: bool | None = None, parent_folder: str = "") -> Session:
         """Branch the session after a complete reply into a new worktree (see :meth:`fork`)."""
+        def make(place: Place) -> Awaitable[Session]:
+            return self._lifecycle.branch(session_id, after_message_id, place=place)
+        return await self._beside(session_id, "branch", branch, existing, parent_folder, make)
+
+    async def _beside(self, session_id: str, kind: str, branch: str, existing: bool | None,
+                      parent_folder: str, make: Callable[[Place], Awaitable[Session]]) -> Session:
+        """A new session made by ``make`` in a new worktree of the session's repository; the branch
+        is named after it (``<title> fork``) unless ``branch`` names one."""
         source = await self._sessions.get_session(session_id)
-        name = branch.strip() or repo.slug(f"{source.title} branch")
+        name = branch.strip() or repo.slug(f"{source.title} {kind}")
         async with self._new_worktree(self._folder_of(source), name, existing if branch.strip() else False,
                                       parent_folder, False) as place:
-            return await self._lifecycle.branch(session_id, after_message_id, place=place)
+            return await make(place)
 
     @staticmethod
     def _folder_of(session: Session) -> str:
@@ -359,13 +365,20 @@ def _merge(status: WorktreeStatus) -> MergeResult:
     if done.ok:
         return MergeResult(True, "merge", folder=str(main), output=done.out,
                            message=f"Merged '{status.branch}' into '{status.base}' in {main}.")
-    conflicts = tuple(repo.conflicted(main))
+    return _stopped(done, main, status, "merge", f"The merge of '{status.branch}' into '{status.base}'",
+                    "resolve them and commit, or run 'git merge --abort'")
+
+
+def _stopped(done: GitResult, where: Path, status: WorktreeStatus, how: str, what: str,
+             next_step: str) -> MergeResult:
+    """A merge or rebase git did not finish: the conflicts it left (never resolved here), or
+    ``InvalidOperation`` with git's words when it stopped for another reason."""
+    conflicts = tuple(repo.conflicted(where))
     if not conflicts:
-        raise InvalidOperation(f"git could not merge '{status.branch}' into '{status.base}' in {main}: "
-                               f"{done.sentence()}.")
-    return MergeResult(False, "merge", conflicts, str(main), output=done.out, message=(
-        f"The merge of '{status.branch}' into '{status.base}' stopped with conflicts in {_few(conflicts)}. "
-        f"They are left for you in {main}: resolve them and commit, or run 'git merge --abort'."))
+        raise InvalidOperation(f"git could not {how} '{status.branch}' ({status.base}): {done.sentence()}.")
+    return MergeResult(False, how, conflicts, str(where), output=done.out, message=(
+        f"{what} stopped with conflicts in {_few(conflicts)}. They are left for you in {where}: "
+        f"{next_step}."))
 
 
 def _rebase(status: WorktreeStatus) -> MergeResult:
@@ -373,14 +386,9 @@ def _rebase(status: WorktreeStatus) -> MergeResult:
     where, main = Path(status.path), Path(status.repository)
     done = run_git(where, "rebase", status.base, programs=True)
     if not done.ok:
-        conflicts = tuple(repo.conflicted(where))
-        if not conflicts:
-            raise InvalidOperation(f"git could not rebase '{status.branch}' onto '{status.base}': "
-                                   f"{done.sentence()}.")
-        return MergeResult(False, "rebase", conflicts, str(where), output=done.out, message=(
-            f"The rebase of '{status.branch}' onto '{status.base}' stopped with conflicts in "
-            f"{_few(conflicts)}. They are left for you in {where}: resolve them and run "
-            "'git rebase --continue', or 'git rebase --abort'."))
+        what = f"The rebase of '{status.branch}' onto '{status.base}'"
+        return _stopped(done, where, status, "rebase", what,
+                        "resolve them and run 'git rebase --continue', or 'git rebase --abort'")
     forward = run_git(main, "merge", "--ff-only", status.branch, programs=True)
     if not forward.ok:
         raise InvalidOperation(f"'{status.branch}' was rebased onto '{status.base}', but {main} could not "
