@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QTimer
 from PySide6.QtWidgets import QMenu
 
 from foya_desktop.core.events import Event, TurnFinished
@@ -19,9 +19,9 @@ from foya_desktop.core.model import Session
 from foya_desktop.ui.ops.worktree_flows import into_worktree, merge_back, worktree_label
 from foya_desktop.ui.window_parts import WindowParts
 
-MERGE_BACK = "Merge back…"
-FORK_INTO = "Fork into a new worktree…"
-BRANCH_INTO = "Branch from latest reply into a new worktree…"
+MERGE_BACK = str(QT_TRANSLATE_NOOP("WorktreeActions", "Merge back…"))
+FORK_INTO = str(QT_TRANSLATE_NOOP("WorktreeActions", "Fork into a new worktree…"))
+BRANCH_INTO = str(QT_TRANSLATE_NOOP("WorktreeActions", "Branch from latest reply into a new worktree…"))
 """The session menu's entries (translated where they are shown)."""
 
 

@@ -27,31 +27,31 @@ from foya_desktop.ui.kernel_api import KernelApi
 from foya_desktop.ui.ops.boundaries import latest_boundary
 from foya_desktop.ui.ops.confirm import ConfirmDialog, bullet_list, confirm, inform
 
+translate = QCoreApplication.translate
 INTO_WORKTREE_TITLE = "Into a new worktree"
 """The object name of the branch-name dialog (tests find it by it)."""
 MERGE_BACK_TITLE = "Merge back"
-"""The dialog's window title (untranslated key; tests find the dialog by it)."""
-
-
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("WorktreeFlows", text, None, n)
+"""The object name of the merge-back dialog (tests find it by it)."""
 
 
 def worktree_label(status: WorktreeStatus) -> str:
     """The sidebar's mark: the branch, ● when files are uncommitted, ↑N commits ahead of the base."""
     marks = ("●" if status.changed else "") + (f"↑{status.ahead}" if status.ahead else "")
-    return f"⎇ {status.branch or _tr('detached')}" + (f" {marks}" if marks else "")
+    branch = status.branch or translate("WorktreeFlows", "detached")
+    return f"⎇ {branch}" + (f" {marks}" if marks else "")
 
 
 def describe_preview(preview: MergePreview) -> str:
     """Rich text: what merging back brings into the base — the files, then every hunk."""
     st = preview.status
-    head = _tr("<p><b>{branch}</b> into <b>{base}</b> in {repo}: %n commit(s).</p>", st.ahead).format(
+    head = translate("WorktreeFlows", "<p><b>{branch}</b> into <b>{base}</b> in {repo}: %n commit(s).</p>",
+                     None, st.ahead).format(
         branch=html.escape(st.branch), base=html.escape(st.base), repo=html.escape(st.repository))
-    files = [f"{f.path}  " + (_tr("binary") if f.added < 0 else f"+{f.added} −{f.removed}")
-             for f in preview.files]
-    cut = "<p>" + _tr("(The diff is cut here.)") + "</p>" if preview.truncated else ""
-    return head + bullet_list(files) + f"<pre>{html.escape(preview.patch)}</pre>" + cut
+    binary = translate("WorktreeFlows", "binary")
+    files = [f"{f.path}  " + (binary if f.added < 0 else f"+{f.added} −{f.removed}") for f in preview.files]
+    cut = translate("WorktreeFlows", "(The diff is cut here.)")
+    return head + bullet_list(files) + f"<pre>{html.escape(preview.patch)}</pre>" + (
+        f"<p>{cut}</p>" if preview.truncated else "")
 
 
 class MergeBackDialog(ConfirmDialog):
@@ -62,13 +62,18 @@ class MergeBackDialog(ConfirmDialog):
     """
 
     def __init__(self, preview: MergePreview, parent: QWidget | None = None) -> None:
-        super().__init__(_tr(MERGE_BACK_TITLE), _tr("Merge “{branch}” back into “{base}”?").format(
-            branch=preview.status.branch, base=preview.status.base), describe_preview(preview),
-            _tr("Merge back"), scroll_height=420, parent=parent)
+        st = preview.status
+        super().__init__(
+            translate("WorktreeFlows", "Merge back"),
+            translate("WorktreeFlows", "Merge “{branch}” back into “{base}”?").format(
+                branch=st.branch, base=st.base),
+            describe_preview(preview), translate("WorktreeFlows", "Merge back"), scroll_height=420,
+            parent=parent)
         self.setObjectName(MERGE_BACK_TITLE)
         self.how = QComboBox()
-        self.how.addItem(_tr("Merge the branch into the base (git merge)"), "merge")
-        self.how.addItem(_tr("Rebase the branch onto the base, then fast-forward (git rebase)"), "rebase")
+        self.how.addItem(translate("WorktreeFlows", "Merge the branch into the base (git merge)"), "merge")
+        self.how.addItem(translate("WorktreeFlows", "Rebase the branch onto the base, then fast-forward "
+                                   "(git rebase)"), "rebase")
         layout = self.layout()
         if isinstance(layout, QVBoxLayout):
             layout.insertWidget(layout.count() - 1, self.how)
@@ -92,9 +97,9 @@ class BranchNameDialog(QDialog):
         self.branch.addItems(branches)
         self.branch.setCurrentIndex(-1)
         if (edit := self.branch.lineEdit()) is not None:
-            edit.setPlaceholderText(_tr("New branch named after the new session"))
-        note = QLabel(_tr("Foya adds a git worktree beside the repository and binds the new session to "
-                          "it for good; this session stays where it is."))
+            edit.setPlaceholderText(translate("WorktreeFlows", "New branch named after the new session"))
+        note = QLabel(translate("WorktreeFlows", "Foya adds a git worktree beside the repository and binds "
+                                "the new session to it for good; this session stays where it is."))
         note.setWordWrap(True)
         ok, cancel = QDialogButtonBox.StandardButton.Ok, QDialogButtonBox.StandardButton.Cancel
         buttons = QDialogButtonBox(ok | cancel)
@@ -110,7 +115,8 @@ class BranchNameDialog(QDialog):
 async def into_worktree(kernel: KernelApi, session: Session, how: Literal["fork", "branch"],
                         parent: QWidget) -> Session | None:
     """Fork the session, or branch it after its latest complete reply, into a new worktree."""
-    what = _tr("Fork into a new worktree") if how == "fork" else _tr("Branch into a new worktree")
+    what = translate("WorktreeFlows", "Fork into a new worktree") if how == "fork" else \
+        translate("WorktreeFlows", "Branch into a new worktree")
     branches = await kernel.worktrees.branches(session.workdir) or []
     dialog = BranchNameDialog(what, branches, parent)
     try:
@@ -124,22 +130,24 @@ async def into_worktree(kernel: KernelApi, session: Session, how: Literal["fork"
             return await kernel.worktrees.fork(session.id, branch=branch)
         after = latest_boundary(await kernel.history.history_page(session.id, limit=200))
         if after is None:
-            await inform(parent, what, _tr("Nothing to branch from yet"),
-                         _tr("A branch starts from a complete reply, and this session has none yet."))
+            await inform(parent, what, translate("WorktreeFlows", "Nothing to branch from yet"),
+                         translate("WorktreeFlows", "A branch starts from a complete reply, and this "
+                                   "session has none yet."))
             return None
         return await kernel.worktrees.branch(session.id, after, branch=branch)
     except FoyaError as error:
-        await inform(parent, what, _tr("No worktree was made"), error_text(error))
+        await inform(parent, what, translate("WorktreeFlows", "No worktree was made"), error_text(error))
         return None
 
 
 async def merge_back(kernel: KernelApi, session_id: str, parent: QWidget) -> MergeResult | None:
     """Show the diff; on confirmation merge back and say how it ended (conflicts listed)."""
-    what = _tr(MERGE_BACK_TITLE)
+    what = translate("WorktreeFlows", "Merge back")
+    refused = translate("WorktreeFlows", "Cannot merge back")
     try:
         preview = await kernel.worktrees.merge_preview(session_id)
     except FoyaError as error:
-        await inform(parent, what, _tr("Cannot merge back"), error_text(error))
+        await inform(parent, what, refused, error_text(error))
         return None
     dialog = MergeBackDialog(preview, parent)
     dialog.fit_body()
@@ -149,12 +157,12 @@ async def merge_back(kernel: KernelApi, session_id: str, parent: QWidget) -> Mer
     try:
         result = await kernel.worktrees.merge_back(session_id, how)
     except FoyaError as error:
-        await inform(parent, what, _tr("Cannot merge back"), error_text(error))
+        await inform(parent, what, refused, error_text(error))
         return None
     if result.merged:
-        await inform(parent, what, _tr("Merged back"), result.message)
+        await inform(parent, what, translate("WorktreeFlows", "Merged back"), result.message)
     else:
-        await inform(parent, what, _tr("Conflicts left for you"),
+        await inform(parent, what, translate("WorktreeFlows", "Conflicts left for you"),
                      "\n".join([result.message, "", *(f"• {name}" for name in result.conflicts)]))
     return result
 
@@ -163,13 +171,15 @@ async def delete_with_worktree(kernel: KernelApi, status: WorktreeStatus, title:
                                parent: QWidget) -> list[str]:
     """Delete a worktree session, asking whether its worktree and branch go too; unmerged work
     needs a second confirmation. Returns the deleted session ids (empty: cancelled)."""
+    what = translate("WorktreeFlows", "Delete session")
     dialog = ConfirmDialog(
-        _tr("Delete session"), _tr("Delete “{title}”?").format(title=title),
-        _tr("<p>The session works in the git worktree {path} on the branch <b>{branch}</b>.</p>").format(
-            path=html.escape(status.path), branch=html.escape(status.branch)),
-        _tr("Delete"), destructive=True, parent=parent)
-    remove = QCheckBox(_tr("Also remove the worktree folder and the branch “{branch}”").format(
-        branch=status.branch))
+        what, translate("WorktreeFlows", "Delete “{title}”?").format(title=title),
+        translate("WorktreeFlows", "<p>The session works in the git worktree {path} on the branch "
+                  "<b>{branch}</b>.</p>").format(path=html.escape(status.path),
+                                                 branch=html.escape(status.branch)),
+        translate("WorktreeFlows", "Delete"), destructive=True, parent=parent)
+    remove = QCheckBox(translate("WorktreeFlows", "Also remove the worktree folder and the branch "
+                                 "“{branch}”").format(branch=status.branch))
     layout = dialog.layout()
     if isinstance(layout, QVBoxLayout):
         layout.insertWidget(layout.count() - 1, remove)
@@ -185,18 +195,18 @@ async def delete_with_worktree(kernel: KernelApi, status: WorktreeStatus, title:
         return await kernel.worktrees.remove(status.session_id)
     except FoyaError as error:
         if error.code != "worktree_unmerged":
-            await inform(parent, _tr("Delete session"), _tr("The worktree was not removed"),
+            await inform(parent, what, translate("WorktreeFlows", "The worktree was not removed"),
                          error_text(error))
             return []
         again = ConfirmDialog(
-            _tr("Delete session"), _tr("Remove work that is not in “{base}”?").format(base=status.base),
-            _tr("<p>The worktree holds work that is not in <b>{base}</b>: {commits} commit(s) on "
-                "<b>{branch}</b> and {files} uncommitted file(s). Removing the worktree and the branch "
-                "loses that work for good.</p>").format(
+            what, translate("WorktreeFlows", "Remove work that is not in “{base}”?").format(base=status.base),
+            translate("WorktreeFlows", "<p>The worktree holds work that is not in <b>{base}</b>: {commits} "
+                      "commit(s) on <b>{branch}</b> and {files} uncommitted file(s). Removing the worktree "
+                      "and the branch loses that work for good.</p>").format(
                 base=html.escape(status.base), branch=html.escape(status.branch),
                 commits=error.params.get("commits", status.ahead), files=error.params.get("files", 0))
             + bullet_list(list(status.changed)),
-            _tr("Remove it anyway"), destructive=True, parent=parent)
+            translate("WorktreeFlows", "Remove it anyway"), destructive=True, parent=parent)
         if not await confirm(again):
             return []
         return await kernel.worktrees.remove(status.session_id, force=True)
