@@ -52,6 +52,7 @@ from foya_desktop.engine.asks.approvals import AnswerKind
 from foya_desktop.engine.bus import EventBus
 from foya_desktop.engine.connections.discovery import Offer
 from foya_desktop.engine.connections.usage import UsageReport
+from foya_desktop.engine.connections.window import ServerFacts
 from foya_desktop.engine.mcp.servers import ServerStatus
 from foya_desktop.engine.mcp.trust import ServerTrust
 from foya_desktop.engine.ops.merging import MergePlan
@@ -521,6 +522,10 @@ class FakeTurns:
                 self._k._queue_changed(session_id)
             self._k.paused.discard(session_id)
 
+    async def act_on_reply(self, session_id: str, message_id: str) -> Receipt:
+        self._k._record("act_on_reply", session_id, message_id)
+        return await self._k.turns.send(session_id, "continue")
+
     async def confirm_plan(self, session_id: str) -> Receipt:
         self._k._record("confirm_plan", session_id)
         await self._k.sessions.update_session(session_id, agent_mode=AgentMode.EXECUTE)
@@ -718,6 +723,10 @@ class FakeConnections:
     async def models(self, conn: Connection, api_key: str | None = None) -> list[str]:
         self._k._record("connection_models", conn, api_key)
         return ["fake-model"]
+
+    async def server_facts(self, conn: Connection, api_key: str | None = None) -> ServerFacts:
+        self._k._record("server_facts", conn, api_key)
+        return ServerFacts()
 
 
 class FakeAsks:

@@ -166,8 +166,9 @@ class SessionTransfer(QObject):
             exported, str(Path.home()), title=self.tr("Import session — choose its folder"),
             confirm_text=self.tr("Bind to this folder"), cancel_text=self.tr("Import without a folder"),
             intro=self.tr("“{title}” was exported from {folder}. The session's tools will read and change "
-                          "files in the folder you bind it to, and a bound session stays there for good. Bind "
-                          "it only to a folder you mean it to work in, or import it without a folder.").format(
+                          "files in the folder you bind it to, and a bound session stays there for good. "
+                          "Bind it only to a folder you mean it to work in, or import it without a folder."
+                          ).format(
                 title=parsed.title, folder=exported),
             parent=self._parent)
         picker.setObjectName(IMPORT_PICKER)
