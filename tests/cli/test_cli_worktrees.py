@@ -94,3 +94,12 @@ def test_fork_and_branch_into_a_new_worktree(foya: Foya, tmp_path: Path) -> None
     assert code == 0 and (tmp_path / "shop.foya-worktrees" / "b2").is_dir(), err
     code, _out, err = foya("sessions", "fork", sid, "--branch", "x")
     assert code != 0 and "go with --worktree" in err
+
+
+def test_a_plain_delete_keeps_the_worktree_and_says_so(foya: Foya, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "shop")
+    sid = _run(foya, "--project", str(repo), "--worktree", "Keep me")
+    code, out, err = foya("sessions", "delete", sid, "--yes")
+    folder = tmp_path / "shop.foya-worktrees" / "keep-me"
+    assert code == 0 and f"The worktree {folder.resolve()} and its branch 'keep-me' stay" in out, err
+    assert folder.is_dir()
