@@ -51,7 +51,7 @@ def team_responder(body: dict[str, Any]) -> Reply:
             return Reply(text="Now it says fixed.\nACCEPT")
         return Reply(text="It says draft.\nSEND BACK: write fixed, not draft")
     if LINUS in system and "Goal:" in text:
-        command = WRITE_FIXED if "sent the work back" in text else WRITE_DRAFT
+        command = WRITE_FIXED if "sent the work back" in text or "failed:" in text else WRITE_DRAFT
         return Reply(tool_calls=[ToolCallSpec("run_command", {"command": command}, id=call_id())])
     return Reply(text="hi")
 

@@ -139,3 +139,15 @@ def test_ordered_puts_each_action_after_what_it_waits_for() -> None:
     again = graph.send_back(_done(item, "review", verdict="send_back"), "review", "x", "The review")
     assert [a.id for a in graph.ordered(again.actions)] == ["implement", "review", "rework-1", "review-2",
                                                              "check-1"]
+
+
+def test_a_failed_check_adds_rework_review_and_the_check_again() -> None:
+    contract = Contract("g", "/tmp", ("linus", "martin"), (Criterion("ok", "make test"),))
+    item = _done(_item(*graph.default_plan(contract)), "implement")
+    item = _done(_done(item, "review", verdict="accept"), "check-1", verdict="fail")
+    again = graph.check_failed(item, "check-1", "3 failed\n")
+    added = [(a.id, a.kind, a.after) for a in again.actions[len(item.actions):]]
+    assert added == [("rework-1", A, ("check-1",)), ("review-2", R, ("rework-1",)), ("check-1-2", C, ("review-2",))]
+    assert "The check `make test` failed:\n3 failed" in again.action("rework-1").instruction
+    graph.validate(again.actions, contract.roster)
+    assert graph.evidence(again, contract.criteria[0]) is None

@@ -112,3 +112,18 @@ def test_a_failed_turn_is_tried_again_in_the_same_run(team: Team) -> None:
     [run] = ok_json(team.home, "work", "runs", made["id"])
     assert (run["attempts"], run["state"]) == (2, "done")
     assert (team.project / "ledger.txt").read_text() == "ran\n"
+
+
+@pytest.mark.slow  # real processes, about 20 s on a loaded machine
+def test_a_failed_check_sends_the_work_back_with_its_output(team: Team) -> None:
+    made = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "Write impl.txt",
+                   "--criterion", "impl.txt says fixed", "--check", "grep -c fixed impl.txt",
+                   "--vp", "Linus")
+    done = ok_json(team.home, "work", "start", made["id"])
+    assert done["state"] == "reviewing", done
+    runs = ok_json(team.home, "work", "runs", made["id"])
+    assert [(r["action_id"], r["outcome"]) for r in runs] == [
+        ("implement", "done"), ("check-1", "fail"), ("rework-1", "done"), ("check-1-2", "pass")]
+    rework = next(a for a in done["actions"] if a["id"] == "rework-1")
+    assert "The check `grep -c fixed impl.txt` failed:\n0\n[exit code: 1]" in rework["instruction"]
+    assert (team.project / "impl.txt").read_text() == "fixed"

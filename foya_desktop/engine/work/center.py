@@ -263,20 +263,21 @@ class WorkCenter:
         return run
 
     async def _record(self, item_id: str, action_id: str, run: Run, result: StepResult) -> None:
-        verdict, note = ("pass" if result.ok else "fail", "") if run.kind == ActionKind.CHECK else ("", "")
-        failure = ""
-        if run.kind == ActionKind.REVIEW and result.ok:
+        verdict, note, failure = "", "", ""
+        if run.kind == ActionKind.CHECK:  # a failed check sends the work back, like a review
+            verdict, note = ("pass", "") if result.ok else ("fail", result.text)
+        elif run.kind == ActionKind.REVIEW and result.ok:
             verdict, note = graph.verdict_of(result.text)
             if not verdict:
                 failure = (f"The review {action_id!r} ended without a verdict (a last line ACCEPT, or "
                            f"SEND BACK: what to change).")
         elif not result.ok:
-            failure = (f"Check {action_id!r} failed: {result.text.strip()[-300:]}"
-                       if run.kind == ActionKind.CHECK else f"Action {action_id!r} failed: {result.error}")
+            failure = f"Action {action_id!r} failed: {result.error}"
         await self.store.write(rows.change_run, run.id, {
             "state": "failed" if failure else "done", "finished_at": now_ms(),
             "tokens": run.tokens + result.tokens,
             "outcome": verdict or ("failed" if failure else "done"), "evidence": result.text[-4000:]})
+        sent_back = verdict in ("send_back", "fail")
 
         def record(item: WorkItem) -> WorkItem:
             action = item.action(action_id)
@@ -285,13 +286,17 @@ class WorkCenter:
             item = replace(item.with_action(done), tokens=item.tokens + result.tokens)
             if failure:
                 return replace(item, failure=failure)
-            if verdict == "send_back":
-                if item.reworks >= item.contract.max_rework:
-                    return replace(item.with_action(replace(done, state=ActionState.FAILED)),
-                                   failure=f"The review sent the work back {item.reworks + 1} times; the "
-                                           f"contract allows {item.contract.max_rework} rework(s).")
-                return graph.send_back(item, action_id, note, f"The review ({action_id})")
-            return item
+            if not sent_back:
+                return item
+            if item.reworks >= item.contract.max_rework:
+                why = (f"The check {action_id!r} failed: {note.strip()[-300:]}" if verdict == "fail" else
+                       f"The review {action_id!r} sent the work back: {note}")
+                return replace(item.with_action(replace(done, state=ActionState.FAILED)),
+                               failure=f"{why} — and the contract's {item.contract.max_rework} rework(s) are "
+                                       f"used up.")
+            if verdict == "fail":
+                return graph.check_failed(item, action_id, note)
+            return graph.send_back(item, action_id, note, f"The review ({action_id})")
         await self._change(item_id, record)
 
 

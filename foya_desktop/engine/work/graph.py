@@ -196,6 +196,29 @@ def send_back(item: WorkItem, review_id: str, note: str, by: str) -> WorkItem:
     return replace(item, actions=(*moved, rework, again), reworks=n)
 
 
+def check_failed(item: WorkItem, check_id: str, output: str) -> WorkItem:
+    """A check failed: the last work is done again with the check's output, reviewed again (if
+    the graph has a review) and checked again; whatever waited for the check waits for its new
+    run. Bounded by ``max_rework`` like a review's send-back."""
+    check = item.action(check_id)
+    target = _last_work(item)
+    n = item.reworks + 1
+    rework = Action(f"rework-{n}", ActionKind.AGENT, vp=target.vp, after=(check.id,),
+                    rework_of=target.rework_of or target.id,
+                    instruction=f"{_original(item, target).instruction}\n\n"
+                                f"The check `{check.command}` failed:\n{output.strip()[-2000:]}")
+    added = [rework]
+    reviews = [a for a in item.actions if a.kind == ActionKind.REVIEW]
+    if reviews:
+        added.append(replace(reviews[-1], id=f"{_base(reviews[-1])}-{n + 1}", after=(rework.id,),
+                             state=ActionState.PENDING, result="", verdict="", rework_of=_base(reviews[-1])))
+    again = replace(check, id=f"{_base(check)}-{n + 1}", after=(added[-1].id,), state=ActionState.PENDING,
+                    result="", verdict="", rework_of=_base(check))
+    moved = tuple(replace(a, after=tuple(again.id if d == check.id else d for d in a.after))
+                  for a in item.actions)
+    return replace(item, actions=(*moved, *added, again), reworks=n)
+
+
 def reopen(item: WorkItem, note: str) -> WorkItem:
     """The person sent a finished graph back: rework the last work, then review (if the graph
     has a review) and run its checks again, in the same order as before."""
