@@ -238,7 +238,15 @@ def _deadline(text: str) -> int:
 
 def _item_json(item: WorkItem) -> dict[str, Any]:
     done, total = item.progress
-    return {**item_record(item), "progress": {"done": done, "total": total}}
+    checklist = [{"text": c.text, "check": c.check, "evidence": _evidence_id(item, c)}
+                 for c in item.contract.criteria]
+    return {**item_record(item), "progress": {"done": done, "total": total}, "checklist": checklist}
+
+
+def _evidence_id(item: WorkItem, criterion: Criterion) -> str:
+    """The action whose outcome is the criterion's evidence ("": none yet)."""
+    found = evidence(item, criterion)
+    return found.id if found is not None else ""
 
 
 def _print_list(items: list[WorkItem], *, as_json: bool) -> None:
@@ -268,8 +276,10 @@ def _print_item(item: WorkItem, *, as_json: bool) -> None:
     if c.criteria:
         lines.append("criteria:")
         for x in c.criteria:
-            mark = "x" if evidence(item, x) else " "
-            lines.append(f"  [{mark}] {x.text}" + (f"  (check: {x.check})" if x.check else ""))
+            proof = _evidence_id(item, x)
+            check = f"  (check: {x.check})" if x.check else ""
+            shown = f"  — evidence: {proof}" if proof else ""
+            lines.append(f"  [{'x' if proof else ' '}] {x.text}{check}{shown}")
     lines.append(f"actions ({done}/{total} done):")
     for a in ordered(item.actions):
         lines.append(f"  {a.id:<12} {a.kind:<7} {a.vp or '-':<10} {a.state:<8} {a.verdict}"

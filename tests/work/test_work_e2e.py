@@ -50,6 +50,10 @@ def test_relay_review_send_back_rework_check_accept(team: Team) -> None:
     assert [role for role, _ in transcript] == ["user", "assistant", "tool", "assistant"]
     assert "printf draft" in transcript[1][1]
 
+    assert started["checklist"] == [{"text": "impl.txt says fixed", "check": "grep -q fixed impl.txt",
+                                     "evidence": "check-1"}]
+    shown = foya(team.home, "work", "show", made["id"]).stdout
+    assert "[x] impl.txt says fixed  (check: grep -q fixed impl.txt)  — evidence: check-1" in shown
     accepted = ok_json(team.home, "work", "accept", made["id"])
     assert accepted["state"] == "accepted"
     assert ok_json(team.home, "work", "show", made["id"])["state"] == "accepted"
