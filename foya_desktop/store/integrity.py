@@ -28,7 +28,9 @@ SQLite said; every later open of that same file is refused with the corrupt sent
 (``store/faults.py``) without checking again, and in the process that found it every write is
 refused from then on (:func:`refuse_writes`, asked by ``database.write_transaction``). Only a
 different file at the path (a restored backup, a repaired copy moved in) or a ``foya doctor``
-that finds it sound again lifts it. Nothing is ever written to a file that failed a check.
+that finds it sound again lifts it. Nothing is written to a file that failed a check — with
+one gap: another process that already had it open when the check failed (a ``foya run`` beside
+the window) learns of it only at its next open, as it would not have known before either.
 
 Why the marker files sit beside the database and not in it: a database that cannot be trusted
 cannot be asked whether it can be trusted, and a read-only open must be able to tell without
