@@ -44,6 +44,8 @@ def test_bad_contracts_are_refused_each_with_its_own_exit_code(team: Team, tmp_p
 
     assert "--check belongs to the --criterion" in foya(team.home, "work", *_create(team, "--check", "true")).stderr
     assert _refused(team, 1, "create", "--from-session", "ses_nope", "--goal", "x").endswith("No session ses_nope.")
+    assert _refused(team, 1, *_create(team, "--message", "msg_nope")).endswith(
+        f"Session {team.session} has no message msg_nope.")
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     assert "is not a JSON list of actions" in _refused(team, 2, *_create(team, "--plan", str(broken)))

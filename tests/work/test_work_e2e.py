@@ -26,10 +26,12 @@ def _session_texts(team: Team, session_id: str) -> list[tuple[str, str]]:
 
 @pytest.mark.slow  # real processes, about 30-60 s on a loaded machine
 def test_relay_review_send_back_rework_check_accept(team: Team) -> None:
-    made = ok_json(team.home, "work", "create", "--from-session", team.session, "--goal", "Write impl.txt",
-                   "--criterion", "impl.txt says fixed", "--check", "grep -q fixed impl.txt",
-                   "--vp", "Linus,Martin")
+    message = ok_json(team.home, "sessions", "show", team.session)["messages"][0]["id"]
+    made = ok_json(team.home, "work", "create", "--from-session", team.session, "--message", message,
+                   "--goal", "Write impl.txt", "--criterion", "impl.txt says fixed", "--check",
+                   "grep -q fixed impl.txt", "--vp", "Linus,Martin")
     assert made["state"] == "ready"
+    assert (made["contract"]["source_session"], made["contract"]["source_message"]) == (team.session, message)
     assert [a["id"] for a in made["actions"]] == ["implement", "review", "check-1"]
     assert made["contract"]["workdir"] == str(team.project.resolve())
 
