@@ -47,7 +47,7 @@ def team_responder(body: dict[str, Any]) -> Reply:
         return Reply(text="I wrote impl.txt.")
     text = last_user_text(body)
     if MARTIN in system:
-        if "Result of rework-1" in text:
+        if "Result of rework-" in text:
             return Reply(text="Now it says fixed.\nACCEPT")
         return Reply(text="It says draft.\nSEND BACK: write fixed, not draft")
     if LINUS in system and "Goal:" in text:

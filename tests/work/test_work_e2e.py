@@ -56,6 +56,12 @@ def test_relay_review_send_back_rework_check_accept(team: Team) -> None:
                                      "evidence": "check-1"}]
     shown = foya(team.home, "work", "show", made["id"]).stdout
     assert "[x] impl.txt says fixed  (check: grep -q fixed impl.txt)  — evidence: check-1" in shown
+    reopened = ok_json(team.home, "work", "send-back", made["id"], "--note", "add a newline")
+    assert reopened["state"] == "reviewing", reopened  # the person's send-back ran rework, review, check
+    added = [(a["id"], a["state"], a["verdict"]) for a in reopened["actions"][5:]]
+    assert added == [("rework-2", "done", ""), ("review-3", "done", "accept"), ("check-1-3", "done", "pass")]
+    assert "The person sent the work back: add a newline" in reopened["actions"][5]["instruction"]
+    assert (team.project / "ledger.txt").read_text() == "ran\nran\nran\n"
     accepted = ok_json(team.home, "work", "accept", made["id"])
     assert accepted["state"] == "accepted"
     assert ok_json(team.home, "work", "show", made["id"])["state"] == "accepted"

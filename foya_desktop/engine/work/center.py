@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -170,7 +170,8 @@ class WorkCenter:
             return replace(graph.reopen(item, note), state=ItemState.RUNNING, wait_reason="")
         return await self._change(item_id, reopen)
 
-    async def _change(self, item_id: str, change: Any) -> WorkItem:
+    async def _change(self, item_id: str, change: Callable[[WorkItem], WorkItem]) -> WorkItem:
+        """Apply ``change`` to the stored WorkItem in one write transaction (``rows.change_item``)."""
         def apply(record: dict[str, Any]) -> dict[str, Any]:
             return item_record(change(item_from_record(record)))
         return item_from_record(await self.store.write(rows.change_item, item_id, apply))
