@@ -79,6 +79,26 @@ _EXACT: dict[str, object] = {
     "turn_stopped": QT_TRANSLATE_NOOP(
         "ErrorText", "You rejected the tool call without a reason, so the turn stopped."),
     "operation_stopped": QT_TRANSLATE_NOOP("ErrorText", "Stopped; nothing was changed."),
+    "branch_exists": QT_TRANSLATE_NOOP(
+        "ErrorText", "The branch {branch} already exists; pick it as an existing branch, or name a new one."),
+    "not_a_worktree": QT_TRANSLATE_NOOP(
+        "ErrorText", "This session's folder is not a git worktree Foya made."),
+    "worktree_uncommitted": QT_TRANSLATE_NOOP(
+        "ErrorText", "The worktree has uncommitted files; commit them first (a merge takes commits only)."),
+    "worktree_unmerged": QT_TRANSLATE_NOOP(
+        "ErrorText", "The worktree holds work that is not in {base}: {commits} commit(s) on {branch} and "
+        "{files} uncommitted file(s); removing it needs a second confirmation."),
+    "work_graph_invalid": QT_TRANSLATE_NOOP(
+        "ErrorText", "The WorkItem's action graph cannot run ({action})."),
+    "work_unknown_vp": QT_TRANSLATE_NOOP(
+        "ErrorText", "The WorkItem names a VP that is not in the library: {vp}."),
+    "work_folder_missing": QT_TRANSLATE_NOOP(
+        "ErrorText", "The WorkItem's working folder does not exist: {folder}."),
+    "work_check_refused": QT_TRANSLATE_NOOP(
+        "ErrorText", "The check command {command} is refused by the command policy: {reason}."),
+    "work_busy_elsewhere": QT_TRANSLATE_NOOP(
+        "ErrorText", "The Work Center of this data folder is running in another foya process (pid {pid})."),
+    "work_state": QT_TRANSLATE_NOOP("ErrorText", "The WorkItem {item} cannot do that while it is {state}."),
 }
 """One template per exact code, filled from the error's ``params`` (a missing one reads "?").
 
@@ -158,6 +178,9 @@ def _kinds() -> dict[str, str]:
         ),
         "disk_full": translate("ErrorText", "The disk is full; Foya could not save."),
         "storage_read_only": translate("ErrorText", "Foya's data folder cannot be written."),
+        "wrong_file_type": translate(
+            "ErrorText", "Something of another kind is where Foya's database or data folder belongs; "
+            "nothing there was changed."),
         "database_corrupt": translate("ErrorText", "Foya's database file is damaged; it is not written to."),
         "schema_too_new": translate(
             "ErrorText", "The database was written by a newer Foya; update Foya to open it."

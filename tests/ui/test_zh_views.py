@@ -314,17 +314,23 @@ def _painted_texts(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> list[
     from foya_desktop.ui.timeline.canvas import Canvas, Segment
 
     painted: list[str] = []
-    original = Canvas.line
+    original, original_wrapped = Canvas.line, Canvas.wrapped
 
     def recording(self: Canvas, segments: list[Segment], *args: object, **kwargs: object) -> int:
         painted.append("".join(s.text for s in segments))
         return original(self, segments, *args, **kwargs)  # type: ignore[arg-type]
 
+    def recording_wrapped(self: Canvas, text: str, *args: object, **kwargs: object) -> int:
+        painted.append(text)  # markers and errors are wrapped whole, not drawn as one line
+        return original_wrapped(self, text, *args, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(Canvas, "line", recording)
+    monkeypatch.setattr(Canvas, "wrapped", recording_wrapped)
     model = window.pane.timeline_model
     for i in range(model.rowCount()):
         window.pane.renderer.walk(Canvas(None, 0, 0, 900), model.row_at(i), model.starts_block(i))
     monkeypatch.setattr(Canvas, "line", original)
+    monkeypatch.setattr(Canvas, "wrapped", original_wrapped)
     return painted
 
 

@@ -326,4 +326,14 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
         </translation>
     </message>
 </context>
+<context>
+    <name>WorktreeFlows</name>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;{branch}&lt;/b&gt; into &lt;b&gt;{base}&lt;/b&gt; in {repo}: %n commit(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;&lt;b&gt;{branch}&lt;/b&gt; into &lt;b&gt;{base}&lt;/b&gt; in {repo}: %n commit.&lt;/p&gt;</numerusform>
+            <numerusform>&lt;p&gt;&lt;b&gt;{branch}&lt;/b&gt; into &lt;b&gt;{base}&lt;/b&gt; in {repo}: %n commits.&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

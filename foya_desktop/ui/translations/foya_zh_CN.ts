@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name></name>
+    <message>
+        <source>Forking</source>
+        <translation>正在复刻</translation>
+    </message>
+    <message>
+        <source>Branching</source>
+        <translation>正在分支</translation>
+    </message>
+    <message>
+        <source>Merging back</source>
+        <translation>正在合并回去</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>Restored the backup {backup}; the damaged database is kept as {damaged}.</source>
@@ -17,6 +32,10 @@
     <message>
         <source>No narrow rule can be made for this call (a pipeline or compound command, a network command, or no single path). Allow it once or for this session instead.</source>
         <translation>无法为此调用建立精确规则（管道或复合命令、网络命令，或不是单一路径）。请改为仅允许一次或在本会话中允许。</translation>
+    </message>
+    <message>
+        <source>Foya asks for this call every time (a network command, a file that looks like it holds secrets, a file a trusted MCP server runs, or several files at once), so it cannot be allowed for the session. Allow it once instead.</source>
+        <translation>Foya 每次都会为此调用询问（网络命令、看起来含有机密的文件、受信任的 MCP 服务器运行的文件，或一次涉及多个文件），因此无法在本会话中允许。请改为仅允许一次。</translation>
     </message>
     <message>
         <source>This session has no project folder, so there is no project to keep a rule for.</source>
@@ -77,8 +96,8 @@
         <translation>在此项目中为这条命令或这个路径保存一条精确规则。</translation>
     </message>
     <message>
-        <source>Until the app quits; not kept, not copied by branch or fork.</source>
-        <translation>直到应用退出；不会保存，分支或派生时也不会复制。</translation>
+        <source>Until the app quits; not kept, not copied by branch or fork. A chain of commands is allowed exactly as written.</source>
+        <translation>直到应用退出；不会保存，分支或派生时也不会复制。命令链按原样精确允许。</translation>
     </message>
     <message>
         <source>Deny &amp;&amp; stop</source>
@@ -280,6 +299,10 @@
         <source>Copy</source>
         <translation>复制</translation>
     </message>
+    <message>
+        <source>Copy error</source>
+        <translation>复制错误</translation>
+    </message>
 </context>
 <context>
     <name>CheckpointRow</name>
@@ -455,6 +478,10 @@
         <translation>密钥环境变量</translation>
     </message>
     <message>
+        <source>Context window (tokens)</source>
+        <translation>上下文窗口（token）</translation>
+    </message>
+    <message>
         <source>New</source>
         <translation>新建</translation>
     </message>
@@ -509,6 +536,14 @@
     <message>
         <source>The connection works: {model} answered.</source>
         <translation>连接正常：{model} 已回应。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s context window is {tokens} tokens.</source>
+        <translation>服务器的上下文窗口为 {tokens} 个 token。</translation>
+    </message>
+    <message>
+        <source>Its chat template does not pass tools to the model; tools are off.</source>
+        <translation>它的聊天模板不会把工具传给模型；工具已关闭。</translation>
     </message>
     <message>
         <source>Cannot list the models: {reason}</source>
@@ -668,6 +703,10 @@
         <translation>预览之后会话或其文件已发生变化，请查看新的预览。</translation>
     </message>
     <message>
+        <source>{vp}&apos;s reply was cut off at the length limit ({max_tokens} tokens); ask it to continue.</source>
+        <translation>{vp} 的回复在长度上限（{max_tokens} 个 token）处被截断；请让它继续。</translation>
+    </message>
+    <message>
         <source>{vp} reached its limit of {max_steps} steps.</source>
         <translation>{vp} 已达到 {max_steps} 步的上限。</translation>
     </message>
@@ -682,6 +721,46 @@
     <message>
         <source>Stopped; nothing was changed.</source>
         <translation>已停止；没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>The branch {branch} already exists; pick it as an existing branch, or name a new one.</source>
+        <translation>分支 {branch} 已存在；请把它选作已有分支，或另起一个新名字。</translation>
+    </message>
+    <message>
+        <source>This session&apos;s folder is not a git worktree Foya made.</source>
+        <translation>此会话的文件夹不是 Foya 创建的 git 工作树。</translation>
+    </message>
+    <message>
+        <source>The worktree has uncommitted files; commit them first (a merge takes commits only).</source>
+        <translation>工作树中有未提交的文件；请先提交（合并只会带走提交）。</translation>
+    </message>
+    <message>
+        <source>The worktree holds work that is not in {base}: {commits} commit(s) on {branch} and {files} uncommitted file(s); removing it needs a second confirmation.</source>
+        <translation>工作树中有尚未进入 {base} 的工作：{branch} 上的 {commits} 个提交和 {files} 个未提交的文件；移除它需要再次确认。</translation>
+    </message>
+    <message>
+        <source>The WorkItem&apos;s action graph cannot run ({action}).</source>
+        <translation>该工作项的动作图无法运行（{action}）。</translation>
+    </message>
+    <message>
+        <source>The WorkItem names a VP that is not in the library: {vp}.</source>
+        <translation>该工作项指定的 VP 不在 VP 库中：{vp}。</translation>
+    </message>
+    <message>
+        <source>The WorkItem&apos;s working folder does not exist: {folder}.</source>
+        <translation>该工作项的工作文件夹不存在：{folder}。</translation>
+    </message>
+    <message>
+        <source>The check command {command} is refused by the command policy: {reason}.</source>
+        <translation>检查命令 {command} 被命令策略拒绝：{reason}。</translation>
+    </message>
+    <message>
+        <source>The Work Center of this data folder is running in another foya process (pid {pid}).</source>
+        <translation>此数据文件夹的工作中心正在另一个 foya 进程中运行（pid {pid}）。</translation>
+    </message>
+    <message>
+        <source>The WorkItem {item} cannot do that while it is {state}.</source>
+        <translation>工作项 {item} 处于“{state}”状态，无法执行此操作。</translation>
     </message>
     <message>
         <source>This session is {doing} {where}. Wait until it has finished there, or stop it there, then try again.</source>
@@ -748,6 +827,10 @@
         <translation>回复在完成前中断了。</translation>
     </message>
     <message>
+        <source>The reply was too large and was stopped so it cannot fill the memory.</source>
+        <translation>回复过大，已被停止，以免占满内存。</translation>
+    </message>
+    <message>
         <source>The model service sent something Foya cannot read.</source>
         <translation>模型服务返回了 Foya 无法解析的内容。</translation>
     </message>
@@ -778,6 +861,10 @@
     <message>
         <source>Foya&apos;s data folder cannot be written.</source>
         <translation>无法写入 Foya 的数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Something of another kind is where Foya&apos;s database or data folder belongs; nothing there was changed.</source>
+        <translation>Foya 的数据库或数据文件夹所在位置是另一种东西；那里没有任何改动。</translation>
     </message>
     <message>
         <source>Foya&apos;s database file is damaged; it is not written to.</source>
@@ -838,6 +925,18 @@
     <message>
         <source>Automatic compaction failed; the turn goes on without it: {reason}</source>
         <translation>自动压缩失败；本轮将在不压缩的情况下继续：{reason}</translation>
+    </message>
+    <message>
+        <source>{host}&apos;s chat template does not pass tools to the model; tools are off for {connection} (start the server with a template that supports tools, e.g. llama.cpp&apos;s --jinja).</source>
+        <translation>{host} 的聊天模板不会把工具传给模型；连接 {connection} 的工具已关闭（请用支持工具的模板启动服务器，例如 llama.cpp 的 --jinja）。</translation>
+    </message>
+    <message>
+        <source>The conversation was longer than this model&apos;s context window of {window} tokens: Foya compacted the earlier history and sent the request again.</source>
+        <translation>对话超出了此模型 {window} 个 token 的上下文窗口：Foya 已压缩较早的历史并重新发送请求。</translation>
+    </message>
+    <message>
+        <source>The conversation was longer than this model&apos;s context window of {window} tokens: Foya now keeps within it and sent the request again.</source>
+        <translation>对话超出了此模型 {window} 个 token 的上下文窗口：Foya 现在按此窗口控制长度，并已重新发送请求。</translation>
     </message>
     <message>
         <source>This project&apos;s .mcp.json configures MCP servers you have not trusted, so none of them started: {servers}. Trust them in the window (File → MCP servers…) or with `foya projects trust {project}`.</source>
@@ -1334,6 +1433,10 @@
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>About Foya</source>
+        <translation>关于 Foya</translation>
     </message>
     <message>
         <source>Untitled session</source>
@@ -1996,6 +2099,14 @@
         <translation>选择项目…</translation>
     </message>
     <message>
+        <source>In a new git worktree (a folder and branch of its own)</source>
+        <translation>在新的 git 工作树中（有自己的文件夹和分支）</translation>
+    </message>
+    <message>
+        <source>New branch named after the session</source>
+        <translation>以会话命名的新分支</translation>
+    </message>
+    <message>
         <source>Create session</source>
         <translation>创建会话</translation>
     </message>
@@ -2656,6 +2767,21 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     </message>
 </context>
 <context>
+    <name>ReplyActions</name>
+    <message>
+        <source>Sending again</source>
+        <translation>正在重新发送</translation>
+    </message>
+    <message>
+        <source>↻ Retry</source>
+        <translation>↻ 重试</translation>
+    </message>
+    <message>
+        <source>→ Continue</source>
+        <translation>→ 继续</translation>
+    </message>
+</context>
+<context>
     <name>RewindDialog</name>
     <message>
         <source>Something changed since this preview (new messages, or files edited in the meantime). The preview below is fresh — check it and confirm again.</source>
@@ -3047,6 +3173,10 @@ Sessions still running: %n. Foya quits as soon as they have finished and their r
     <message>
         <source>Deleted “{title}”.</source>
         <translation>已删除“{title}”。</translation>
+    </message>
+    <message>
+        <source>Cannot delete</source>
+        <translation>无法删除</translation>
     </message>
     <message>
         <source>Compacting… a summary of the history is being written.</source>
@@ -3604,6 +3734,14 @@ Ctrl+N starts one.</source>
         <translation>用量</translation>
     </message>
     <message>
+        <source>Copy error</source>
+        <translation>复制错误</translation>
+    </message>
+    <message>
+        <source>Copy the whole error to the clipboard</source>
+        <translation>将完整错误复制到剪贴板</translation>
+    </message>
+    <message>
         <source>What tools may do without asking you</source>
         <translation>工具无需询问你即可执行的操作</translation>
     </message>
@@ -3626,6 +3764,10 @@ Ctrl+N starts one.</source>
     <message>
         <source>Waiting for you</source>
         <translation>等待你处理</translation>
+    </message>
+    <message>
+        <source>Copied ✓</source>
+        <translation>已复制 ✓</translation>
     </message>
     <message>
         <source>(no connection)</source>
@@ -3737,6 +3879,10 @@ Ctrl+N starts one.</source>
     <message>
         <source>stopped by you</source>
         <translation>已被你停止</translation>
+    </message>
+    <message>
+        <source>at the length limit</source>
+        <translation>达到长度上限</translation>
     </message>
     <message>
         <source>MMM d HH:mm</source>
@@ -4660,12 +4806,24 @@ Ctrl+N starts one.</source>
         <translation>等待你处理</translation>
     </message>
     <message>
+        <source>tokens: not reported yet</source>
+        <translation>token 用量：尚未上报</translation>
+    </message>
+    <message>
         <source>tokens: not provided by the service</source>
         <translation>token 用量：服务未提供</translation>
     </message>
     <message>
+        <source>input {input} tokens · output: not reported yet</source>
+        <translation>输入 {input} token · 输出：尚未上报</translation>
+    </message>
+    <message>
         <source>input {input} tokens · output: not provided</source>
         <translation>输入 {input} token · 输出：未提供</translation>
+    </message>
+    <message>
+        <source>input: not reported yet · output {output} tokens</source>
+        <translation>输入：尚未上报 · 输出 {output} token</translation>
     </message>
     <message>
         <source>input: not provided · output {output} tokens</source>
@@ -4783,6 +4941,138 @@ Ctrl+N starts one.</source>
     <message>
         <source>Connections…</source>
         <translation>连接…</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeActions</name>
+    <message>
+        <source>Merge back…</source>
+        <translation>合并回去…</translation>
+    </message>
+    <message>
+        <source>Fork into a new worktree…</source>
+        <translation>复刻到新的工作树…</translation>
+    </message>
+    <message>
+        <source>Branch from latest reply into a new worktree…</source>
+        <translation>从最新回复分支到新的工作树…</translation>
+    </message>
+    <message>
+        <source>Reading worktrees</source>
+        <translation>正在读取工作树</translation>
+    </message>
+</context>
+<context>
+    <name>WorktreeFlows</name>
+    <message>
+        <source>detached</source>
+        <translation>游离</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;p&gt;&lt;b&gt;{branch}&lt;/b&gt; into &lt;b&gt;{base}&lt;/b&gt; in {repo}: %n commit(s).&lt;/p&gt;</source>
+        <translation>
+            <numerusform>&lt;p&gt;将 &lt;b&gt;{branch}&lt;/b&gt; 合入 {repo} 中的 &lt;b&gt;{base}&lt;/b&gt;：%n 个提交。&lt;/p&gt;</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>binary</source>
+        <translation>二进制</translation>
+    </message>
+    <message>
+        <source>(The diff is cut here.)</source>
+        <translation>（差异在此处截断。）</translation>
+    </message>
+    <message>
+        <source>Merge back</source>
+        <translation>合并回去</translation>
+    </message>
+    <message>
+        <source>Merge “{branch}” back into “{base}”?</source>
+        <translation>将“{branch}”合并回“{base}”？</translation>
+    </message>
+    <message>
+        <source>Merge the branch into the base (git merge)</source>
+        <translation>把分支合并到基线分支（git merge）</translation>
+    </message>
+    <message>
+        <source>Rebase the branch onto the base, then fast-forward (git rebase)</source>
+        <translation>把分支变基到基线分支上，再快进（git rebase）</translation>
+    </message>
+    <message>
+        <source>New branch named after the new session</source>
+        <translation>以新会话命名的新分支</translation>
+    </message>
+    <message>
+        <source>Foya adds a git worktree beside the repository and binds the new session to it for good; this session stays where it is.</source>
+        <translation>Foya 会在仓库旁添加一个 git 工作树，并把新会话永久绑定到它；当前会话保持不变。</translation>
+    </message>
+    <message>
+        <source>Fork into a new worktree</source>
+        <translation>复刻到新的工作树</translation>
+    </message>
+    <message>
+        <source>Branch into a new worktree</source>
+        <translation>分支到新的工作树</translation>
+    </message>
+    <message>
+        <source>Nothing to branch from yet</source>
+        <translation>还没有可以分支的位置</translation>
+    </message>
+    <message>
+        <source>A branch starts from a complete reply, and this session has none yet.</source>
+        <translation>分支要从一条完整的回复开始，而这个会话还没有。</translation>
+    </message>
+    <message>
+        <source>No worktree was made</source>
+        <translation>没有创建工作树</translation>
+    </message>
+    <message>
+        <source>Cannot merge back</source>
+        <translation>无法合并回去</translation>
+    </message>
+    <message>
+        <source>Merged back</source>
+        <translation>已合并回去</translation>
+    </message>
+    <message>
+        <source>Conflicts left for you</source>
+        <translation>冲突留给你处理</translation>
+    </message>
+    <message>
+        <source>Delete session</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>Delete “{title}”?</source>
+        <translation>删除“{title}”？</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The session works in the git worktree {path} on the branch &lt;b&gt;{branch}&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;这个会话在 git 工作树 {path} 中、分支 &lt;b&gt;{branch}&lt;/b&gt; 上工作。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Also remove the worktree folder and the branch “{branch}”</source>
+        <translation>同时移除工作树文件夹和分支“{branch}”</translation>
+    </message>
+    <message>
+        <source>The worktree was not removed</source>
+        <translation>工作树没有被移除</translation>
+    </message>
+    <message>
+        <source>Remove work that is not in “{base}”?</source>
+        <translation>移除尚未进入“{base}”的工作？</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The worktree holds work that is not in &lt;b&gt;{base}&lt;/b&gt;: {commits} commit(s) on &lt;b&gt;{branch}&lt;/b&gt; and {files} uncommitted file(s). Removing the worktree and the branch loses that work for good.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;工作树中有尚未进入 &lt;b&gt;{base}&lt;/b&gt; 的工作：&lt;b&gt;{branch}&lt;/b&gt; 上的 {commits} 个提交和 {files} 个未提交的文件。移除工作树和分支会永久丢失这些工作。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Remove it anyway</source>
+        <translation>仍然移除</translation>
     </message>
 </context>
 <context>
