@@ -103,7 +103,7 @@ async def work_command(args: argparse.Namespace) -> int:
     """Run one ``foya work`` command (opens its own kernel)."""
     plan = _read_plan(args.plan) if args.action == "create" and args.plan else None
     kernel = await open_kernel(read_only=args.action in READING)
-    center = WorkCenter(kernel.svc, kernel.turn_manager.scheduler)
+    center = kernel.work
     runners: list[Any] = []
     """The executor this process runs, once made (launched or not, whatever happens next)."""
     code = 0
@@ -163,7 +163,7 @@ async def _move(kernel: Kernel, center: WorkCenter, args: argparse.Namespace, ru
     """Record the decision, then run the executor here (or wake the one running elsewhere)."""
     from foya_desktop.engine.work import executor as work_executor
 
-    home = kernel.store.home
+    home = center.home
     item = await center.get(args.id)
     if args.action == "start":
         if item.state not in ("ready", "running"):

@@ -23,6 +23,7 @@ attribute              what                                           where
 ``kernel.mcp``         MCP servers and their trust                    ``engine/mcp/ops.py``
 ``kernel.memory``      memory entries                                 ``engine/memory/ops.py``
 ``kernel.worktrees``   sessions in git worktrees, merge back, remove  ``engine/worktrees/ops.py``
+``kernel.work``        WorkItems: contract, graph, runs, decisions    ``engine/work/center.py``
 =====================  =============================================  =====================================
 
 The UI sees each area through the matching Protocol of ``ui/kernel_api.py``;
@@ -58,6 +59,7 @@ from foya_desktop.engine.services import Services
 from foya_desktop.engine.session.outside import OutsideWrites
 from foya_desktop.engine.transfer.ops import Transfer
 from foya_desktop.engine.turn.turns import TurnManager
+from foya_desktop.engine.work.center import WorkCenter
 from foya_desktop.engine.worktrees.ops import Worktrees
 from foya_desktop.store import integrity
 
@@ -91,6 +93,7 @@ class Kernel:
         self.transfer = Transfer(svc, self.projects)
         self.mcp = Mcp(svc)
         self.memory = Memory(svc)
+        self.work = WorkCenter(svc, scheduler)
         self._outside: OutsideWrites | None = None
 
     @property

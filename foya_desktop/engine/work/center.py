@@ -64,6 +64,8 @@ class WorkCenter:
         self._svc = svc
         self._scheduler = scheduler
         self.store = svc.store
+        self.home = svc.store.home
+        """The data folder the WorkItems and DBOS's system database live in."""
 
     # ---- making and reading ---------------------------------------------------------
 
