@@ -84,9 +84,33 @@ QT_LIBRARIES: dict[str, str] = {
     "libwayland-egl.so.": "libwayland-egl1",
     "libgssapi_krb5.so.": "libgssapi-krb5-2",
     "libdrm.so.": "libdrm2",
-    # Qt's GTK platform theme (native file dialogs and colours on GNOME) links GTK 3.
+    # Qt's GTK platform theme (native file dialogs and colours on GNOME) links GTK 3; foya.spec
+    # leaves the GTK/GLib stack to the system, so these are what it links directly.
     "libgtk-3.so.": "libgtk-3-0t64 | libgtk-3-0",
     "libgdk-3.so.": "libgtk-3-0t64 | libgtk-3-0",
+    "libgdk_pixbuf-2.0.so.": "libgdk-pixbuf-2.0-0",
+    "libatk-1.0.so.": "libatk1.0-0t64 | libatk1.0-0",
+    "libatk-bridge-2.0.so.": "libatk-bridge2.0-0t64 | libatk-bridge2.0-0",
+    "libatspi.so.": "libatspi2.0-0t64 | libatspi2.0-0",
+    "libcairo.so.": "libcairo2",
+    "libcairo-gobject.so.": "libcairo-gobject2",
+    "libpango-1.0.so.": "libpango-1.0-0",
+    "libpangocairo-1.0.so.": "libpangocairo-1.0-0",
+    "libpangoft2-1.0.so.": "libpangoft2-1.0-0",
+    "libharfbuzz.so.": "libharfbuzz0b",
+    "libepoxy.so.": "libepoxy0",
+    "libfribidi.so.": "libfribidi0",
+    "libthai.so.": "libthai0",
+    "libdatrie.so.": "libdatrie1",
+    "libgraphite2.so.": "libgraphite2-3",
+    "libpixman-1.so.": "libpixman-1-0",
+    "libgio-2.0.so.": "libglib2.0-0t64 | libglib2.0-0",
+    "libgobject-2.0.so.": "libglib2.0-0t64 | libglib2.0-0",
+    "libgmodule-2.0.so.": "libglib2.0-0t64 | libglib2.0-0",
+    "libmount.so.": "libmount1",
+    "libblkid.so.": "libblkid1",
+    "libselinux.so.": "libselinux1",
+    "libpcre2-8.so.": "libpcre2-8-0",
 }
 
 
@@ -243,9 +267,6 @@ LINTIAN_OVERRIDES: dict[str, str] = {
         "PyInstaller's prebuilt bootloader; the package repackages it, it does not compile it.",
     "custom-library-search-path *[opt/foya-desktop/_internal/*]":
         "PySide6 finds its Qt libraries through $ORIGIN-relative RUNPATHs inside the bundle.",
-    "missing-depends-on-sensible-utils sensible-pager [opt/foya-desktop/_internal/*]":
-        "A string in the bundled libmount/libblkid (GLib's dependencies) for their own tools' pager; "
-        "Foya never runs it.",
     "no-manual-page [usr/bin/foya]":
         "`foya --help` and each command's --help are the reference; there is no roff copy to drift.",
 }

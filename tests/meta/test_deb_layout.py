@@ -23,15 +23,7 @@ import deb_layout as layout
 import elf_needs
 
 from foya_desktop import DESKTOP_ID
-
-
-def _tool(name: str) -> str:
-    exe = shutil.which(name)
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{name} is missing: .ci/run installs it")
-        pytest.skip(f"{name} is not installed here")
-    return exe
+from tests.cli.test_install_desktop import _validator as _tool  # skips, or fails in CI, when missing
 
 
 def _bundle(folder: Path, version: str) -> Path:
