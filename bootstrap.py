@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -159,7 +160,7 @@ def _on_path(folder: Path) -> bool:
 
 def link_line(foya: Path) -> str:
     """The one shell line that puts ``foya`` on the PATH as :func:`offer_path_link` would."""
-    return f"mkdir -p ~/.local/bin && ln -s '{foya}' ~/.local/bin/foya"
+    return f"mkdir -p ~/.local/bin && ln -s {shlex.quote(str(foya))} ~/.local/bin/foya"
 
 
 def offer_path_link(foya: Path, answer: bool | None) -> bool:
