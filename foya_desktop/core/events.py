@@ -37,6 +37,9 @@ NoticeLevel = Literal["info", "warning", "error"]
 QuestionCloseReason = Literal["expired", "cancelled", "lost"]
 """Why a question can no longer be answered."""
 
+Catalog = Literal["vps", "connections"]
+"""A list the person edits outside any session: the VP library or the model services."""
+
 ApprovalDecision = Literal["once", "session", "always", "deny", "cancelled"]
 """How an approval request ended (the person's answer, or ``cancelled`` with the turn)."""
 
@@ -303,6 +306,17 @@ class MemoryChanged(Event):
     """The entry's text (a notice shows what was saved)."""
     vp_id: str = ""
     """The VP whose scope it is (``vp``, ``session-vp``), "" otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogChanged(Event):
+    """A VP or a connection was saved, copied or removed (``session_id`` is "": no session's).
+
+    Every list of them (the VP editor, Connections) reloads from it, so what was just saved
+    shows wherever it is listed, whoever saved it.
+    """
+
+    catalog: Catalog
 
 
 # ---- session lifecycle: branch, rewind, compaction --------------------------

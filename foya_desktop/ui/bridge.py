@@ -31,6 +31,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from foya_desktop.core.events import (
     ApprovalRequested,
     ApprovalResolved,
+    CatalogChanged,
     CompactionCheckpoint,
     Event,
     HistoryRewound,
@@ -81,6 +82,7 @@ class EngineBridge(QObject):
         vp_status(VPStatus): per-VP progress within a turn.
         notice(Notice): a plain-words message for the person.
         memory_changed(MemoryChanged): a memory entry was saved, edited or removed.
+        catalog_changed(CatalogChanged): a VP or a connection was saved or removed.
         approval_requested(ApprovalRequested): a tool call waits for the person's decision.
         approval_resolved(ApprovalResolved): a pending approval was answered or dropped.
         question_asked(QuestionAsked): a VP asks the person something.
@@ -115,6 +117,7 @@ class EngineBridge(QObject):
     history_rewound = Signal(HistoryRewound)
     compaction_checkpoint = Signal(CompactionCheckpoint)
     memory_changed = Signal(MemoryChanged)
+    catalog_changed = Signal(CatalogChanged)
 
     def __init__(self, bus: BusLike, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -207,4 +210,5 @@ class EngineBridge(QObject):
             HistoryRewound: self.history_rewound.emit,
             CompactionCheckpoint: self.compaction_checkpoint.emit,
             MemoryChanged: self.memory_changed.emit,
+            CatalogChanged: self.catalog_changed.emit,
         }

@@ -574,6 +574,7 @@ class MainWindow(QMainWindow):
     async def vps_flow(self) -> None:
         """Create, edit, duplicate and delete VPs; the composer's @completion refreshes afterwards."""
         dialog = VPLibraryDialog(self.kernel, self)
+        dialog.follow(self.bridge.catalog_changed, self.runner)
         dialog.new_button.clicked.connect(dialog.start_new)
         spawn = self.runner.spawn
         dialog.save_button.clicked.connect(lambda: spawn(dialog.save(), self.tr("Saving the VP")))
@@ -616,8 +617,12 @@ class MainWindow(QMainWindow):
     async def connections_flow(self) -> None:
         """Manage model services; the status line refreshes afterwards."""
         dialog = ConnectionsDialog(self.kernel, self.runner, self)
+        dialog.follow(self.bridge.catalog_changed)
         await dialog.refresh()
-        await run_dialog(dialog)
+        try:
+            await run_dialog(dialog)
+        finally:
+            dialog.deleteLater()  # it follows the engine's events while it lives
         await self.refresh_connections()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -59,11 +59,13 @@ SAMPLES: dict[type[Event], tuple[str, Event]] = {
     ev.CompactionCheckpoint: ("compaction_checkpoint", ev.CompactionCheckpoint(
         SID, Checkpoint("cp1", SID, 1, "summary"))),
     ev.MemoryChanged: ("memory_changed", ev.MemoryChanged(SID, "mem_1", "saved", "session", "omni")),
+    ev.CatalogChanged: ("catalog_changed", ev.CatalogChanged("", "vps")),
 }
 """One event of every kind and the name of the signal it must arrive on."""
 
-UNHANDLED_BY_THE_WINDOW = {"session_branched"}
-"""Published for views that open a branch made elsewhere; the window's branch flow opens its own."""
+UNHANDLED_BY_THE_WINDOW = {"session_branched", "catalog_changed"}
+"""Published for views that open a branch made elsewhere (the window's branch flow opens its own),
+and for the VP editor's and Connections' lists (each follows it while it is open)."""
 
 
 def _event_kinds() -> set[type[Event]]:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from foya_desktop.core.errors import InvalidOperation
-from foya_desktop.core.events import SessionChanged
+from foya_desktop.core.events import CatalogChanged, SessionChanged
 from foya_desktop.core.ids import new_id
 from foya_desktop.core.model import MODEL_HINTS, OMNI_ID, VP
 from foya_desktop.engine.services import Services
@@ -104,7 +104,7 @@ class VPLibrary:
         """A new VP; its id is its lower-case name when that is free."""
         if vp.id == OMNI_ID:
             raise InvalidOperation("The built-in Omni assistant cannot be replaced; edit it instead.")
-        return await self._svc.store.write(_add, validate(vp, self._known_tools()))
+        return self._changed(await self._svc.store.write(_add, validate(vp, self._known_tools())))
 
     async def edit(self, ref: str, **changes: Any) -> VP:
         """Change fields of a VP found by id or name (Omni included)."""
@@ -113,22 +113,28 @@ class VPLibrary:
             raise InvalidOperation(f"Cannot change {', '.join(sorted(bad))} of a VP.")
         if "tools" in changes:
             changes["tools"] = tuple(changes["tools"])
-        return await self._svc.store.write(_edit, ref, changes, self._known_tools())
+        return self._changed(await self._svc.store.write(_edit, ref, changes, self._known_tools()))
 
     async def duplicate(self, ref: str, new_name: str) -> VP:
         """A copy of a VP under a new name (soul, hint, tools and colour kept)."""
-        return await self._svc.store.write(_duplicate, ref, new_name, self._known_tools())
+        return self._changed(await self._svc.store.write(_duplicate, ref, new_name, self._known_tools()))
 
     async def remove(self, ref: str, *, force: bool = False) -> list[str]:
         """Delete a VP; refused while a roster uses it unless ``force`` takes it off them.
 
         Returns the ids of the sessions whose roster changed (``SessionChanged`` published).
         """
-        _vp, changed = await self._svc.store.write(_remove, ref, force)
+        vp, changed = await self._svc.store.write(_remove, ref, force)
+        self._changed(vp)
         for sid in changed:
             session = await self._svc.store.read(get_session, sid)
             self._svc.bus.publish(SessionChanged(sid, session))
         return changed
+
+    def _changed(self, vp: VP) -> VP:
+        """Tell the lists of VPs (published after the commit, like every durable change)."""
+        self._svc.bus.publish(CatalogChanged("", "vps"))
+        return vp
 
     async def get(self, ref: str) -> VP:
         """One VP by id or name (``NotFound`` names the command that lists them)."""

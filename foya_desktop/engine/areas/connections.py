@@ -8,6 +8,7 @@ import os
 from typing import TYPE_CHECKING
 
 from foya_desktop.core.errors import KeyringUnavailable
+from foya_desktop.core.events import CatalogChanged
 from foya_desktop.core.model import Connection
 from foya_desktop.engine.connections.checks import check_connection
 from foya_desktop.engine.connections.discovery import (
@@ -48,12 +49,14 @@ class Connections:
             await asyncio.to_thread(providers.keystore.set_key, conn.name, api_key)
         await self._svc.store.write(save_connection, conn)
         await providers.forget(conn.name)
+        self._svc.bus.publish(CatalogChanged("", "connections"))
 
     async def remove_connection(self, name: str) -> None:
         """Delete a connection and its keyring entry."""
         providers = self._svc.providers
         await self._svc.store.write(delete_connection, name)
         await providers.forget(name)
+        self._svc.bus.publish(CatalogChanged("", "connections"))
         with contextlib.suppress(KeyringUnavailable):
             await asyncio.to_thread(providers.keystore.delete_key, name)
 

@@ -16,7 +16,7 @@ list — any other name can still be typed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QSignalBlocker, QStringListModel, Qt, SignalInstance
 from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (
     QComboBox,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.errors import FoyaError, KeyringUnavailable
+from foya_desktop.core.events import CatalogChanged
 from foya_desktop.core.model import Connection, ProviderKind
 from foya_desktop.ui import i18n
 from foya_desktop.ui.aio import TaskRunner, describe_error
@@ -62,6 +63,8 @@ class ConnectionsDialog(QDialog):
         self.setMinimumSize(680, 380)
         self._kernel, self._runner = kernel, runner
         self._connections: dict[str, Connection] = {}
+        self._select = ""
+        """The connection the next reload selects (what was just saved), whichever reload ends first."""
         self.list = QListWidget()
         self.list.currentTextChanged.connect(self._show)
         self.name, self.base_url, self.model = QLineEdit(), QLineEdit(), QLineEdit()
@@ -171,15 +174,33 @@ class ConnectionsDialog(QDialog):
         self.key_env.setFocus()
         self.key_env.selectAll()
 
+    def follow(self, changes: SignalInstance) -> None:
+        """Reload the list whenever the engine says the connections changed (``CatalogChanged``),
+        whoever changed them: what was just saved is listed at once, not when the dialog opens again."""
+        changes.connect(self._on_catalog)
+
+    def _on_catalog(self, event: CatalogChanged) -> None:
+        if event.catalog == "connections":
+            self._runner.spawn(self.refresh(), self.tr("Connections"))
+
     async def refresh(self, select: str = "") -> None:
-        """Reload the list from the kernel."""
+        """Reload the list from the kernel, then select ``select`` (a name) when given, else the
+        connection selected now; the form is refilled only when ``select`` asks, so a reload that an
+        engine event causes keeps what the person is typing."""
+        if select:
+            self._select = select
         connections = await self._kernel.connections.list_connections()
+        selected = self.list.selectedItems()
+        wanted, self._select = self._select or (selected[0].text() if selected else ""), ""
         self._connections = {c.name: c for c in connections}
-        self.list.clear()
-        self.list.addItems(list(self._connections))
-        matches = self.list.findItems(select, Qt.MatchFlag.MatchExactly) if select else []
-        if matches:
-            self.list.setCurrentItem(matches[0])
+        with QSignalBlocker(self.list):
+            self.list.clear()
+            self.list.addItems(list(self._connections))
+            matches = self.list.findItems(wanted, Qt.MatchFlag.MatchExactly) if wanted else []
+            if matches:
+                self.list.setCurrentItem(matches[0])
+        if select and matches:
+            self._show(select)
 
     def new_connection(self) -> None:
         """Clear the form for a new service."""

@@ -7,6 +7,7 @@ shows the kernel's refusal in words, inside the dialog.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSignalBlocker, SignalInstance
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -24,9 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from foya_desktop.core.errors import FoyaError
+from foya_desktop.core.events import CatalogChanged
 from foya_desktop.core.model import MODEL_HINTS, VP
 from foya_desktop.ui import theme
-from foya_desktop.ui.aio import run_dialog
+from foya_desktop.ui.aio import TaskRunner, run_dialog
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.kernel_api import KernelApi
 
@@ -44,6 +46,9 @@ class VPLibraryDialog(QDialog):
         self.setMinimumSize(720, 460)
         self._kernel = kernel
         self._vps: list[VP] = []
+        self._select = ""
+        """The VP the next reload selects (what was just saved), whichever reload ends first."""
+        self._runner: TaskRunner | None = None
         self.list = QListWidget()
         self.list.setMaximumWidth(200)
         self.name, self.display_name = QLineEdit(), QLineEdit()
@@ -99,15 +104,40 @@ class VPLibraryDialog(QDialog):
         top.addWidget(self.list)
         top.addLayout(right, 1)
 
+    def follow(self, changes: SignalInstance, runner: TaskRunner) -> None:
+        """Reload the list whenever the engine says the VPs changed (``CatalogChanged``), whoever
+        changed them: what was just saved is listed at once, not when the dialog opens again."""
+        self._runner = runner
+        changes.connect(self._on_catalog)
+
+    def _on_catalog(self, event: CatalogChanged) -> None:
+        if event.catalog == "vps" and self._runner is not None:
+            self._runner.spawn(self.refresh(), self.tr("VPs"))
+
     async def refresh(self, select: str = "") -> None:
-        """Reload the list from the kernel (selecting ``select`` by id when given)."""
-        self._vps = await self._kernel.vps.list_vps()
-        self.list.clear()
-        for vp in self._vps:
-            self.list.addItem(QListWidgetItem(self.tr("{name}  (built in)").format(name=vp.name) if vp.builtin
-                                              else vp.name))
-        ids = [v.id for v in self._vps]
-        self.list.setCurrentRow(ids.index(select) if select in ids else 0)
+        """Reload the list from the kernel, then select ``select`` (an id) when given, else the VP
+        selected now (a new VP being written stays unselected).
+
+        The form is refilled only when the selection moves (or ``select`` asks): a reload that an
+        engine event causes keeps what the person is typing.
+        """
+        if select:
+            self._select = select
+        vps = await self._kernel.vps.list_vps()
+        shown = self.current()
+        wanted, self._select = self._select or (shown.id if shown else ""), ""
+        writing_new = shown is None and bool(self._vps)
+        ids = [v.id for v in vps]
+        row = ids.index(wanted) if wanted in ids else (-1 if writing_new else 0)
+        self._vps = vps
+        with QSignalBlocker(self.list):
+            self.list.clear()
+            for vp in vps:
+                self.list.addItem(QListWidgetItem(self.tr("{name}  (built in)").format(name=vp.name)
+                                                  if vp.builtin else vp.name))
+            self.list.setCurrentRow(row)
+        if select or (shown.id if shown else "") != (ids[row] if row >= 0 else ""):
+            self._show(row)
 
     def current(self) -> VP | None:
         """The VP selected in the list (``None`` while a new one is being written)."""
