@@ -102,3 +102,25 @@ async def test_outline_state_is_restored_with_the_window(real_kernel: Kernel, tm
     async with _window(real_kernel, preferences=prefs) as window:
         assert window.outline_actions.action.isChecked()
         assert not window.outline_actions.outline.isHidden()
+
+
+async def test_a_rewind_takes_its_messages_off_the_outline_at_once(
+        real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
+    """The rewound question and the reply under it leave the outline with the timeline's rows,
+    not when the next message arrives."""
+    sid = await open_session(real_window, real_kernel, title="Rewind")
+    await real_kernel.store.write(append_messages, sid, [
+        Message("u1", sid, "user", (TextPart("First question"),)),
+        Message("a1", sid, "assistant", (TextPart("First answer."),), speaker="omni"),
+        Message("u2", sid, "user", (TextPart("Second question"),)),
+        Message("a2", sid, "assistant", (TextPart("Second answer."),), speaker="omni")])
+    await real_window.pane.show_session(await real_kernel.sessions.get_session(sid))
+    outline: HistoryOutline = real_window.outline_actions.outline
+    real_window.outline_actions.action.trigger()
+    await wait_until(lambda: outline.entry_ids() == ["u1", "a1", "u2", "a2"], 10, "the outline listed")
+    preview = await real_kernel.lifecycle.rewind_preview(sid, "u2")
+    await real_kernel.lifecycle.rewind_confirm(sid, preview)
+    await wait_until(lambda: row_of_message(real_window.pane, "u2") is None, 10, "the timeline rewound")
+    await wait_until(lambda: outline.entry_ids() == ["u1", "a1"], 10, "the rewound turn off the outline")
+    await settle(3)
+    real_window.grab().save(str(shots / "outline_after_rewind.png"))

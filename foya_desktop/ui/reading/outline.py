@@ -98,12 +98,15 @@ class HistoryOutline(QWidget):
     # ---- filling --------------------------------------------------------------------------
 
     def _on_reset(self) -> None:
+        """Another session starts the list over; the same session shown again means its history
+        changed under the view (a rewind, a compaction), so the list is read again too: rows a
+        rewind took away must leave the outline with the timeline's, not at the next message."""
         session = self._w.pane.timeline_model.session_id
         if session != self._session:
             self._session = session
             self._set_entries([])
-            if session is not None and self.isVisible():
-                self._w.runner.spawn(self.reload(), self.tr("Loading the outline"))
+        if session is not None and self.isVisible():
+            self._w.runner.spawn(self.reload(), self.tr("Loading the outline"))
 
     async def reload(self) -> None:
         """Read the outline of the session on screen from the store."""
