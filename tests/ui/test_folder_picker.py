@@ -301,3 +301,15 @@ async def test_screenshot_picker(picker: FolderPicker, tree: Path, shots: Path) 
     await settle()
     picker.grab().save(str(shots / "picker_error.png"))
     assert not picker.confirm_enabled()
+
+
+async def test_a_repository_s_git_folder_is_not_listed(tree: Path, shots: Path) -> None:
+    """A repository shows its own folders; Git's internals are not a place to work in."""
+    (tree / "a" / ".git" / "objects").mkdir(parents=True)
+    dialog = await _picker(str(tree / "a"), str(tree))
+    await wait_signal(dialog.loaded)
+    await settle()
+    listed = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+    dialog.grab().save(str(shots / "picker_without_git.png"))
+    dialog.reject()
+    assert [name for name in listed if ".git" in name] == [] and any("sibling" in n for n in listed)

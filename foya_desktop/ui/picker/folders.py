@@ -38,7 +38,10 @@ class Listing:
     path: str
     """The absolute folder (``DRIVES`` for the drive list on Windows)."""
     folders: tuple[str, ...]
-    """Names of the sub-folders (drive roots in the ``DRIVES`` view), sorted, hidden ones last."""
+    """Names of the sub-folders (drive roots in the ``DRIVES`` view), sorted, hidden ones last.
+
+    A repository's ``.git`` is left out: it is never a session's folder (the file tools keep out
+    of it too), and listed it sent people into Git's internals."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +75,7 @@ def list_folders(path: str) -> Listing:
         return Listing(DRIVES, tuple(_drives()))
     try:
         with os.scandir(path) as entries:
-            names = [e.name for e in entries if _is_folder(e)]
+            names = [e.name for e in entries if e.name.casefold() != ".git" and _is_folder(e)]
     except FileNotFoundError:
         raise FolderError(f"{path} does not exist.", "missing", path=path) from None
     except NotADirectoryError:
