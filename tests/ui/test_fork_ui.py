@@ -152,3 +152,23 @@ async def test_a_branch_of_a_long_session_shows_its_history_and_outlives_the_sou
     assert real_window.pane.session is not None and real_window.pane.session.id == branch
     assert texts(real_window, "user") == shown
     assert len(await real_kernel.history.history_page(branch, limit=2000)) == 1002
+
+
+async def test_merging_sessions_that_share_nothing_says_so(
+        real_window: MainWindow, real_kernel: Kernel, turns: Turns, shots: Path) -> None:
+    """Two sessions that are not forks of each other: the preview names no "0 common turns"."""
+    sid = await open_session(real_window, real_kernel, title="Plan A")
+    await say(real_window, real_kernel, turns, sid, "idea from A")
+    other = await open_session(real_window, real_kernel, title="Plan C")
+    await say(real_window, real_kernel, turns, other, "idea from C")
+    real_window.tree_view.select_session(sid)
+    await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == sid)
+    merge_menu = find_action(tree_menu(real_window, sid), MERGE_WITH).menu()
+    assert isinstance(merge_menu, QMenu)
+    find_action(merge_menu, "Plan C").trigger()
+    dialog = await dialog_of(MergeDialog)
+    body = dialog.body.text()
+    assert "No common turns: 1 from A and 1 from B" in body and "0 common" not in body
+    await settle(3)
+    dialog.grab().save(str(shots / "merge_preview_nothing_common.png"))
+    dialog.reject()

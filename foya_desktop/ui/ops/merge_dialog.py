@@ -30,16 +30,15 @@ def describe_plan(plan: MergePlan, a_title: str, b_title: str) -> str:
         "MergeDialog", "<p>A new session is created; <b>A</b> “{a}” and <b>B</b> “{b}” stay as they are. It "
         "takes A's folder, announcement, default VP, model and project, and both rosters.</p>").format(
         a=html.escape(a_title), b=html.escape(b_title))
-    head += (
-        "<p>"
-        + translate(
-            "MergeDialog",
-            "%n common turn(s) once, then {a} from A and {b} from B by the time you sent them:",
-            "",
-            plan.common,
-        ).format(a=a_only, b=b_only)
-        + "</p>"
-    )
+    # two sessions that share no start (not forks of each other) have no common turns to name
+    order = translate(
+        "MergeDialog",
+        "%n common turn(s) once, then {a} from A and {b} from B by the time you sent them:",
+        "",
+        plan.common,
+    ) if plan.common else translate(
+        "MergeDialog", "No common turns: {a} from A and {b} from B by the time you sent them:")
+    head += "<p>" + order.format(a=a_only, b=b_only) + "</p>"
     rows = "".join(
         f"<tr><td><b>{_origin(t.origin)}</b>&nbsp;&nbsp;</td><td>{clock(t.turn.sent_at)}&nbsp;&nbsp;</td>"
         f"<td>{html.escape(first_line(t.turn.question, 80))}</td></tr>" for t in plan.turns)
