@@ -210,6 +210,7 @@ class SessionPane(QWidget):
         self.subtitle.setText(folder + extra if session else "")
         if session is not None:
             self.composer.set_mentions(self._speakers.handles(), self._speakers.name(session.default_vp))
+            self.composer.folder = session.workdir or ""
             self.status.show_session(session)
 
     def _refresh_run_state(self) -> None:

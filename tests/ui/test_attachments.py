@@ -205,3 +205,23 @@ async def test_the_attach_button_opens_a_file_dialog_and_attaches_what_is_chosen
     dialog.reject()
     await wait_until(lambda: len(composer.attachments()) == 2, what="chosen files attached")
     assert [(a.kind, a.name) for a in composer.attachments()] == [("image", "chosen.png"), ("text", "chosen.md")]
+
+
+async def test_the_attach_dialog_opens_in_the_session_s_folder(real_window: MainWindow, real_kernel: Kernel,
+                                                               tmp_path: Path, shots: Path) -> None:
+    """Not in the directory the app was started from: the files a session works on are in its folder."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.ui.helpers import dialog_of
+
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "notes.md").write_text("notes")
+    await open_session(real_window, real_kernel, workdir=str(folder))
+    real_window.pane.composer.attach_button.click()
+    dialog = await dialog_of(QFileDialog)
+    await settle()
+    dialog.grab().save(str(shots / "attach_dialog_folder.png"))
+    opened = dialog.directory().absolutePath()
+    dialog.reject()
+    assert Path(opened) == folder

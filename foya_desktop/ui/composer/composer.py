@@ -108,6 +108,8 @@ class Composer(QWidget):
         self.mention_warning.hide()
         self._handles: list[str] = []
         self._default_name = ""
+        self.folder = ""
+        """The session's folder: where the attach dialog opens ("" = the dialog's own default)."""
         self.input.textChanged.connect(self._check_mentions)
         self._layout()
         self.set_busy(False)
@@ -348,7 +350,7 @@ class Composer(QWidget):
             self._render_chips()
 
     def _choose_files(self) -> None:
-        dialog = QFileDialog(self, self.tr("Attach files"))
+        dialog = QFileDialog(self, self.tr("Attach files"), self.folder)  # the files worked on are there
         dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
         dialog.setNameFilters(
             [
