@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QListWidget, QPushButton
 
 from foya_desktop.core.model import VP, Connection, ProviderKind
@@ -13,7 +15,8 @@ from foya_desktop.engine.kernel import Kernel
 from foya_desktop.ui.dialogs.connections import ConnectionsDialog
 from foya_desktop.ui.dialogs.vp_library import VPLibraryDialog
 from foya_desktop.ui.main_window import MainWindow
-from tests.ui.helpers import dialog_of, settle, wait_until
+from foya_desktop.ui.ops.confirm import ConfirmDialog
+from tests.ui.helpers import dialog_of, settle, visible_dialog, wait_until
 
 
 def _rows(widget: QListWidget) -> list[str]:
@@ -72,3 +75,36 @@ async def test_connections_list_what_the_engine_saved(real_window: MainWindow, r
     assert _selected(dialog.list) == ["draft"] and dialog.name.text() == "draft"
     dialog.grab().save(str(shots / "connections_follow.png"))
     dialog.reject()
+
+
+async def test_esc_in_connections_asks_before_dropping_an_unsaved_form(
+        real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
+    """Esc with a form nobody saved asks first; Cancel keeps the typing, confirming closes."""
+    real_window._actions["connections"].trigger()
+    dialog = await dialog_of(ConnectionsDialog)
+    await settle()
+    dialog.new_connection()
+    dialog.name.setText("draft")
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    ask = await dialog_of(ConfirmDialog)
+    await settle()
+    ask.grab().save(str(shots / "connections_unsaved_ask.png"))
+    ask.cancel_button.click()
+    await wait_until(lambda: not ask.isVisible(), what="the question answered")
+    await settle()
+    assert dialog.isVisible() and dialog.name.text() == "draft"
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    ask = await dialog_of(ConfirmDialog)
+    ask.confirm_button.click()
+    await wait_until(lambda: visible_dialog(ConnectionsDialog) is None, what="Connections closed")
+
+
+async def test_esc_in_connections_closes_at_once_when_nothing_is_unsaved(
+        real_window: MainWindow, real_kernel: Kernel) -> None:
+    real_window._actions["connections"].trigger()
+    dialog = await dialog_of(ConnectionsDialog)
+    await settle()
+    dialog.list.setCurrentRow(0)  # the stored "fake", as stored
+    QTest.keyClick(dialog, Qt.Key.Key_Escape)
+    await wait_until(lambda: visible_dialog(ConnectionsDialog) is None, what="Connections closed")
+    assert visible_dialog(ConfirmDialog) is None

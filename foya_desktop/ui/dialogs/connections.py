@@ -41,6 +41,7 @@ from foya_desktop.ui.aio import TaskRunner, describe_error
 from foya_desktop.ui.error_text import error_text
 from foya_desktop.ui.fit import fit_placeholder
 from foya_desktop.ui.kernel_api import KernelApi
+from foya_desktop.ui.ops.confirm import ConfirmDialog, confirm
 
 DEFAULT_URLS = {ProviderKind.OPENAI: "https://api.openai.com/v1",
                 ProviderKind.ANTHROPIC: "https://api.anthropic.com"}
@@ -65,6 +66,9 @@ class ConnectionsDialog(QDialog):
         self._connections: dict[str, Connection] = {}
         self._select = ""
         """The connection the next reload selects (what was just saved), whichever reload ends first."""
+        self._clean: tuple[object, ...] = ()
+        """The form as last shown or saved: anything else is unsaved (Esc asks before dropping it)."""
+        self._leaving = False
         self.list = QListWidget()
         self.list.currentTextChanged.connect(self._show)
         self.name, self.base_url, self.model = QLineEdit(), QLineEdit(), QLineEdit()
@@ -213,6 +217,7 @@ class ConnectionsDialog(QDialog):
         self.kind.setCurrentIndex(0)
         self.base_url.setText(DEFAULT_URLS[ProviderKind.OPENAI])
         self.name.setFocus()
+        self._clean = self._form_state()
 
     def _show(self, name: str) -> None:
         conn = self._connections.get(name)
@@ -225,6 +230,33 @@ class ConnectionsDialog(QDialog):
         self.key_env.setText(conn.api_key_env)
         self.context_window.setText(str(conn.context_window))
         self.api_key.clear()
+        self._clean = self._form_state()
+
+    def _form_state(self) -> tuple[object, ...]:
+        return (self.name.text(), self.kind.currentData(), self.base_url.text(), self.model.text(),
+                self.api_key.text(), self.key_env.text(), self.context_window.text())
+
+    def unsaved(self) -> bool:
+        """Whether the form holds typing that Save has not stored."""
+        return self._form_state() != self._clean
+
+    def reject(self) -> None:
+        """Esc or Close: an unsaved form is dropped only once the person says so."""
+        if self._leaving or not self.unsaved():
+            super().reject()
+            return
+        self._runner.spawn(self._ask_to_leave(), self.tr("Connections"))
+
+    async def _ask_to_leave(self) -> None:
+        name = self.name.text().strip()
+        ask = ConfirmDialog(
+            self.tr("Connections"), self.tr("Close without saving?"),
+            self.tr("The changes to “{name}” are not saved.").format(name=name) if name
+            else self.tr("The connection you were entering is not saved."),
+            self.tr("Close without saving"), parent=self)
+        if await confirm(ask):
+            self._leaving = True
+            self.reject()
 
     def _suggest_url(self) -> None:
         if self.base_url.text().strip() in ("", *DEFAULT_URLS.values()):
