@@ -452,9 +452,13 @@ class MainWindow(QMainWindow):
         return self.tr("{title} — Foya").format(title=session.title or self.tr("Untitled session"))
 
     def _on_session_deleted(self, session_id: str) -> None:
+        shown = self.pane.session is not None and self.pane.session.id == session_id
+        neighbour = self.tree_view.neighbour_of(session_id) if shown else None
         self.tree_model.remove_session(session_id)
         self.live.drop_session(session_id)
-        if self.pane.session is not None and self.pane.session.id == session_id:
+        if neighbour is not None:
+            self.tree_view.select_session(neighbour)  # the session beside it opens, as in a list
+        elif shown:
             self.runner.spawn(self.show_session(None))
 
     def _on_waiting_changed(self, event: Event) -> None:

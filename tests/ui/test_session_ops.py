@@ -41,7 +41,7 @@ from foya_desktop.ui.reading.selection import SELECT_TEXT
 from foya_desktop.ui.timeline.rows import CheckpointRow, MessageRow, StreamRow, checkpoint_text
 from tests.fakeprovider import FakeProviderServer, Reply, system_prompt
 from tests.helpers.agent_script import agent_responder
-from tests.ui.helpers import dialog_of, settle, visible_dialog, wait_until
+from tests.ui.helpers import dialog_of, settle, show, visible_dialog, wait_until
 from tests.ui.ops_helpers import (
     Turns,
     action_texts,
@@ -342,3 +342,21 @@ async def test_session_menu_offers_the_operations_for_the_open_session(
     assert action_texts(real_window.session_actions.session_menu) == [
         FORK_SESSION, MERGE_WITH, ROSTER, MEMORY, BRANCH_LATEST, COMPACT_NOW, DELETE]
     assert visible_dialog(ConfirmDialog) is None
+
+
+async def test_deleting_the_open_session_opens_the_one_beside_it(
+        real_window: MainWindow, real_kernel: Kernel, shots: Path) -> None:
+    """Not the Welcome page: the session listed below the deleted one opens (above it for the last)."""
+    ids = [await open_session(real_window, real_kernel, title=title) for title in ("One", "Two", "Three")]
+    tree = real_window.tree_view
+    below = tree.neighbour_of(ids[1])
+    assert below is not None and below != ids[1]
+    await show(real_window, ids[1])
+    find_action(tree_menu(real_window, ids[1]), DELETE).trigger()
+    (await dialog_of(ConfirmDialog)).confirm_button.click()
+    await wait_until(lambda: real_window.tree_model.session(ids[1]) is None, what="deleted")
+    await wait_until(lambda: real_window.pane.session is not None and real_window.pane.session.id == below,
+                     what="the neighbour opened")
+    assert real_window.stack.currentWidget() is not real_window.welcome and tree.current_session_id() == below
+    await settle(3)
+    real_window.grab().save(str(shots / "delete_lands_on_neighbour.png"))

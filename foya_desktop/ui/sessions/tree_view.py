@@ -212,6 +212,19 @@ class SessionTreeView(QTreeView):
             self.setCurrentIndex(index)
             self.scrollTo(index)
 
+    def neighbour_of(self, session_id: str) -> str | None:
+        """The session listed just below ``session_id`` (else just above) beside it: where the
+        person lands when it is deleted, rather than on the empty Welcome page."""
+        index = self.tree().index_of_session(session_id)
+        if not index.isValid():
+            return None
+        model = index.model()
+        for row in (*range(index.row() + 1, model.rowCount(index.parent())), *range(index.row() - 1, -1, -1)):
+            sid = model.index(row, 0, index.parent()).data(SESSION_ID_ROLE)
+            if sid:
+                return str(sid)
+        return None
+
     def current_session_id(self) -> str | None:
         """The session under the tree's cursor, if the cursor is on a session."""
         sid = self.currentIndex().data(SESSION_ID_ROLE)
@@ -223,7 +236,8 @@ class SessionTreeView(QTreeView):
             self.session_activated.emit(node.key)
 
     def rowsAboutToBeRemoved(self, parent: AnyIndex, start: int, end: int) -> None:
-        """A deleted session on screen leaves nothing selected (the pane shows the empty state).
+        """A deleted session on screen leaves nothing selected until the window opens the one beside
+        it (``neighbour_of``; the empty state when it was the last).
 
         NOTE: otherwise the selection model moves "current" to a neighbour while the rows go,
         which would silently open another session in the middle of a deletion.
