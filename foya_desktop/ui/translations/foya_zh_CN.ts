@@ -502,6 +502,22 @@
         <translation>例如 {variable}（改为从环境变量读取）</translation>
     </message>
     <message>
+        <source>Close without saving?</source>
+        <translation>不保存就关闭？</translation>
+    </message>
+    <message>
+        <source>The changes to “{name}” are not saved.</source>
+        <translation>对“{name}”的修改尚未保存。</translation>
+    </message>
+    <message>
+        <source>The connection you were entering is not saved.</source>
+        <translation>正在填写的连接尚未保存。</translation>
+    </message>
+    <message>
+        <source>Close without saving</source>
+        <translation>不保存并关闭</translation>
+    </message>
+    <message>
         <source>A connection needs a name and a base URL.</source>
         <translation>连接需要名称和 Base URL。</translation>
     </message>
@@ -2047,6 +2063,10 @@
         <translation>
             <numerusform>%n 个共同轮次（只保留一份），然后按发送时间排列来自 A 的 {a} 个和来自 B 的 {b} 个轮次：</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>No common turns: {a} from A and {b} from B by the time you sent them:</source>
+        <translation>没有共同的轮次：按发送时间排列，A 的 {a} 轮和 B 的 {b} 轮：</translation>
     </message>
     <message>
         <source>(Both sessions are empty.)</source>
