@@ -135,7 +135,8 @@ EXIT_MEANINGS: dict[int, str] = {
     1: "the turn failed (not on a storage fault: that has its own code), or another refused request "
        "(unknown id, a rule)",
     2: "bad command line or input (empty prompt, not UTF-8, malformed URL…)",
-    3: "the model's reply ended at its length limit: what it wrote is kept, marked cut off",
+    3: "the turn's reply was cut off at the length limit (kept, marked cut off); *Continue* in the window, "
+       "or send \"continue\"",
     10: "the session is busy in another process: the window or another `foya` (the message names it "
         "and its pid)",
     11: "the database stayed locked longer than Foya waits (10 s): try again",
@@ -147,11 +148,11 @@ EXIT_MEANINGS: dict[int, str] = {
     15: "the database records a schema version Foya never wrote, or one from a newer Foya",
     16: "upgrading an older database failed: it was not changed, and the copy from before is in "
         "`backups/`",
-    20: "Work Center: the action graph cannot run (a cycle other than bounded rework, an unknown "
+    20: "`foya work`: the action graph cannot run (a cycle other than bounded rework, an unknown "
         "dependency, a duplicate id, a kind that lacks what it needs)",
-    21: "Work Center: the roster or an action names a VP the library does not have",
-    22: "Work Center: the working folder does not exist (or is not a folder)",
-    23: "Work Center: a criterion's check command is refused by the command policy",
+    21: "`foya work`: the roster or an action names a VP the library does not have",
+    22: "`foya work`: the working folder does not exist (or is not a folder)",
+    23: "`foya work`: a criterion's check command is refused by the command policy",
     70: "internal error (a bug): one sentence on stderr, the traceback in the log",
     130: "interrupted (Ctrl+C)",
     141: "standard output's reader went away (`foya sessions list | head`): Foya stops quietly",
