@@ -9,8 +9,8 @@ open, streaming CPU and loop lag with the window vs none, RSS with a 50k session
 repaints, paging while scrolling up, the top by dragging the scroll bar and the first message
 into a 50k session (``benchmarks.timeline``); the first message of a fresh window, before the HTTP
 stack was ever used (``benchmarks.first_message``); ``foya sessions list`` on a large database vs a
-small one and ``foya --version`` vs ``python -c pass`` (``benchmarks.integrity``); search latency (``benchmarks.search``, at
-reduced sizes here).
+small one and ``foya --version`` vs ``python -c pass`` (``benchmarks.integrity``); search latency
+(``benchmarks.search``, at reduced sizes here).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``foya connections add|list|remove``: the model connections, as a table or as JSON.
 
 The key is asked for only with ``--ask-key``; a closed standard input or Ctrl+D at
-the prompt ends with a sentence and saves nothing (README "Add a model connection").
+the prompt ends with a sentence and saves nothing (docs/getting-started.md "Add a model connection").
 """
 
 from __future__ import annotations

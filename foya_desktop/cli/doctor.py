@@ -8,7 +8,7 @@ sentence (until a restored or repaired file takes its place), a pass lifts an ea
 of this file (after an in-place repair) and spares the next open's check.
 
 Exit codes: 0 sound, 14 damaged (the corrupt sentence naming the newest backup), and the
-storage faults' own codes when the file cannot be read at all (README, "When storage fails").
+storage faults' own codes when the file cannot be read at all (docs/data.md "When storage fails").
 """
 
 from __future__ import annotations

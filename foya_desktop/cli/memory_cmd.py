@@ -1,4 +1,5 @@
-"""``foya memory list | add | remove``: the person's view and edits of scoped memory (README "Memory").
+"""``foya memory list | add | remove``: the person's view and edits of scoped memory
+(docs/window/memory.md).
 
 ``vp`` and ``session-vp`` need ``--vp NAME``; ``session`` and ``session-vp`` need
 ``--session ID``. Listing narrows by whatever is given.

@@ -109,7 +109,7 @@ async def _delete(kernel: Kernel, args: argparse.Namespace) -> int:
     worktree = (await kernel.worktrees.statuses([session])).get(session.id)
     deleted = await kernel.lifecycle.delete_session(args.id)
     print(f"Deleted {len(deleted)} session(s): {' '.join(deleted)}")
-    if worktree is not None:  # README "Sessions": the worktree goes only when the person says so
+    if worktree is not None:  # docs/window/sessions.md: the worktree goes only when the person says so
         print(f"The worktree {worktree.path} and its branch '{worktree.branch}' stay (git worktree remove "
               f"removes them; 'foya sessions worktree remove ID' deletes a session with its worktree).")
     return 0

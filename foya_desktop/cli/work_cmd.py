@@ -1,5 +1,5 @@
 """``foya work create | list | show | start | cancel | accept | send-back | answer | runs``: the Work Center
-from a terminal (README "Work Center").
+from a terminal (docs/work-center.md "Work Center").
 
 A command that moves WorkItems on (``start``, ``accept``, ``send-back``, ``answer``, ``cancel``) runs the
 executor in this process — unless another process runs it already, which is then only woken

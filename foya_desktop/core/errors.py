@@ -240,7 +240,7 @@ class ReplyTooLarge(ProviderError):
 class ReplyCutOff(FoyaError):
     """The model's reply ended at the length limit (``finish_reason: "length"``, Anthropic
     ``stop_reason: "max_tokens"``): what it wrote is kept, marked cut off, never as complete
-    (README "Honest history"); the person may ask it to continue."""
+    (docs/index.md "Honest history"); the person may ask it to continue."""
 
     exit_code = 3
 

@@ -2,7 +2,7 @@
 
 SQLite's ``PRAGMA quick_check`` reads every page: 0.6–0.8 s at 50,000 messages, seconds at
 500,000, the whole 3.6 GB of a million-message database after a reboot. Run at every open it
-made every ``foya`` command and the window's start grow with the database (README, "When
+made every ``foya`` command and the window's start grow with the database (docs/data.md, "When
 storage fails"). So an open does the **cheap check** — the file's header (magic, page size,
 size against the page count the header records), the schema readable, the schema version (in
 ``store/database.py``) — and the **full check** only when it matters:

@@ -1,4 +1,4 @@
-"""What a read says about a session whose owner was killed mid-turn (README, "Two processes, one
+"""What a read says about a session whose owner was killed mid-turn (docs/data.md, "Two processes, one
 database"): the phase a dead process left is not repeated — idle, the last turn interrupted —
 and nothing is written to say so (the record waits for a writing process to recover it). The
 kill is also an unclean shutdown: the next open checks the file in full (``store/integrity.py``).

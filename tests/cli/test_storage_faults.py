@@ -87,7 +87,7 @@ READING_COMMANDS: tuple[Callable[[Path, str], tuple[str, ...]], ...] = (
     lambda home, session: ("search", "hello"),
     lambda home, session: ("memory", "list"),
 )
-"""Commands that only read (README, "Two processes, one database"): they must work beside a writer
+"""Commands that only read (docs/data.md "Two processes, one database"): they must work beside a writer
 holding the lock and on a read-only folder. ``sessions status|debug`` and ``usage`` opened a writing
 store (a lease, the write lock) and waited 10 s, then failed, beside a writer or on a read-only
 folder."""

@@ -1,4 +1,4 @@
-"""Worktree sessions against real git (README "Sessions": a worktree is a project of its own).
+"""Worktree sessions against real git (docs/window/sessions.md "Sessions": a worktree is a project of its own).
 
 Each test builds a real repository in a temporary folder and drives ``kernel.worktrees``.
 """
@@ -86,7 +86,7 @@ async def test_each_refusal_is_one_sentence_and_leaves_nothing(kernel: Kernel, r
 async def test_adding_a_worktree_runs_no_program_the_repository_names(kernel: Kernel, repo: Path,
                                                                       tmp_path: Path) -> None:
     """A ``post-checkout`` hook (and a fsmonitor) would run on ``git worktree add``; Foya's own
-    git call switches them off (README "Approvals and safety")."""
+    git call switches them off (docs/privacy-security.md "Approvals and safety")."""
     marker = tmp_path / "ran"
     hook = repo / ".git" / "hooks" / "post-checkout"
     hook.write_text(f"#!/bin/sh\necho hook >> {marker}\n")
@@ -203,7 +203,7 @@ async def test_a_refused_fork_leaves_no_worktree_and_no_project(kernel: Kernel, 
 
 
 async def test_the_agents_git_in_a_worktree_keeps_foyas_protections(kernel: Kernel, repo: Path) -> None:
-    """README "Approvals and safety": git runs unasked only where the project folder holds the
+    """docs/privacy-security.md "Approvals and safety": git runs unasked only where the project folder holds the
     repository. A worktree's ``.git`` is a file pointing into the main repository, so the agent's
     ``git status`` there asks in ``ask`` mode and runs only confined in ``auto`` — never unasked and
     unconfined as it may in the repository folder itself."""

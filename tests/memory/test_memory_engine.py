@@ -79,7 +79,7 @@ async def test_a_vp_saves_in_its_scopes_and_each_vp_sees_only_its_own_view(
 
 async def test_user_scope_asks_the_person_in_every_mode_and_is_refused_without_a_window(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, project: Path) -> None:
-    """A VP writes the person's own memory only with the person's approval (README "Memory"); while the
+    """A VP writes the person's own memory only with the person's approval (docs/window/memory.md "Memory"); while the
     session may change nothing (read-only, plan mode) every memory write asks."""
     for mode in ApprovalMode:
         user = decide(Action(kind="memory", summary="x", command="user"), mode, project, set())

@@ -1,5 +1,5 @@
 """Project files are read confined: links and hard links out of the project, and pseudo-files, never
-reach a model request (README "Rules, skills and agent files", "Approvals and safety").
+reach a model request (docs/mcp-and-project-files.md "Rules, skills and agent files", "Approvals and safety").
 
 The attack, end to end through ``foya run`` (a real process) in every approval mode: a cloned
 repository whose ``AGENTS.md`` / ``CLAUDE.md`` (root and nested), ``SKILL.md`` files, a skill's

@@ -2,7 +2,7 @@
 
 Attacks by an obedient scripted model, end to end through ``foya run`` (a real subprocess on a real
 data folder, the HTTP fake provider), judged by their effects: a file in the project, an entry in
-memory, a canary in a later model request. README "Sub-agents" / "Memory".
+memory, a canary in a later model request. docs/window/sessions.md "Sub-agents" / "Memory".
 """
 
 from __future__ import annotations

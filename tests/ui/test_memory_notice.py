@@ -1,5 +1,5 @@
 """A VP's save that reaches other projects (user and VP memory) is announced in the real window, with an
-*Undo* that removes it — in the session on screen and in one running in the background (README "Memory")."""
+*Undo* that removes it — in the session on screen and in one running in the background (docs/window/memory.md "Memory")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The session settings' "rules in effect" show project files that confinement refused, with the
-reason, on the real kernel (README "Rules, skills and agent files")."""
+reason, on the real kernel (docs/mcp-and-project-files.md "Rules, skills and agent files")."""
 
 from __future__ import annotations
 

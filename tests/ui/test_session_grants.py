@@ -1,4 +1,4 @@
-""""Allow for this session" does what it says, or is greyed with the reason (README "Approvals
+""""Allow for this session" does what it says, or is greyed with the reason (docs/privacy-security.md "Approvals
 and safety"), on the real kernel with the HTTP fake model calling ``run_command`` in ask mode.
 
 A chain of commands has no narrow rule, so *Always* is greyed; the session grant is its exact

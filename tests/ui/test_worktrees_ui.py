@@ -1,4 +1,4 @@
-"""Worktree sessions in the window, on the real kernel and real git (README "Sessions").
+"""Worktree sessions in the window, on the real kernel and real git (docs/window/sessions.md "Sessions").
 
 The New session dialog offers *In a new git worktree* for a folder in a repository;
 the sidebar shows a worktree session's branch with its uncommitted/ahead marks;

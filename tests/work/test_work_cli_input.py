@@ -1,5 +1,5 @@
 """Bad input to ``foya work``: one sentence on stderr, no traceback, and a distinct exit code
-(README "Errors and exit codes"); nothing is stored."""
+(docs/cli/index.md "Errors and exit codes"); nothing is stored."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which personas a VP may start as sub-agents, and with which tools (README "Sub-agents").
+"""Which personas a VP may start as sub-agents, and with which tools (docs/window/sessions.md "Sub-agents").
 
 A sub-agent is never a way around the caller's limits:
 

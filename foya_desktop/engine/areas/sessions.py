@@ -69,7 +69,7 @@ class Sessions:
         """All sessions, pinned first, and the ids of those whose last turn was interrupted.
 
         The phase a session records is a running process's word; a process killed mid-turn
-        leaves ``turn`` behind until a writing process recovers the session (README, "Two
+        leaves ``turn`` behind until a writing process recovers the session (docs/data.md, "Two
         processes, one database"), and a read-only view must not repeat it. A busy phase no live
         process holds is reported as what is true: idle, the last turn interrupted.
         """

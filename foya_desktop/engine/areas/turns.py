@@ -73,7 +73,7 @@ class Turns:
     async def act_on_reply(self, session_id: str, message_id: str) -> SendReceipt:
         """*Retry* a failed reply (its turn's message is sent again) or *Continue* one cut off at the
         length limit (its VP is asked to go on), as ``turn.failures.reply_action`` offers: a new turn,
-        or queued; nothing already stored is changed (README "Honest history")."""
+        or queued; nothing already stored is changed (docs/index.md "Honest history")."""
         message = await self._svc.store.read(get_message, message_id)
         action = reply_action(message) if message.session_id == session_id else None
         if action is None:

@@ -3,7 +3,7 @@
 A local server's window is set when it starts (llama.cpp ``-c 4096``, Ollama ``num_ctx``), often far
 below the 128,000 tokens a connection assumes by default; a request that does not fit fails with
 HTTP 400 on every turn. So Foya asks the server, where each family
-publishes it (README "Add a model connection", *Local model servers*):
+publishes it (docs/getting-started.md "Add a model connection", *Local model servers*):
 
 * llama.cpp's ``llama-server`` (``tools/server``): ``GET /props`` →
   ``default_generation_settings.n_ctx`` (the window of one slot, what a request must fit in) and

@@ -1,6 +1,6 @@
 """Memory and scoped recall as sections of a VP's system prompt, within stated budgets.
 
-* **Memory** (README "Memory"): the VP's view — user, its VP scope, its session-VP
+* **Memory** (docs/window/memory.md "Memory"): the VP's view — user, its VP scope, its session-VP
   scope, the session scope — up to ``MEMORY_BUDGET_CHARS``. When over, the user
   and session entries go first, then the VP's own; within a scope the newest win;
   a note says how many were left out and that ``memory`` ``list`` shows them.

@@ -1,6 +1,6 @@
 """The ``memory`` tool: a VP saves, lists and forgets entries in the scopes it may write.
 
-What a VP may write (README "Memory"):
+What a VP may write (docs/window/memory.md "Memory"):
 
 * its own VP scope (``vp``), its session-nested scope (``session-vp``) and the
   session scope (``session``): run without asking — low risk, and every save shows

@@ -1,6 +1,6 @@
 """Where a new fork or branch is bound: the source's project, or a new worktree's.
 
-README "Sessions": forks and branches copy the source's project and folder, and
+docs/window/sessions.md "Sessions": forks and branches copy the source's project and folder, and
 a session's binding never changes once made. *Fork/branch in a new worktree*
 (``engine.worktrees``) is the one case where the new session is bound, at its
 creation and for good, to another project: the worktree Foya just added for it.

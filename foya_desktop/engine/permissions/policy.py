@@ -61,8 +61,9 @@ def grant_key(action: Action, workdir: Path) -> str | None:
 def session_key(action: Action, workdir: Path) -> str | None:
     """The key "Allow for this session" keeps: the narrow :func:`grant_key`, or — for a command
     no narrow key describes (a chain, a pipeline, a redirection) — its exact command line. A
-    session grant is never kept (README "Approvals and safety": until the app quits), so the exact
-    line the person read is narrow enough; ``Always`` still needs a narrow key. ``None`` when no
+    session grant is never kept (docs/privacy-security.md "Approvals and safety": until the app
+    quits), so the exact line the person read is narrow enough; ``Always`` still needs a narrow
+    key. ``None`` when no
     session grant would ever be honoured, so the card greys the button and says why: a network
     command asks every time, a secret-looking read or a write of several files has no key."""
     if action.network and action.kind != "mcp":

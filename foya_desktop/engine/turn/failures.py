@@ -1,6 +1,6 @@
 """What a failed or cut-off reply leaves in the session, and what the window offers on it.
 
-README "Honest history": a turn that failed is never silent and a cut reply is never shown as
+docs/index.md "Honest history": a turn that failed is never silent and a cut reply is never shown as
 complete. So every VP run that fails leaves a row saying why (a failure row: an assistant
 message with status ``error``, no parts, ``meta[FAILED_TURN]`` = the error's code), unless what
 it streamed before failing is already kept with the reason (``interrupted``). A reply that ended

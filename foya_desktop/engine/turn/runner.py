@@ -191,7 +191,7 @@ async def _model_step(svc: Services, run: VPRun,
 
 async def _cut_off(svc: Services, run: VPRun, message_id: str, step: StepAccumulator, model: str,
                    max_tokens: int) -> ReplyCutOff:
-    """Keep a reply that ended at the length limit as cut off (never complete, README "Honest
+    """Keep a reply that ended at the length limit as cut off (never complete, docs/index.md "Honest
     history"), without its tool calls (the last one's arguments may be cut too), and the error that
     ends this VP's run: the person may ask it to continue."""
     cut = _message(run, message_id, step.partial(), MessageStatus.INTERRUPTED, model=model,

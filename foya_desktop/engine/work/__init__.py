@@ -1,4 +1,4 @@
-"""The Work Center: durable WorkItems (README "Work Center").
+"""The Work Center: durable WorkItems (docs/work-center.md "Work Center").
 
 A WorkItem is durable execution, not another session: a contract (goal, acceptance
 criteria, constraints, roster, working folder, budgets, where it came from), an action

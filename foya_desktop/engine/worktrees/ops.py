@@ -1,6 +1,6 @@
 """``kernel.worktrees``: sessions in git worktrees Foya adds beside the repository.
 
-How a worktree session relates to projects (README, "Sessions": a session's
+How a worktree session relates to projects (docs/window/sessions.md "Sessions": a session's
 project binding never changes; a project is one folder reference): **each
 worktree is a project of its own**, registered for the worktree's folder and
 named ``<repository> · <branch>``. The session is bound to it for good, like
@@ -9,13 +9,13 @@ would break what a project promises: relinking a project moves every one of
 its sessions to the new folder (the worktree session would silently start
 working in the repository), and a project's MCP servers, trust, rules and
 instruction belong to one folder. Forks and branches of a worktree session
-stay in the same worktree (they copy the project, README "Sessions").
+stay in the same worktree (they copy the project, docs/window/sessions.md "Sessions").
 
 Nothing is stored beyond the project: the branch, the uncommitted files and the
 commits ahead are read from git each time (``engine.worktrees.repo``). Foya's
 own git calls run with the repository's program settings off
 (``engine.worktrees.git``); the agent's git in a worktree keeps every
-protection of README "Approvals and safety" (a worktree's ``.git`` is a file,
+protection of docs/privacy-security.md "Approvals and safety" (a worktree's ``.git`` is a file,
 so its git asks before it runs).
 """
 
@@ -134,7 +134,7 @@ class Worktrees:
                    existing: bool | None = None, parent_folder: str = "") -> Session:
         """Fork the session (whole, or up to a completed turn) into a new worktree of the repository
         its folder is in: the fork gets the history and settings, and is bound to the worktree's
-        project instead of the source's (README "Sessions"). The source does not change."""
+        project instead of the source's (docs/window/sessions.md "Sessions"). The source does not change."""
         def make(place: Place) -> Awaitable[Session]:
             return self._lifecycle.fork(session_id, from_turn=from_turn, place=place)
         return await self._beside(session_id, "fork", branch, existing, parent_folder, make)

@@ -1,4 +1,4 @@
-"""A VP's memory save in the timeline: what was saved where, and *Undo* (README "Memory").
+"""A VP's memory save in the timeline: what was saved where, and *Undo* (docs/window/memory.md "Memory").
 
 Drawn at the place of the VP's ``memory`` save call (``TimelineCards`` leaves the
 room, like for AskUser cards). *Undo* removes the entry through the kernel; the

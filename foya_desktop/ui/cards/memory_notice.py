@@ -1,4 +1,5 @@
-"""The window's notices of memory saves that reach other projects, each with *Undo* (README "Memory").
+"""The window's notices of memory saves that reach other projects, each with *Undo*
+(docs/window/memory.md).
 
 A VP's save to the person's own (``user``) memory or to its ``vp`` memory applies in
 every session of every project, so wherever it happens — in the session on screen,

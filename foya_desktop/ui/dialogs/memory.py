@@ -1,6 +1,6 @@
 """The Memory window: every scope's entries, who wrote them and where, with add / edit / remove.
 
-One tab per scope (README "Memory"): *You* (user), *VPs* (each VP's memory in every
+One tab per scope (docs/window/memory.md "Memory"): *You* (user), *VPs* (each VP's memory in every
 session), *VPs in this session* and *This session* (the last two for the session on
 screen). Each entry shows its text, the VP whose scope it is, who wrote it (a VP or
 you), the session it was written in and when. Double-click the text to edit it;

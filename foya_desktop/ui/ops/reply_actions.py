@@ -1,5 +1,5 @@
 """Runs the *Retry* and *Continue* buttons under replies (``ui.timeline.reply_actions`` paints them;
-``kernel.turns.act_on_reply`` does the work: README "Honest history")."""
+``kernel.turns.act_on_reply`` does the work: docs/index.md "Honest history")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Worktree sessions' own operations in the window: *Merge back…* and *Delete* (README "Sessions").
+"""Worktree sessions' own operations in the window: *Merge back…* and *Delete*
+(docs/window/sessions.md, "Worktrees").
 
 *Merge back…* shows the diff of the worktree's branch against the base (the
 branch checked out in the repository's folder): the files, then the hunks; on

@@ -1,6 +1,6 @@
 """*Retry* under a failed reply, *Continue* under one cut off at the length limit.
 
-README "Honest history": a failed turn leaves a row saying why and a cut reply is never shown as
+docs/index.md "Honest history": a failed turn leaves a row saying why and a cut reply is never shown as
 complete; the button under it is the way on. The engine decides which reply offers what
 (``engine.turn.failures.reply_action``) and what a click does (``kernel.turns.act_on_reply``: the
 turn's message again, or the VP asked to continue; a new turn either way, nothing rewritten).

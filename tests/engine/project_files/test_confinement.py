@@ -1,4 +1,4 @@
-"""Rules, skills, agent files and the ``skill`` tool read through the confined reader (README "Rules,
+"""Rules, skills, agent files and the ``skill`` tool read through the confined reader (docs/mcp-and-project-files.md "Rules,
 skills and agent files"): what leads out of the project is refused and reported, what stays inside
 still loads, and a cached text is never served for a file that became a link out."""
 

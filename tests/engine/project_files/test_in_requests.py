@@ -77,7 +77,7 @@ async def test_skill_tool_loads_the_body_and_stays_in_the_skill_folder(
 async def test_agent_file_starts_a_subagent_with_a_snapshot(
         kernel: Kernel, fake: FakeProviderServer, rec: Recorder, repo: Path) -> None:
     """F42: the child runs from an immutable snapshot of the agent file's definition — once the
-    person added the repository's file to the VP library (README "Rules, skills and agent files")."""
+    person added the repository's file to the VP library (docs/mcp-and-project-files.md "Rules, skills and agent files")."""
     await kernel.files.add_agent_vp(str(repo), "code-reviewer")
     def respond(body: dict[str, Any]) -> Reply:
         prompt = system_prompt(body)

@@ -3,7 +3,7 @@
 An export is a file anyone can write. The import checks all of it before it
 writes anything (size before reading, nesting, value count, the type of every
 field) and answers bad input with one sentence (``BadInput``: exit code 2);
-what it stores grants nothing the file asks for (README "Export and import").
+what it stores grants nothing the file asks for (docs/data.md "Export and import").
 """
 
 from __future__ import annotations
