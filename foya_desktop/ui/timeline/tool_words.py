@@ -222,6 +222,30 @@ _ANSWERS: tuple[_Line, ...] = (  # marked ``result`` below
           QT_TRANSLATE_NOOP("ToolWords", "the call that started this sub-agent is not recorded as running")),
     _line(r"no persona named (?P<name>'.+'); known: (?P<known>.*)",
           QT_TRANSLATE_NOOP("ToolWords", "no persona named {name}; known: {known}")),
+    # who a VP may start, and with what (engine/agents/spawning.py, engine/ops/child_tools.py)
+    _line(r"There is no persona or agent file named (?P<name>.+?) here\. "
+          r"(?:You may start: )?(?P<known>.*?)\.?",
+          QT_TRANSLATE_NOOP("ToolWords",
+                            "There is no persona or agent file named {name} here. You may start: {known}")),
+    _line(r"(?P<name>.+?) is not on this session's roster, so it cannot be started here\. "
+          r"(?:You may start: )?(?P<known>.*?)\.?",
+          QT_TRANSLATE_NOOP("ToolWords",
+                            "{name} is not on this session's roster, so it cannot be started here. "
+                            "You may start: {known}")),
+    _line(r"(?P<name>.+?) is an agent file of this repository \((?P<path>.+?)\) that the person has "
+          r"not added to the VP library, so it cannot be started\. (?:You may start: )?(?P<known>.*?)\.? "
+          r"Ask the person to review the file and add it .*",
+          QT_TRANSLATE_NOOP("ToolWords",
+                            "{name} is an agent file of this repository ({path}) that you have not added to "
+                            "the VP library, so it cannot be started. You may start: {known}")),
+    _line(r"The agent file (?P<name>.+?) asks for (?P<tools>.+?), which (?P<caller>.+?) may not use "
+          r"here; a sub-agent never gets tools its caller does not have, so it was not started\. "
+          r"Do the work with your own tools, or ask the person\.",
+          QT_TRANSLATE_NOOP("ToolWords",
+                            "The agent file {name} asks for {tools}, which {caller} may not use here, so it "
+                            "was not started (a sub-agent never gets tools its caller lacks).")),
+    _line(r"(?P<name>.+?) is no longer on this session's roster\.",
+          QT_TRANSLATE_NOOP("ToolWords", "{name} is no longer on this session's roster.")),
     _line(r"save needs the text to remember\.",
           QT_TRANSLATE_NOOP("ToolWords", "save needs the text to remember.")),
     _line(r"forget needs the id of the entry \(see action list\)\.",

@@ -4407,6 +4407,26 @@ Ctrl+N starts one.</source>
         <translation>没有名为 {name} 的角色；已知：{known}</translation>
     </message>
     <message>
+        <source>There is no persona or agent file named {name} here. You may start: {known}</source>
+        <translation>这里没有名为 {name} 的角色或智能体文件。可以启动：{known}</translation>
+    </message>
+    <message>
+        <source>{name} is not on this session&apos;s roster, so it cannot be started here. You may start: {known}</source>
+        <translation>{name} 不在此会话的 VP 名单中，因此不能在这里启动。可以启动：{known}</translation>
+    </message>
+    <message>
+        <source>{name} is an agent file of this repository ({path}) that you have not added to the VP library, so it cannot be started. You may start: {known}</source>
+        <translation>{name} 是此仓库中的智能体文件（{path}），你尚未把它加入 VP 库，因此不能启动。可以启动：{known}</translation>
+    </message>
+    <message>
+        <source>The agent file {name} asks for {tools}, which {caller} may not use here, so it was not started (a sub-agent never gets tools its caller lacks).</source>
+        <translation>智能体文件 {name} 要求使用 {tools}，而 {caller} 在这里不能使用它们，因此没有启动（子智能体永远不会得到调用者没有的工具）。</translation>
+    </message>
+    <message>
+        <source>{name} is no longer on this session&apos;s roster.</source>
+        <translation>{name} 已不在此会话的 VP 名单中。</translation>
+    </message>
+    <message>
         <source>save needs the text to remember.</source>
         <translation>save 需要要记住的文字。</translation>
     </message>
